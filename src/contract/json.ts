@@ -1,0 +1,131 @@
+/**
+ * Lossless JSON (RFC 8259) for the whole kit: numbers are kept as their decimal text
+ * (lossless-json's LosslessNumber), so an int64 id never passes through a double.
+ *
+ * JSON Schema 2020-12 (section 6.1.1 of the validation spec) treats any number with a zero
+ * fractional part as an integer: `1.0` and `1e2` are integers. `exactInteger` gives that value
+ * exactly, as a bigint; `validationView` gives ajv a tree of doubles that keeps every property the
+ * contract's integer formats test (see `projectNumber`).
+ */
+import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+
+export { isLosslessNumber, LosslessNumber };
+
+/** A parsed JSON value; numbers are LosslessNumbers. */
+export type JsonValue = null | boolean | string | LosslessNumber | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+/** Parses JSON text without losing a digit of any number. Throws SyntaxError on malformed text. */
+export function parseJson(text: string): JsonValue {
+  return parse(text, null, (digits) => new LosslessNumber(digits)) as JsonValue;
+}
+
+/** Writes JSON; LosslessNumbers and bigints are written digit for digit. */
+export function stringifyJson(value: unknown): string {
+  const text = stringify(value);
+  if (text === undefined) throw new TypeError('value has no JSON representation');
+  return text;
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
+}
+
+/**
+ * The depth of the deepest array or object in `text`, scanning no further than one level past
+ * `limit`. Runs before parsing so that a hostile body cannot exhaust the parser's stack.
+ */
+export function nestingExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/** Any exponent beyond this makes a non-zero integer far outside every integer format; it is clamped. */
+const MAX_EXPONENT = 400;
+
+/**
+ * The exact integer a JSON number denotes, or undefined when it has a non-zero fractional part.
+ * `1.0` → 1n, `1e2` → 100n, `-0` → 0n, `12.5` → undefined. Magnitudes past 10^400 are clamped
+ * to ±10^400: still an integer, still outside every bounded format, and cheap to compute.
+ */
+export function exactInteger(number: LosslessNumber | string): bigint | undefined {
+  const match = NUMBER.exec(typeof number === 'string' ? number : number.value);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return 0n;
+  let exponent = Number(exponentText) - fraction.length;
+  while (exponent < 0 && digits.endsWith('0')) {
+    digits = digits.slice(0, -1);
+    exponent++;
+  }
+  if (exponent < 0) return undefined;
+  const magnitude = digits.length + exponent > MAX_EXPONENT ? 10n ** BigInt(MAX_EXPONENT) : BigInt(digits) * 10n ** BigInt(exponent);
+  return sign === '-' ? -magnitude : magnitude;
+}
+
+const SAFE_LIMIT = 2n ** 53n;
+/** The largest double below 2^63: in int64 range, like every integer it stands for. */
+const BELOW_2_63 = 2 ** 63 - 1024;
+/** The largest double below -2^63: outside int64 range. */
+const BELOW_MINUS_2_63 = -(2 ** 63) - 2048;
+/** The largest non-integer double. */
+const LARGEST_FRACTION = 2 ** 52 - 0.5;
+
+/**
+ * The double ajv sees for a JSON number. Exact inside ±2^53; beyond it, a double chosen so that
+ * being an integer, its sign, and lying in int32 or int64 range are all the same as for the exact
+ * value. `format: int64` is then checked exactly by `isInt64Projection`.
+ */
+export function projectNumber(number: LosslessNumber | string): number {
+  const text = typeof number === 'string' ? number : number.value;
+  const integer = exactInteger(text);
+  if (integer === undefined) {
+    const double = Number(text);
+    if (Number.isFinite(double) && !Number.isInteger(double)) return double;
+    return double < 0 ? -LARGEST_FRACTION : LARGEST_FRACTION;
+  }
+  if (integer > -SAFE_LIMIT && integer < SAFE_LIMIT) return Number(integer);
+  const double = Number(integer);
+  if (integer >= INT64_MIN && integer <= INT64_MAX) return Math.min(double, BELOW_2_63);
+  if (integer > 0) return Number.isFinite(double) ? Math.max(double, 2 ** 63) : Number.MAX_VALUE;
+  return Number.isFinite(double) ? Math.min(double, BELOW_MINUS_2_63) : -Number.MAX_VALUE;
+}
+
+/** `format: int64` on a projected number (see projectNumber): exact for the original value. */
+export function isInt64Projection(value: number): boolean {
+  return Number.isInteger(value) && value >= -(2 ** 63) && value <= BELOW_2_63;
+}
+
+/** A copy of `value` with every LosslessNumber replaced by its projection, for ajv. */
+export function validationView(value: JsonValue): unknown {
+  if (isLosslessNumber(value)) return projectNumber(value);
+  if (Array.isArray(value)) return value.map(validationView);
+  if (value !== null && typeof value === 'object') {
+    const view: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      // defineProperty, not assignment: a key named __proto__ stays an ordinary own property.
+      Object.defineProperty(view, key, { value: validationView(value[key] as JsonValue), enumerable: true, writable: true, configurable: true });
+    }
+    return view;
+  }
+  return value;
+}

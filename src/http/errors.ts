@@ -1,0 +1,42 @@
+/**
+ * The one catalogue of errors the kit's own servers answer with. Every error has a stable code
+ * and a status; code never matches on message text. Every one becomes the contract's Error body
+ * `{ "error": <status>, "message": "<what was wrong, naming the field>" }` (DESIGN.md, decision 4).
+ */
+export const ERROR_CATALOGUE = {
+  unauthorized: { status: 401, scope: 'operation', about: 'missing or invalid bearer credentials (RFC 6750)' },
+  unsupported_media_type: { status: 400, scope: 'operation', about: 'a media type other than application/json' },
+  body_too_large: { status: 400, scope: 'operation', about: 'a body over the size limit' },
+  invalid_utf8: { status: 400, scope: 'operation', about: 'a body that is not valid UTF-8 (RFC 8259, section 8.1)' },
+  too_deep: { status: 400, scope: 'operation', about: 'a body nested deeper than the limit' },
+  malformed_json: { status: 400, scope: 'operation', about: 'a body that is not JSON (RFC 8259)' },
+  invalid_body: { status: 400, scope: 'operation', about: 'a body that does not match the request schema' },
+  not_found: { status: 404, scope: 'routing', about: 'a path the contract does not declare' },
+  method_not_allowed: { status: 405, scope: 'routing', about: 'a method the contract does not declare for the path' },
+  malformed_request: { status: 400, scope: 'transport', about: 'bytes that are not an HTTP request' },
+  request_timeout: { status: 408, scope: 'transport', about: 'a request not received in time' },
+  headers_too_large: { status: 431, scope: 'transport', about: 'request headers over the limit' },
+  internal: { status: 500, scope: 'internal', about: 'a defect of the kit itself' },
+} as const satisfies Record<string, { status: number; scope: 'operation' | 'routing' | 'transport' | 'internal'; about: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export class PlantStoreError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Headers the answer must carry (WWW-Authenticate, Allow). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PlantStoreError';
+    this.code = code;
+    this.status = ERROR_CATALOGUE[code].status;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** The Error body, as JSON text. */
+export function errorBodyText(status: number, message: string): string {
+  return JSON.stringify({ error: status, message });
+}

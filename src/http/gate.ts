@@ -1,0 +1,135 @@
+/**
+ * The checks every request to the kit's servers passes, in DESIGN.md's order: route, credentials
+ * (before the body is read), media type, size, UTF-8, nesting, JSON, schema. Pure functions over
+ * headers and bytes, shared by the reference server and the mock's front.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { formatIssues, isJsonObject, nestingExceeds, parseJson, type Contract, type JsonObject, type OperationContract } from '../contract/index.js';
+import { PlantStoreError } from './errors.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_DEPTH = 64;
+
+/** Finds the operation for a request, or the 404/405 Error. The query string is ignored. */
+export function route(contract: Contract, method: string, url: string): OperationContract | PlantStoreError {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const operation = contract.findOperation(method, path);
+  if (operation) return operation;
+  const allowed = contract.methodsFor(path);
+  if (allowed === undefined) {
+    const known = contract.operations.map((o) => `${o.method} ${o.path}`).join(', ');
+    return new PlantStoreError('not_found', `path: no operation at ${truncate(path)}; the store has ${known}`);
+  }
+  return new PlantStoreError('method_not_allowed', `method: ${truncate(method)} is not allowed on ${path}; use ${allowed.join(', ')}`, {
+    headers: { allow: allowed.join(', ') },
+  });
+}
+
+/** RFC 6750, section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+const REALM = 'Bearer realm="plant-store"';
+
+export function isWellFormedToken(token: string): boolean {
+  return B64TOKEN.test(token);
+}
+
+/** Decides whether a well-formed bearer token is accepted. */
+export type TokenPolicy = (token: string) => boolean;
+
+/** Accepts exactly the configured tokens, compared in constant time (digests of equal length). */
+export function acceptTokens(tokens: readonly string[]): TokenPolicy {
+  const digests = tokens.map(digest);
+  return (token) => {
+    const presented = digest(token);
+    let accepted = false;
+    for (const expected of digests) accepted = timingSafeEqual(presented, expected) || accepted;
+    return accepted;
+  };
+}
+
+/** Accepts any well-formed token: the mock's freedom. */
+export const acceptAnyToken: TokenPolicy = () => true;
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/**
+ * RFC 6750 bearer credentials. The scheme word is case-insensitive (RFC 9110, section 11.1);
+ * a missing header, another scheme, an empty or malformed token, or one the policy does not
+ * accept is a 401 with a `WWW-Authenticate: Bearer` challenge (section 3; no error code when the
+ * request carried no credentials at all, `invalid_token` otherwise).
+ */
+export function checkCredentials(authorization: string | undefined, accept: TokenPolicy): PlantStoreError | undefined {
+  const value = authorization?.trim() ?? '';
+  if (value === '') return unauthorized('authorization: missing bearer credentials', false);
+  const space = value.indexOf(' ');
+  const scheme = space === -1 ? value : value.slice(0, space);
+  if (scheme.toLowerCase() !== 'bearer') return unauthorized(`authorization: the ${truncate(scheme, 20)} scheme is not accepted; use Bearer`, false);
+  const token = space === -1 ? '' : value.slice(space + 1).replace(/^ +/, '');
+  if (token === '') return unauthorized('authorization: empty bearer token', true);
+  if (!B64TOKEN.test(token)) return unauthorized('authorization: malformed bearer token (RFC 6750 b64token)', true);
+  if (!accept(token)) return unauthorized('authorization: bearer token not accepted', true);
+  return undefined;
+}
+
+function unauthorized(message: string, invalidToken: boolean): PlantStoreError {
+  return new PlantStoreError('unauthorized', message, {
+    headers: { 'www-authenticate': invalidToken ? `${REALM}, error="invalid_token"` : REALM },
+  });
+}
+
+/**
+ * The request's media type must be one the operation declares; parameters (charset=utf-8 and
+ * others) are allowed and type and subtype compare case-insensitively (RFC 9110, section 8.3.1).
+ */
+export function checkMediaType(contentType: string | undefined, declared: readonly string[]): PlantStoreError | undefined {
+  const expected = declared.join(' or ');
+  if (contentType === undefined || contentType.trim() === '') return new PlantStoreError('unsupported_media_type', `content-type: missing; send ${expected}`);
+  const essence = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
+  if (declared.some((type) => type.toLowerCase() === essence)) return undefined;
+  return new PlantStoreError('unsupported_media_type', `content-type: ${truncate(contentType)} is not accepted; send ${expected}`);
+}
+
+export function checkDeclaredLength(contentLength: string | undefined, maxBytes: number): PlantStoreError | undefined {
+  if (contentLength !== undefined && Number(contentLength) > maxBytes) return tooLarge(maxBytes);
+  return undefined;
+}
+
+export function tooLarge(maxBytes: number): PlantStoreError {
+  return new PlantStoreError('body_too_large', `body: larger than the limit of ${maxBytes} bytes`);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Bytes to a JSON object that satisfies the operation's request schema: strict UTF-8, the
+ * nesting limit, lossless JSON, then the contract's validator.
+ */
+export function parseRequestBody(operation: OperationContract, bytes: Uint8Array, maxDepth: number): JsonObject | PlantStoreError {
+  const request = operation.requestBody;
+  if (!request) return new PlantStoreError('invalid_body', 'body: this operation takes no body');
+  if (bytes.length === 0) return new PlantStoreError('invalid_body', 'body: is required');
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch (cause) {
+    return new PlantStoreError('invalid_utf8', 'body: not valid UTF-8', { cause });
+  }
+  if (nestingExceeds(text, maxDepth)) return new PlantStoreError('too_deep', `body: nested deeper than ${maxDepth} levels`);
+  let value;
+  try {
+    value = parseJson(text);
+  } catch (cause) {
+    return new PlantStoreError('malformed_json', `malformed JSON: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+  const validation = request.validate(value);
+  if (!validation.valid) return new PlantStoreError('invalid_body', formatIssues(validation.issues));
+  if (!isJsonObject(value)) return new PlantStoreError('invalid_body', 'body: must be an object');
+  return value;
+}
+
+function truncate(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

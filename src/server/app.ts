@@ -1,0 +1,149 @@
+/**
+ * The reference Plant Store as a function from a request to a response, with no socket: tests
+ * call `app.request()`, the socket layer (listen.ts) calls `admit()` on the head and `complete()`
+ * on the body so that credentials are checked before any of the body is read.
+ */
+import { exactInteger, isLosslessNumber, LosslessNumber, loadContract, stringifyJson, type Contract, type JsonObject, type OperationContract } from '../contract/index.js';
+import {
+  acceptTokens,
+  checkCredentials,
+  checkDeclaredLength,
+  checkMediaType,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_DEPTH,
+  errorBodyText,
+  parseRequestBody,
+  PlantStoreError,
+  route,
+  tooLarge,
+  type TokenPolicy,
+} from '../http/index.js';
+import { DEFAULT_MAX_ENTRIES, PlantStore } from './store.js';
+
+export interface AppOptions {
+  /** Accepted bearer tokens; at least one. */
+  readonly tokens: readonly string[];
+  readonly maxBodyBytes?: number;
+  readonly maxDepth?: number;
+  readonly maxEntries?: number;
+  readonly contract?: Contract;
+}
+
+export type Headers = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export interface AppRequest {
+  readonly method: string;
+  readonly url: string;
+  /** Lower-case names, as node:http gives them. */
+  readonly headers: Headers;
+  readonly body?: Uint8Array | string;
+}
+
+export interface AppResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  /** The catalogue code of an Error answer, for logs and tests. */
+  readonly code?: string;
+}
+
+/** A request whose head passed: the body may now be read. */
+export interface Admitted {
+  readonly operation: OperationContract;
+}
+
+export interface App {
+  readonly contract: Contract;
+  readonly store: PlantStore;
+  readonly maxBodyBytes: number;
+  /** Checks route, credentials, media type and declared length. */
+  admit(method: string, url: string, headers: Headers): Admitted | AppResponse;
+  /** Answers an admitted request from its whole body. */
+  complete(admitted: Admitted, body: Uint8Array): AppResponse;
+  /** The answer to a body that went over the limit while it was read. */
+  bodyTooLarge(): AppResponse;
+  /** The whole exchange in one call (no socket). */
+  request(request: AppRequest): AppResponse;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+
+export function errorResponse(error: PlantStoreError): AppResponse {
+  return { status: error.status, headers: { ...JSON_HEADERS, ...error.headers }, body: errorBodyText(error.status, error.message), code: error.code };
+}
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === 'string' ? value : value?.[0];
+}
+
+export function createApp(options: AppOptions): App {
+  if (options.tokens.length === 0) throw new Error('the reference server needs at least one token');
+  const contract = options.contract ?? loadContract();
+  const accept: TokenPolicy = acceptTokens(options.tokens);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const store = new PlantStore(options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+  const ok = (plant: JsonObject): AppResponse => ({ status: 200, headers: JSON_HEADERS, body: stringifyJson(plant) });
+
+  const admit = (method: string, url: string, headers: Headers): Admitted | AppResponse => {
+    const operation = route(contract, method, url);
+    if (operation instanceof PlantStoreError) return errorResponse(operation);
+    if (operation.security.length > 0) {
+      const denied = checkCredentials(header(headers, 'authorization'), accept);
+      if (denied) return errorResponse(denied);
+    }
+    if (operation.requestBody) {
+      const problem = checkMediaType(header(headers, 'content-type'), operation.requestBody.mediaTypes) ?? checkDeclaredLength(header(headers, 'content-length'), maxBodyBytes);
+      if (problem) return errorResponse(problem);
+    }
+    return { operation };
+  };
+
+  const complete = ({ operation }: Admitted, body: Uint8Array): AppResponse => {
+    if (body.length > maxBodyBytes) return errorResponse(tooLarge(maxBodyBytes));
+    const value = parseRequestBody(operation, body, maxDepth);
+    if (value instanceof PlantStoreError) return errorResponse(value);
+    return ok(storePlant(operation, value));
+  };
+
+  /** Rule 1 and decisions 2 and 3: store the declared properties, keyed by the exact id, and answer with the plant as stored. */
+  const storePlant = (operation: OperationContract, body: JsonObject): JsonObject => {
+    const shape = operation.requestBody?.shape;
+    const plant: JsonObject = {};
+    let id: bigint | undefined;
+    for (const [name, schema] of shape?.properties ?? []) {
+      const value = body[name];
+      if (value === undefined || !Object.hasOwn(body, name)) continue;
+      // Integers are written back in canonical form: 1e2 and 100.0 are stored as 100.
+      const integer = schema.type === 'integer' && isLosslessNumber(value) ? exactInteger(value) : undefined;
+      plant[name] = integer === undefined ? value : new LosslessNumber(integer.toString());
+      if (name === 'id' && integer !== undefined) id = integer;
+    }
+    if (id === undefined) throw new Error('the contract validated a NewPlant without an integer id');
+    return store.put(id, plant);
+  };
+
+  return {
+    contract,
+    store,
+    maxBodyBytes,
+    admit,
+    complete,
+    bodyTooLarge: () => errorResponse(tooLarge(maxBodyBytes)),
+    request: (request) => {
+      try {
+        const admitted = admit(request.method, request.url, request.headers);
+        if ('status' in admitted) return admitted;
+        const body = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : (request.body ?? new Uint8Array());
+        return complete(admitted, body);
+      } catch (cause) {
+        return internalError(cause);
+      }
+    },
+  };
+}
+
+export function internalError(cause: unknown): AppResponse {
+  return errorResponse(new PlantStoreError('internal', 'internal: the reference server failed; this is a defect of the kit', { cause }));
+}

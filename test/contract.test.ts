@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { exactInteger, formatIssues, INT64_MAX, INT64_MIN, loadContract, nestingExceeds, parseJson, projectNumber, stringifyJson } from '../src/contract/index.js';
+
+const contract = loadContract();
+const addPlant = contract.findOperation('POST', '/plants');
+
+describe('the contract layer reads openapi.yaml', () => {
+  it('finds POST /plants with its declared statuses and bearer security', () => {
+    expect(addPlant?.operationId).toBe('addPlant');
+    expect(addPlant?.declaredStatuses).toEqual([200, 400, 401]);
+    expect(addPlant?.security).toEqual([[{ name: 'bearerAuth', type: 'http', scheme: 'bearer' }]]);
+    expect(contract.methodsFor('/plants')).toEqual(['POST']);
+    expect(contract.methodsFor('/plants/1')).toBeUndefined();
+  });
+
+  it('resolves NewPlant through allOf into its properties and required names', () => {
+    const shape = addPlant?.requestBody?.shape;
+    expect([...(shape?.properties.keys() ?? [])].sort()).toEqual(['id', 'name', 'tag']);
+    expect([...(shape?.required ?? [])].sort()).toEqual(['id', 'name']);
+  });
+
+  it.each([
+    ['{"name":"a","id":9223372036854775807}', true, ''],
+    ['{"name":"a","id":-9223372036854775808}', true, ''],
+    ['{"name":"a","id":9223372036854775808}', false, 'id: must be an int64 integer'],
+    ['{"name":"a","id":-9223372036854775809}', false, 'id: must be an int64 integer'],
+    ['{"name":"a","id":1.0}', true, ''],
+    ['{"name":"a","id":1e2}', true, ''],
+    ['{"name":"a","id":1.5}', false, 'id: must be an integer'],
+    ['{"name":"a","id":"1"}', false, 'id: must be an integer'],
+    ['{"id":1}', false, 'name: is required'],
+    ['{"name":"a","id":1,"tag":null}', false, 'tag: must be a string'],
+    ['{"name":"a","id":1,"extra":{"__proto__":1}}', true, ''],
+  ])('validates %s as a NewPlant: %s', (text, valid, message) => {
+    const result = addPlant?.requestBody?.validate(parseJson(text));
+    expect(result?.valid).toBe(valid);
+    expect(formatIssues(result?.issues ?? [])).toContain(message);
+  });
+
+  it('validates response bodies against the declared response, int32 exactly', () => {
+    const error = addPlant?.response(400)?.validateBody;
+    expect(error?.(parseJson('{"error":400,"message":"x"}')).valid).toBe(true);
+    expect(error?.(parseJson('{"error":2147483648,"message":"x"}')).valid).toBe(false);
+    expect(error?.(parseJson('{"error":"400","message":"x"}')).valid).toBe(false);
+    expect(addPlant?.response(401)?.headers.get('www-authenticate')?.required).toBe(true);
+    expect(addPlant?.response(500)).toBeUndefined();
+  });
+});
+
+describe('lossless JSON', () => {
+  it('round-trips int64 ids digit for digit', () => {
+    for (const id of ['9007199254740993', INT64_MAX.toString(), INT64_MIN.toString()]) {
+      expect(stringifyJson(parseJson(`{"id":${id}}`))).toBe(`{"id":${id}}`);
+    }
+  });
+
+  it('keeps __proto__ as an ordinary key and leaves prototypes alone', () => {
+    const value = parseJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each([
+    ['1.0', 1n],
+    ['1e2', 100n],
+    ['-0', 0n],
+    ['100e-2', 1n],
+    ['12.50e1', 125n],
+    ['1.5', undefined],
+    ['1e-1', undefined],
+  ])('exactInteger(%s) = %s', (text, expected) => {
+    expect(exactInteger(text)).toBe(expected);
+  });
+
+  it('projects numbers so that integer-ness and int64 range survive', () => {
+    const inInt64 = (x: number) => Number.isInteger(x) && x >= -(2 ** 63) && x < 2 ** 63;
+    expect(inInt64(projectNumber('9223372036854775807'))).toBe(true);
+    expect(inInt64(projectNumber('9223372036854775808'))).toBe(false);
+    expect(inInt64(projectNumber('-9223372036854775808'))).toBe(true);
+    expect(inInt64(projectNumber('-9223372036854775809'))).toBe(false);
+    expect(inInt64(projectNumber('1e400'))).toBe(false);
+    expect(Number.isInteger(projectNumber('9223372036854775807.5'))).toBe(false);
+    expect(projectNumber('9007199254740991')).toBe(9007199254740991);
+  });
+
+  it('finds nesting beyond a limit without parsing, ignoring brackets in strings', () => {
+    expect(nestingExceeds('[[[]]]', 3)).toBe(false);
+    expect(nestingExceeds('[[[[]]]]', 3)).toBe(true);
+    expect(nestingExceeds('{"a":"[[[[[[\\"[[["}', 1)).toBe(false);
+  });
+});
