@@ -1,0 +1,60 @@
+/**
+ * Servers for tests, always on an ephemeral loopback port: the reference implementation, and
+ * "faulty" implementations made from it by one deliberate defect (a transform of the request
+ * before it, or of the response after it).
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, listen, type App, type AppOptions, type AppRequest, type AppResponse, type RunningServer } from '../../src/server/index.js';
+
+export const TEST_TOKEN = 'test-token';
+
+/** The reference implementation on 127.0.0.1, port 0. */
+export function startReference(options: Partial<AppOptions> = {}): Promise<RunningServer> {
+  return listen(createApp({ tokens: [TEST_TOKEN], ...options }), { port: 0, host: '127.0.0.1' });
+}
+
+/** One deliberate defect: given the request and what the reference would answer, what to answer instead. */
+export type Fault = (request: AppRequest, correct: () => AppResponse, app: App) => AppResponse | 'reset' | 'hang';
+
+export interface RunningFaulty {
+  readonly url: string;
+  readonly app: App;
+  close(): Promise<void>;
+}
+
+/**
+ * A Plant Store with one defect. Bodies are read whole (no streaming limits): the fault sees
+ * the request as the client sent it. 'reset' destroys the connection, 'hang' never answers.
+ */
+export async function startFaulty(fault: Fault, options: Partial<AppOptions> = {}): Promise<RunningFaulty> {
+  const app = createApp({ tokens: [TEST_TOKEN], ...options });
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request: AppRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks) };
+      const answer = fault(request, () => app.request(request), app);
+      if (answer === 'reset') {
+        req.socket.destroy();
+        return;
+      }
+      if (answer === 'hang') return;
+      res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+      res.end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}
