@@ -1,0 +1,207 @@
+/**
+ * `npm run bench`: the reference implementation against a bare node:http baseline and raw Prism
+ * (and the kit's mock once `plant-store mock` exists), the same autocannon workload for each, in
+ * alternating rounds, so every ratio compares figures taken under the same machine load.
+ *
+ *   npm run bench -- [--rounds 3] [--duration 4] [--warmup 2] [--connections 32]
+ *                    [--targets baseline,reference,prism,mock] [--profile] [--no-conform] [--strict]
+ *
+ * Prints requests/s, p50 and p99 per target and the ratios; writes bench/results/bench-*.json.
+ * Exits 0 even when a target ratio is missed (a shared machine is noisy), unless --strict.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { conformAvailable, measureConform, type ConformFigures } from './conform.js';
+import { runLoad, type LoadResult } from './load.js';
+import { hotFunctions, newestProfile, type HotFunction } from './profile.js';
+import { describeMachine, fixed, machine, RESULTS_DIR, sleep, writeResult } from './report.js';
+import { meets, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
+import { baselineTarget, cpuSeconds, mockTarget, prismTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
+import { BENCH_MIX, checkWorkload, toRequests, type Kind } from './workload.js';
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '4' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    targets: { type: 'string', default: 'baseline,reference,prism,mock' },
+    profile: { type: 'boolean', default: false },
+    'no-conform': { type: 'boolean', default: false },
+    strict: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+function positive(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got ${text}`);
+  return n;
+}
+
+const rounds = Math.round(positive('rounds', args.rounds));
+const duration = positive('duration', args.duration);
+const warmup = positive('warmup', args.warmup);
+const connections = Math.round(positive('connections', args.connections));
+const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
+
+const catalogue: readonly TargetSpec[] = [baselineTarget, referenceTarget(), prismTarget, mockTarget];
+
+/** Sends each request of the mix once; the statuses, in order. */
+async function probe(url: string, kinds: readonly Kind[]): Promise<number[]> {
+  const statuses: number[] = [];
+  for (const kind of kinds) {
+    const response = await fetch(url + kind.path, { method: kind.method, headers: kind.headers, body: kind.body });
+    await response.arrayBuffer();
+    statuses.push(response.status);
+  }
+  return statuses;
+}
+
+async function main(): Promise<number> {
+  checkWorkload(BENCH_MIX);
+  const wanted = args.targets.split(',').map((t) => t.trim()).filter(Boolean);
+  const unknown = wanted.filter((name) => !catalogue.some((t) => t.name === name));
+  if (unknown.length > 0) throw new Error(`unknown target ${unknown.join(', ')}; known: ${catalogue.map((t) => t.name).join(', ')}`);
+  const specs: TargetSpec[] = [];
+  const skipped: Record<string, string> = {};
+  for (const spec of catalogue.filter((t) => wanted.includes(t.name))) {
+    const why = spec.unavailable();
+    if (why === undefined) specs.push(spec);
+    else skipped[spec.name] = why;
+  }
+
+  const host = machine();
+  process.stdout.write(`Plant Store Kit benchmark, ${new Date().toISOString()}\nmachine: ${describeMachine(host)}\n`);
+  process.stdout.write(`workload: ${connections} connections, ${duration} s per run, ${rounds} rounds after a ${warmup} s warm-up; ${BENCH_MIX.length} POST /plants bodies in turn (${BENCH_MIX.map((k) => k.name).join(', ')})\n`);
+  for (const [name, why] of Object.entries(skipped)) process.stdout.write(`skipped ${name}: ${why}\n`);
+
+  if (args.profile) mkdirSync(PROFILE_DIR, { recursive: true });
+  const running: RunningTarget[] = [];
+  try {
+    for (const spec of specs) {
+      const nodeOptions = args.profile && spec.name === 'reference' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+      const target = await startTarget(spec, nodeOptions);
+      running.push(target);
+      const statuses = await probe(target.url, BENCH_MIX);
+      process.stdout.write(`${spec.name.padEnd(9)} ${target.url} (pid ${target.pid}): ${spec.description}; answers ${statuses.join(' ')}\n`);
+      if (spec.name === 'reference') {
+        const expected = BENCH_MIX.map((k) => k.expect);
+        if (statuses.join() !== expected.join()) throw new Error(`the reference answered ${statuses.join(' ')}, expected ${expected.join(' ')}: not benchmarking a broken server`);
+      }
+    }
+
+    const requests = toRequests(BENCH_MIX);
+    const load = (target: RunningTarget, seconds: number): Promise<LoadResult> => runLoad({ url: target.url, connections, durationSeconds: seconds, requests });
+    process.stdout.write('\nwarm-up...\n');
+    for (const target of running) await load(target, warmup);
+
+    const figures = new Map<string, RoundFigures[]>(running.map((t) => [t.name, []]));
+    const runs: { round: number; target: string; result: LoadResult; cpuUsPerRequest: number | undefined }[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      for (const target of running) {
+        await sleep(300);
+        const cpuBefore = cpuSeconds(target.pid);
+        const result = await load(target, duration);
+        const cpuAfter = cpuSeconds(target.pid);
+        const cpuUsPerRequest = cpuBefore && cpuAfter ? ((cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) * 1e6) / result.responses : undefined;
+        runs.push({ round, target: target.name, result, cpuUsPerRequest });
+        figures.get(target.name)?.push({ round, requestsPerSecond: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, ...(cpuUsPerRequest === undefined ? {} : { cpuUsPerRequest }) });
+        const failures = result.timeouts + Object.values(result.errors).reduce((a, b) => a + b, 0);
+        process.stdout.write(
+          `round ${round} ${target.name.padEnd(9)} ${fixed(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${fixed(result.p50Ms, 2)} ms  p99 ${fixed(result.p99Ms, 2)} ms  server CPU ${fixed(cpuUsPerRequest ?? Number.NaN, 1)} µs/req  statuses ${JSON.stringify(result.statuses)}${failures > 0 ? `  errors ${JSON.stringify(result.errors)} timeouts ${result.timeouts}` : ''}\n`,
+        );
+      }
+    }
+    const loadAfter = machine().loadAverage;
+
+    const summaries = running.map((t) => summarize(t.name, figures.get(t.name) ?? []));
+    process.stdout.write(
+      '\n' +
+        table(
+          ['target', 'req/s (median)', 'min..max', 'p50 ms', 'p99 ms', 'server CPU µs/req'],
+          summaries.map((s) => [s.target, fixed(s.requestsPerSecond, 0), `${fixed(s.minRequestsPerSecond, 0)}..${fixed(s.maxRequestsPerSecond, 0)}`, fixed(s.p50Ms, 2), fixed(s.p99Ms, 2), fixed(s.cpuUsPerRequest, 1)]),
+        ) +
+        '\n\n',
+    );
+
+    const of = (name: string): RoundFigures[] => figures.get(name) ?? [];
+    const rps = (r: RoundFigures): number => r.requestsPerSecond;
+    const p99 = (r: RoundFigures): number => r.p99Ms;
+    const cpu = (r: RoundFigures): number | undefined => r.cpuUsPerRequest;
+    const targets: Target[] = [];
+    if (figures.has('reference') && figures.has('baseline')) {
+      targets.push({ name: 'reference / baseline, req/s', value: pairedRatio(of('reference'), of('baseline'), rps), min: 0.75 });
+      targets.push({ name: 'reference / baseline, p99', value: pairedRatio(of('reference'), of('baseline'), p99), max: 2 });
+    }
+    if (figures.has('reference') && figures.has('baseline')) targets.push({ name: 'reference / baseline, server CPU per request', value: pairedRatio(of('reference'), of('baseline'), cpu) });
+    if (figures.has('reference') && figures.has('prism')) targets.push({ name: 'reference / prism, req/s', value: pairedRatio(of('reference'), of('prism'), rps), min: 15 });
+    if (figures.has('mock') && figures.has('prism')) targets.push({ name: 'mock / prism, req/s', value: pairedRatio(of('mock'), of('prism'), rps) });
+    if (figures.has('mock') && figures.has('baseline')) targets.push({ name: 'mock / baseline, p99', value: pairedRatio(of('mock'), of('baseline'), p99) });
+    process.stdout.write(
+      table(
+        ['ratio (median of per-round ratios)', 'value', 'target', 'verdict'],
+        targets.map((t) => [t.name, fixed(t.value, 2), t.min !== undefined ? `>= ${t.min}` : t.max !== undefined ? `<= ${t.max}` : '(info)', t.min === undefined && t.max === undefined ? '' : meets(t) ? 'met' : 'MISSED']),
+      ) + '\n',
+    );
+
+    let hot: HotFunction[] | undefined;
+    let profileFile: string | undefined;
+    for (const target of running.splice(0)) await target.stop();
+    if (args.profile) {
+      const newest = newestProfile(PROFILE_DIR);
+      if (newest) {
+        profileFile = newest.file;
+        hot = hotFunctions(newest.profile, ROOT, 20);
+        process.stdout.write(`\nreference CPU profile ${newest.file} (warm-up and every round), top self time, shares of busy time:\n`);
+        process.stdout.write(
+          table(
+            ['function', 'where', 'self ms', 'self %', 'total %'],
+            hot.map((h) => [h.name, h.where, fixed(h.selfMs, 0), fixed(h.selfPercent, 1), fixed(h.totalPercent, 1)]),
+          ) + '\n',
+        );
+      }
+    }
+
+    let conform: ConformFigures | string | undefined;
+    if (!args['no-conform']) {
+      const why = conformAvailable();
+      if (why === undefined) {
+        conform = await measureConform();
+        process.stdout.write(`\nconform (default run against the reference): ${conform.checkedRequests ?? '?'} requests checked in ${fixed(conform.wallSeconds, 2)} s wall = ${fixed(conform.checkedPerSecond ?? Number.NaN, 0)} checked requests/s (target >= 1000); exit ${conform.exitCode}\n`);
+      } else {
+        conform = `not measured: ${why}`;
+        process.stdout.write(`\nconform: ${conform}\n`);
+      }
+    }
+
+    const file = writeResult('bench', {
+      kind: 'bench',
+      date: new Date().toISOString(),
+      command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+      machine: { ...host, loadAverageAfter: loadAfter },
+      workload: { connections, durationSeconds: duration, warmupSeconds: warmup, rounds, mix: BENCH_MIX.map((k) => ({ name: k.name, body: k.body.toString(), expect: k.expect })) },
+      skipped,
+      runs,
+      summaries,
+      ratios: targets.map((t) => ({ ...t, met: t.min === undefined && t.max === undefined ? null : meets(t) })),
+      ...(hot ? { profile: { file: profileFile, hot } } : {}),
+      ...(conform === undefined ? {} : { conform }),
+    });
+    process.stdout.write(`\nload average after: ${loadAfter.join(' ')}\nresult: ${file}\n`);
+    return args.strict && targets.some((t) => (t.min !== undefined || t.max !== undefined) && !meets(t)) ? 1 : 0;
+  } finally {
+    for (const target of running) await target.stop();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,76 @@
+/**
+ * Throughput of the conformance engine: a default `plant-store conform` run against a fresh
+ * reference implementation, timed from the outside (wall time of the whole command, start-up
+ * included), with the number of requests it checked read from its --json report.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { cliHasCommand, referenceTarget, ROOT, startTarget } from './targets.js';
+import { BENCH_TOKEN } from './workload.js';
+
+export interface ConformFigures {
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly wallSeconds: number;
+  /** From the --json report; undefined when the report does not say. */
+  readonly checkedRequests: number | undefined;
+  readonly checkedPerSecond: number | undefined;
+}
+
+export function conformAvailable(): string | undefined {
+  return cliHasCommand('conform') ? undefined : 'plant-store conform is not in this build yet';
+}
+
+/** Names under which a report may carry its request count, most specific first. */
+const COUNT_KEYS = ['checkedRequests', 'requestsChecked', 'requests', 'totalRequests', 'requestCount'];
+
+/** The number of requests a conform report says it checked: the first count found, breadth first. */
+export function requestCount(report: unknown): number | undefined {
+  const queue: unknown[] = [report];
+  while (queue.length > 0) {
+    const node = queue.shift();
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) continue;
+    const record = node as Record<string, unknown>;
+    for (const key of COUNT_KEYS) {
+      const value = record[key];
+      if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+    }
+    queue.push(...Object.values(record));
+  }
+  return undefined;
+}
+
+export async function measureConform(extraArgs: readonly string[] = []): Promise<ConformFigures> {
+  const reference = await startTarget(referenceTarget());
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
+  const report = join(dir, 'conform.json');
+  const args = [join(ROOT, 'bin', 'plant-store.js'), 'conform', '--base-url', reference.url, '--token', BENCH_TOKEN, '--json', report, ...extraArgs];
+  try {
+    const started = performance.now();
+    const exitCode = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    const wallSeconds = (performance.now() - started) / 1000;
+    let checkedRequests: number | undefined;
+    try {
+      checkedRequests = requestCount(JSON.parse(readFileSync(report, 'utf8')));
+    } catch {
+      checkedRequests = undefined;
+    }
+    return {
+      command: `plant-store conform --base-url ${reference.url} --token ${BENCH_TOKEN} --json <file> ${extraArgs.join(' ')}`.trim(),
+      exitCode,
+      wallSeconds,
+      checkedRequests,
+      checkedPerSecond: checkedRequests === undefined ? undefined : checkedRequests / wallSeconds,
+    };
+  } finally {
+    await reference.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The traffic the benchmarks send: POST /plants bodies that are valid, invalid and at the int64
+ * edges, each with the status the reference implementation must answer. The bodies are data,
+ * not a restatement of the schema: `checkWorkload` asks the contract whether each one is a
+ * valid NewPlant and refuses to run a mix that disagrees with openapi.yaml.
+ */
+import type autocannon from 'autocannon';
+import { loadContract, parseJson, type OperationContract } from '../src/contract/index.js';
+
+export const BENCH_TOKEN = 'bench-token';
+export const PATH = '/plants';
+
+export interface Kind {
+  readonly name: string;
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Buffer;
+  /** The status the reference implementation answers. */
+  readonly expect: number;
+  /** For valid NewPlants: true, so the contract is asked to agree; false for bodies that must fail it. */
+  readonly validNewPlant?: boolean;
+}
+
+export const JSON_AUTH = { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' } as const;
+
+const post = (name: string, body: string, expect: number, validNewPlant: boolean | undefined): Kind => ({
+  name,
+  method: 'POST',
+  path: PATH,
+  headers: JSON_AUTH,
+  body,
+  expect,
+  ...(validNewPlant === undefined ? {} : { validNewPlant }),
+});
+
+/**
+ * The benchmark mix: half valid (two at the int64 edges, one past 2^53), half invalid (missing
+ * id, id past int64, null tag, malformed JSON). The same bodies for every target.
+ */
+export const BENCH_MIX: readonly Kind[] = [
+  post('valid', '{"name":"Monstera","id":1,"tag":"tropical"}', 200, true),
+  post('valid-int64-max', '{"name":"Fern","id":9223372036854775807}', 200, true),
+  post('missing-id', '{"name":"Aloe","tag":"succulent"}', 400, false),
+  post('valid-2^53+1', '{"name":"Ficus","id":9007199254740993,"tag":"indoor"}', 200, true),
+  post('id-past-int64', '{"name":"Aloe","id":9223372036854775808}', 400, false),
+  post('valid-int64-min', '{"name":"Cactus","id":-9223372036854775808,"tag":"desert"}', 200, true),
+  post('null-tag', '{"name":"Aloe","id":3,"tag":null}', 400, false),
+  post('malformed-json', '{"name":"Aloe","id":', 400, undefined),
+];
+
+/**
+ * The soak adds what a long-running server meets besides plant bodies: bad credentials, other
+ * paths and methods, other media types, invalid UTF-8, deep nesting, and a body over the limit
+ * (which the server answers and then closes the connection).
+ */
+export function soakExtras(maxBodyBytes: number, maxDepth: number): Kind[] {
+  const contentTypeOnly = { 'content-type': JSON_AUTH['content-type'] };
+  const valid = '{"name":"Monstera","id":1}';
+  return [
+    { name: 'no-credentials', method: 'POST', path: PATH, headers: contentTypeOnly, body: valid, expect: 401 },
+    { name: 'unknown-token', method: 'POST', path: PATH, headers: { ...JSON_AUTH, authorization: 'Bearer not-the-token' }, body: valid, expect: 401 },
+    { name: 'basic-scheme', method: 'POST', path: PATH, headers: { ...JSON_AUTH, authorization: 'Basic Ym9iOnNlY3JldA==' }, body: valid, expect: 401 },
+    { name: 'other-path', method: 'POST', path: '/plants/1', headers: JSON_AUTH, body: valid, expect: 404 },
+    { name: 'other-method', method: 'GET', path: PATH, headers: { authorization: JSON_AUTH.authorization }, body: '', expect: 405 },
+    { name: 'text-plain', method: 'POST', path: PATH, headers: { ...JSON_AUTH, 'content-type': 'text/plain' }, body: valid, expect: 400 },
+    { name: 'invalid-utf8', method: 'POST', path: PATH, headers: JSON_AUTH, body: Buffer.from([...Buffer.from('{"name":"'), 0xc3, 0x28, ...Buffer.from('","id":1}')]), expect: 400 },
+    { name: 'too-deep', method: 'POST', path: PATH, headers: JSON_AUTH, body: `{"name":"a","id":1,"x":${'['.repeat(maxDepth + 1)}${']'.repeat(maxDepth + 1)}}`, expect: 400 },
+    { name: 'over-limit', method: 'POST', path: PATH, headers: JSON_AUTH, body: `{"name":"${'a'.repeat(maxBodyBytes)}","id":1}`, expect: 400 },
+    { name: 'not-an-object', method: 'POST', path: PATH, headers: JSON_AUTH, body: '[1,2,3]', expect: 400 },
+  ];
+}
+
+export function addPlantOperation(): OperationContract {
+  const operation = loadContract().findOperation('POST', PATH);
+  if (!operation?.requestBody) throw new Error(`openapi.yaml declares no POST ${PATH} with a request body`);
+  return operation;
+}
+
+/** Throws when a body the mix calls valid is not a NewPlant by the contract, or the other way round. */
+export function checkWorkload(kinds: readonly Kind[], operation: OperationContract = addPlantOperation()): void {
+  for (const kind of kinds) {
+    if (kind.validNewPlant === undefined) continue;
+    const validation = operation.requestBody?.validate(parseJson(kind.body.toString()));
+    if (validation?.valid !== kind.validNewPlant) {
+      throw new Error(`workload ${kind.name}: the contract says ${validation?.valid === true ? 'valid' : 'invalid'}, the mix says ${kind.validNewPlant ? 'valid' : 'invalid'}`);
+    }
+  }
+}
+
+/** The mix as autocannon requests (each connection cycles through them in order). */
+export function toRequests(kinds: readonly Kind[]): autocannon.Request[] {
+  return kinds.map((kind) => ({ method: kind.method, path: kind.path, headers: { ...kind.headers }, body: kind.body }));
+}
