@@ -117,14 +117,14 @@ export function parseRequestBody(operation: OperationContract, bytes: Uint8Array
   if (bytes.length === 0) return new PlantStoreError('invalid_body', 'body: is required');
   let text: string;
   try {
-    text = utf8.decode(bytes);
+    text = withoutStackTraces(() => utf8.decode(bytes));
   } catch (cause) {
     return new PlantStoreError('invalid_utf8', 'body: not valid UTF-8', { cause });
   }
   if (nestingExceeds(text, maxDepth)) return new PlantStoreError('too_deep', `body: nested deeper than ${maxDepth} levels`);
   let value;
   try {
-    value = parseJson(text);
+    value = withoutStackTraces(() => parseJson(text));
   } catch (cause) {
     return new PlantStoreError('malformed_json', `malformed JSON: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
@@ -132,6 +132,20 @@ export function parseRequestBody(operation: OperationContract, bytes: Uint8Array
   if (!validation.valid) return new PlantStoreError('invalid_body', formatIssues(validation.issues));
   if (!isJsonObject(value)) return new PlantStoreError('invalid_body', 'body: must be an object');
   return value;
+}
+
+/**
+ * Runs a decoder whose errors become 400 answers: only their message is read, so no stack trace
+ * is captured for them (capturing one costs more than parsing a small body). See PlantStoreError.
+ */
+function withoutStackTraces<T>(decode: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return decode();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 function truncate(text: string, max = 80): string {
