@@ -4,6 +4,7 @@
  * sub-millisecond resolution (autocannon's own histogram rounds to whole milliseconds, too
  * coarse for a p50 around 1 ms).
  */
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { percentile, Samples } from './stats.js';
 
@@ -28,11 +29,15 @@ export interface LoadResult {
   /** Connection errors and timeouts, by message. */
   readonly errors: Readonly<Record<string, number>>;
   readonly timeouts: number;
+  /** Responses in each whole second of the run, in order. */
+  readonly perSecond: readonly number[];
 }
 
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
   const latencies = new Samples();
   const errors: Record<string, number> = {};
+  const perSecond: number[] = [];
+  const started = performance.now();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -60,11 +65,15 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           statuses,
           errors,
           timeouts: result.timeouts,
+          // A second without a single response stays in the timeline as 0.
+          perSecond: Array.from({ length: perSecond.length }, (_, i) => perSecond[i] ?? 0),
         });
       },
     );
     instance.on('response', (_client, _status, _bytes, responseTime) => {
       latencies.push(responseTime);
+      const second = Math.floor((performance.now() - started) / 1000);
+      perSecond[second] = (perSecond[second] ?? 0) + 1;
     });
     instance.on('reqError', (error) => {
       const key = (error as NodeJS.ErrnoException).code ?? error.message;

@@ -51,10 +51,9 @@ export const BENCH_MIX: readonly Kind[] = [
 
 /**
  * The soak adds what a long-running server meets besides plant bodies: bad credentials, other
- * paths and methods, other media types, invalid UTF-8, deep nesting, and a body over the limit
- * (which the server answers and then closes the connection).
+ * paths and methods, other media types, invalid UTF-8, deep nesting, a body that is not an object.
  */
-export function soakExtras(maxBodyBytes: number, maxDepth: number): Kind[] {
+export function soakExtras(maxDepth: number): Kind[] {
   const contentTypeOnly = { 'content-type': JSON_AUTH['content-type'] };
   const valid = '{"name":"Monstera","id":1}';
   return [
@@ -66,9 +65,31 @@ export function soakExtras(maxBodyBytes: number, maxDepth: number): Kind[] {
     { name: 'text-plain', method: 'POST', path: PATH, headers: { ...JSON_AUTH, 'content-type': 'text/plain' }, body: valid, expect: 400 },
     { name: 'invalid-utf8', method: 'POST', path: PATH, headers: JSON_AUTH, body: Buffer.from([...Buffer.from('{"name":"'), 0xc3, 0x28, ...Buffer.from('","id":1}')]), expect: 400 },
     { name: 'too-deep', method: 'POST', path: PATH, headers: JSON_AUTH, body: `{"name":"a","id":1,"x":${'['.repeat(maxDepth + 1)}${']'.repeat(maxDepth + 1)}}`, expect: 400 },
-    { name: 'over-limit', method: 'POST', path: PATH, headers: JSON_AUTH, body: `{"name":"${'a'.repeat(maxBodyBytes)}","id":1}`, expect: 400 },
     { name: 'not-an-object', method: 'POST', path: PATH, headers: JSON_AUTH, body: '[1,2,3]', expect: 400 },
   ];
+}
+
+/**
+ * A body one byte over the limit. The server answers it and then closes the connection, which
+ * autocannon does not follow (its queue of requests in flight goes out of step), so the soak
+ * sends this one on its own connections beside the load.
+ */
+export function overLimitKind(maxBodyBytes: number): Kind {
+  const padding = maxBodyBytes + 1 - '{"name":"","id":1}'.length;
+  return post('over-limit', `{"name":"${'a'.repeat(padding)}","id":1}`, 400, true);
+}
+
+/**
+ * A new int64 id on each call, spread over the whole range (both signs, far past 2^53): an odd
+ * multiplier is a bijection modulo 2^63, so no id repeats within 2^62 calls.
+ */
+export function idSequence(): () => string {
+  let sequence = 0n;
+  return () => {
+    sequence++;
+    const magnitude = (sequence * 0x9e3779b97f4a7c15n) & (2n ** 63n - 1n);
+    return ((sequence & 1n) === 1n ? -magnitude : magnitude).toString();
+  };
 }
 
 export function addPlantOperation(): OperationContract {
