@@ -5,12 +5,15 @@
  *
  *   npm run bench -- [--rounds 3] [--duration 4] [--warmup 2] [--connections 32]
  *                    [--targets baseline,reference,prism,mock] [--profile] [--no-conform] [--strict]
+ *                    [--compare <another checkout of the kit, built>]
  *
  * Prints requests/s, p50 and p99 per target and the ratios; writes bench/results/bench-*.json.
  * Exits 0 even when a target ratio is missed (a shared machine is noisy), unless --strict.
+ * --compare adds that checkout's reference implementation as the target `before`, loaded in the
+ * same rounds: a before/after figure for a change to src/ (e.g. a `git worktree` of main).
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { conformAvailable, measureConform, type ConformFigures } from './conform.js';
 import { runLoad, type LoadResult } from './load.js';
@@ -30,6 +33,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'no-conform': { type: 'boolean', default: false },
     strict: { type: 'boolean', default: false },
+    compare: { type: 'string' },
   },
   strict: true,
 });
@@ -46,7 +50,8 @@ const warmup = positive('warmup', args.warmup);
 const connections = Math.round(positive('connections', args.connections));
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 
-const catalogue: readonly TargetSpec[] = [baselineTarget, referenceTarget(), prismTarget, mockTarget];
+const compared = args.compare === undefined ? [] : [referenceTarget({ root: resolve(args.compare), name: 'before' })];
+const catalogue: readonly TargetSpec[] = [baselineTarget, referenceTarget(), ...compared, prismTarget, mockTarget];
 
 /** Sends each request of the mix once; the statuses, in order. */
 async function probe(url: string, kinds: readonly Kind[]): Promise<number[]> {
@@ -61,7 +66,7 @@ async function probe(url: string, kinds: readonly Kind[]): Promise<number[]> {
 
 async function main(): Promise<number> {
   checkWorkload(BENCH_MIX);
-  const wanted = args.targets.split(',').map((t) => t.trim()).filter(Boolean);
+  const wanted = [...args.targets.split(',').map((t) => t.trim()).filter(Boolean), ...compared.map((t) => t.name)];
   const unknown = wanted.filter((name) => !catalogue.some((t) => t.name === name));
   if (unknown.length > 0) throw new Error(`unknown target ${unknown.join(', ')}; known: ${catalogue.map((t) => t.name).join(', ')}`);
   const specs: TargetSpec[] = [];
@@ -137,6 +142,11 @@ async function main(): Promise<number> {
     }
     if (figures.has('reference') && figures.has('baseline')) targets.push({ name: 'reference / baseline, server CPU per request', value: pairedRatio(of('reference'), of('baseline'), cpu) });
     if (figures.has('reference') && figures.has('prism')) targets.push({ name: 'reference / prism, req/s', value: pairedRatio(of('reference'), of('prism'), rps), min: 15 });
+    if (figures.has('reference') && figures.has('before')) {
+      targets.push({ name: 'reference / before, req/s', value: pairedRatio(of('reference'), of('before'), rps) });
+      targets.push({ name: 'reference / before, server CPU per request', value: pairedRatio(of('reference'), of('before'), cpu) });
+      if (figures.has('baseline')) targets.push({ name: 'before / baseline, req/s', value: pairedRatio(of('before'), of('baseline'), rps) });
+    }
     if (figures.has('mock') && figures.has('prism')) targets.push({ name: 'mock / prism, req/s', value: pairedRatio(of('mock'), of('prism'), rps) });
     if (figures.has('mock') && figures.has('baseline')) targets.push({ name: 'mock / baseline, p99', value: pairedRatio(of('mock'), of('baseline'), p99) });
     process.stdout.write(

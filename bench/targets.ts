@@ -31,6 +31,9 @@ export interface TargetSpec {
 }
 
 export interface ReferenceOptions {
+  /** Another checkout of the kit (built), to run its reference implementation instead: a before/after comparison. */
+  readonly root?: string;
+  readonly name?: string;
   readonly maxEntries?: number;
   readonly maxBodyBytes?: number;
   readonly maxDepth?: number;
@@ -58,11 +61,12 @@ export function referenceTarget(options: ReferenceOptions = {}): TargetSpec {
     ...(options.maxBodyBytes === undefined ? [] : ['--max-body-bytes', String(options.maxBodyBytes)]),
     ...(options.maxDepth === undefined ? [] : ['--max-depth', String(options.maxDepth)]),
   ];
+  const cli = options.root === undefined ? CLI : join(options.root, 'bin', 'plant-store.js');
   return {
-    name: 'reference',
-    description: 'plant-store serve --quiet (the reference implementation)',
-    unavailable: () => (existsSync(CLI) ? undefined : `${CLI} not found`),
-    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--quiet', '--token', BENCH_TOKEN, ...limits] }),
+    name: options.name ?? 'reference',
+    description: `plant-store serve --quiet (the reference implementation${options.root === undefined ? '' : ` of ${options.root}`})`,
+    unavailable: () => (existsSync(cli) ? undefined : `${cli} not found`),
+    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, cli, 'serve', '--host', '127.0.0.1', '--port', '0', '--quiet', '--token', BENCH_TOKEN, ...limits] }),
   };
 }
 
