@@ -201,12 +201,13 @@ async function main(): Promise<number> {
     clearInterval(sampler);
     const fullAfter = storeFullAt === undefined ? undefined : (storeFullAt - started) / 1000;
 
+    const whole = main.perSecond.slice(1, -1);
     const fiveXx = Object.entries(main.statuses).filter(([s]) => Number(s) >= 500).reduce((a, [, n]) => a + n, 0);
     const connectionErrors = Object.values(main.errors).reduce((a, b) => a + b, 0);
     process.stdout.write(
       `  ${main.responses} answers in ${main.durationSeconds} s = ${fixed(main.requestsPerSecond, 0)} req/s, p50 ${fixed(main.p50Ms, 2)} ms, p99 ${fixed(main.p99Ms, 2)} ms, max ${fixed(main.maxMs, 1)} ms\n` +
         `  statuses ${statusesOf(main)}; errors ${JSON.stringify(main.errors)}, timeouts ${main.timeouts}\n` +
-        `  throughput per second: min ${Math.min(...main.perSecond.slice(0, -1))}, median ${median(main.perSecond.slice(0, -1))}, max ${Math.max(...main.perSecond)}\n` +
+        `  answers per whole second (the first and last are partial and left out): min ${Math.min(...whole)}, median ${median(whole)}, max ${Math.max(...whole)}\n` +
         `  ${storedUnique} new plants stored; the store (--max-entries ${config['max-entries']}) was full after ${fullAfter === undefined ? 'never' : `${fixed(fullAfter)} s`}\n` +
         `  over-limit bodies on their own connections: ${probes.sent} sent, ${probes.violations} outside the contract, ${probes.failures} failed\n`,
     );
