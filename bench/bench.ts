@@ -18,29 +18,36 @@ import { parseArgs } from 'node:util';
 import { conformAvailable, measureConform, type ConformFigures } from './conform.js';
 import { runLoad, type LoadResult } from './load.js';
 import { hotFunctions, newestProfile, type HotFunction } from './profile.js';
-import { describeMachine, fixed, machine, RESULTS_DIR, sleep, writeResult } from './report.js';
+import { describeMachine, fixed, machine, RESULTS_DIR, runMain, sleep, usage, writeResult } from './report.js';
 import { meets, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
 import { baselineTarget, cpuSeconds, mockTarget, prismTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
 import { BENCH_MIX, checkWorkload, toRequests, type Kind } from './workload.js';
 
-const { values: args } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '4' },
-    warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '32' },
-    targets: { type: 'string', default: 'baseline,reference,prism,mock' },
-    profile: { type: 'boolean', default: false },
-    'no-conform': { type: 'boolean', default: false },
-    strict: { type: 'boolean', default: false },
-    compare: { type: 'string' },
-  },
-  strict: true,
-});
+const parsed = (() => {
+  try {
+    return parseArgs({
+      options: {
+        rounds: { type: 'string', default: '3' },
+        duration: { type: 'string', default: '4' },
+        warmup: { type: 'string', default: '2' },
+        connections: { type: 'string', default: '32' },
+        targets: { type: 'string', default: 'baseline,reference,prism,mock' },
+        profile: { type: 'boolean', default: false },
+        'no-conform': { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
+        compare: { type: 'string' },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    return usage('bench', error);
+  }
+})();
+const args = parsed.values;
 
 function positive(name: string, text: string): number {
   const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got ${text}`);
+  if (!Number.isFinite(n) || n <= 0) usage('bench', `--${name} must be a positive number, got ${text}`);
   return n;
 }
 
@@ -206,12 +213,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 2;
-  },
-);
+runMain('bench', main);

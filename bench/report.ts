@@ -47,3 +47,22 @@ export function fixed(value: number, digits = 1): string {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Runs a benchmark's main function: its result is the exit code; an exception is exit code 2 (the run itself failed). */
+export function runMain(name: string, main: () => Promise<number>): void {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}
+
+/** A bad flag: says so and exits 2 before anything starts. */
+export function usage(name: string, error: unknown): never {
+  process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}

@@ -26,7 +26,7 @@ import type autocannon from 'autocannon';
 import { loadContract } from '../src/contract/index.js';
 import { checkExchange, type Exchange } from './checks.js';
 import { runLoad, type LoadResult } from './load.js';
-import { describeMachine, fixed, machine, sleep, writeResult } from './report.js';
+import { describeMachine, fixed, machine, runMain, sleep, usage, writeResult } from './report.js';
 import type { SlowReport } from './slow-clients.js';
 import { median, slope } from './stats.js';
 import { referenceTarget, residentBytes, startTarget, type RunningTarget } from './targets.js';
@@ -45,17 +45,23 @@ const FLAGS = {
 } as const;
 type Flag = keyof typeof FLAGS;
 
-const { values: given } = parseArgs({
-  options: Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' }])) as Record<Flag, { type: 'string' }>,
-  strict: true,
-});
+const given = (() => {
+  try {
+    return parseArgs({
+      options: Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' }])) as Record<Flag, { type: 'string' }>,
+      strict: true,
+    }).values;
+  } catch (error) {
+    return usage('soak', error);
+  }
+})();
 
 /** A flag, else its SOAK_* environment variable, else the default; a positive number. */
 function setting(name: Flag): number {
   const text = given[name] ?? process.env[`SOAK_${name.toUpperCase().replace(/-/g, '_')}`];
   if (text === undefined) return FLAGS[name];
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got ${text}`);
+  if (!Number.isFinite(value) || value <= 0) usage('soak', `--${name} must be a positive number, got ${text}`);
   return value;
 }
 
@@ -314,12 +320,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`soak: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 2;
-  },
-);
+runMain('soak', main);
