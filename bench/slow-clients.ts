@@ -84,14 +84,17 @@ function main(): void {
     clearInterval(opener);
     clearInterval(reporter);
     process.send?.(report(), () => {
-      for (const socket of sockets) socket.destroy();
       process.disconnect();
     });
   };
   process.once('message', stop);
+  // The parent went away (or stopped us): nothing may outlive it.
   process.once('disconnect', () => {
     stopping = true;
+    clearInterval(opener);
+    clearInterval(reporter);
     for (const socket of sockets) socket.destroy();
+    process.exit(0);
   });
 }
 
