@@ -14,10 +14,15 @@ import { BENCH_TOKEN } from './workload.js';
 export interface ConformFigures {
   readonly command: string;
   readonly exitCode: number | null;
+  /** The whole command, from spawn to exit: start-up, generation, checking, shrinking, report. */
   readonly wallSeconds: number;
   /** From the --json report; undefined when the report does not say. */
   readonly checkedRequests: number | undefined;
+  /** checkedRequests / wallSeconds. */
   readonly checkedPerSecond: number | undefined;
+  /** The engine's own figure for its checking phase, when the report gives one. */
+  readonly engineRequestsPerSecond: number | undefined;
+  readonly checkingSeconds: number | undefined;
 }
 
 export function conformAvailable(): string | undefined {
@@ -56,18 +61,26 @@ export async function measureConform(extraArgs: readonly string[] = []): Promise
       child.once('exit', resolve);
     });
     const wallSeconds = (performance.now() - started) / 1000;
-    let checkedRequests: number | undefined;
+    let parsed: unknown;
     try {
-      checkedRequests = requestCount(JSON.parse(readFileSync(report, 'utf8')));
+      parsed = JSON.parse(readFileSync(report, 'utf8'));
     } catch {
-      checkedRequests = undefined;
+      parsed = undefined;
     }
+    const checkedRequests = requestCount(parsed);
+    const field = (name: string): number | undefined => {
+      const value = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[name] : undefined;
+      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+    };
+    const checkingMs = field('checkingMs');
     return {
       command: `plant-store conform --base-url ${reference.url} --token ${BENCH_TOKEN} --json <file> ${extraArgs.join(' ')}`.trim(),
       exitCode,
       wallSeconds,
       checkedRequests,
       checkedPerSecond: checkedRequests === undefined ? undefined : checkedRequests / wallSeconds,
+      engineRequestsPerSecond: field('requestsPerSecond'),
+      checkingSeconds: checkingMs === undefined ? undefined : checkingMs / 1000,
     };
   } finally {
     await reference.stop();
