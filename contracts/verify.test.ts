@@ -72,6 +72,7 @@ function failures(run: Run): Record<string, string[]> {
     const failed = /^ {2}FAILED .* - (.+)$/.exec(line);
     if (failed?.[1] !== undefined) found[failed[1]] = current = [];
     else if (line.startsWith('      ')) current?.push(line.trim());
+    else current = undefined;
   }
   return found;
 }
@@ -138,6 +139,39 @@ describe('plant-store verify against implementations', () => {
       expect(run.code).toBe(1);
     } finally {
       await faulty.close();
+    }
+  });
+
+  it.concurrent.for<[string, Fault, string[], string]>([
+    ['resets the connection', (request, correct) => (request.method === 'POST' ? 'reset' : correct()), [], 'failed to answer (ECONNRESET)'],
+    ['never answers', (request, correct) => (request.method === 'POST' ? 'hang' : correct()), ['--timeout', '300'], 'did not answer within 300 ms'],
+  ])('exits 1, without hanging, against an implementation that %s', async ([, fault, args, reason], { expect }) => {
+    const faulty = await startFaulty(fault);
+    try {
+      const run = await verify(['--base-url', faulty.url, '--token', TEST_TOKEN, ...args]);
+      const failed = failures(run);
+      expect(Object.keys(failed).sort(), run.stdout + run.stderr).toEqual([WITH_TAG, WITHOUT_TAG, REPLACE, BEYOND_INT64, NO_CREDENTIALS].sort());
+      expect(failed[WITH_TAG]).toContainEqual(expect.stringMatching(/^status: expected 200 but was 50[24]$/));
+      expect(summary(run)).toContain(`POST /plants: the target ${reason}`);
+      expect(run.code).toBe(1);
+    } finally {
+      await faulty.close();
+    }
+  });
+
+  it('keeps a path prefix of the base URL, for the states as for the interactions', async () => {
+    const paths: string[] = [];
+    const prefixed = await startFaulty((request, _correct, app) => {
+      paths.push(`${request.method} ${request.url}`);
+      return app.request({ ...request, url: request.url.replace(/^\/api(?=\/)/, '') });
+    });
+    try {
+      const run = await verify(['--base-url', `${prefixed.url}/api`, '--token', TEST_TOKEN]);
+      expect(summary(run)).toBe(`plant-store verify: all 5 interactions hold against ${prefixed.url}/api\n`);
+      expect(new Set(paths)).toEqual(new Set(['GET /api', 'POST /api/plants']));
+      expect(run.code).toBe(0);
+    } finally {
+      await prefixed.close();
     }
   });
 

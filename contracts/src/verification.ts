@@ -1,7 +1,9 @@
 /**
  * Pact provider verification of any Plant Store implementation, with pact-js's own Verifier: its
  * proxy runs the provider states and the request filter, its native core replays every
- * interaction against the target and compares the answers.
+ * interaction against the target and compares the answers. Between its proxy and the target sits
+ * the kit's forwarder (forwarder.ts), so a target that resets or stalls fails interactions
+ * instead of hanging the run.
  *
  * Split so the wiring can be tested without a broker: `verifierOptions` (verifier-options.ts) is a
  * pure function of the flags and the environment; `stateHandlers` and `bearerFilter` are the two
@@ -13,8 +15,9 @@
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { formatIssues, isJsonObject, parseJson, type JsonValue } from '../../src/contract/index.js';
 import { createPlant, toNewPlant } from './client.js';
+import { startForwarder, type TransportFailure } from './forwarder.js';
 import { EXAMPLE_TOKEN, PLANT_STORED } from './names.js';
-import { verifierOptions, type Environment, type VerifyFlags } from './verifier-options.js';
+import { DEFAULT_TIMEOUT_MS, verifierOptions, type Environment, type VerifyFlags } from './verifier-options.js';
 
 /** The part of an Express request the filter touches (pact-js's proxy is an Express app). */
 export interface FilteredRequest {
@@ -41,12 +44,12 @@ type StateHandlers = NonNullable<VerifierOptions['stateHandlers']>;
  * Provider states, set up through the target's own interface (the kit cannot reach into an
  * arbitrary implementation's storage): "a plant is stored" posts that plant first.
  */
-export function stateHandlers(baseUrl: string, token: string | undefined): StateHandlers {
+export function stateHandlers(baseUrl: string, token: string | undefined, timeoutMs = DEFAULT_TIMEOUT_MS): StateHandlers {
   return {
     [PLANT_STORED]: async (params?: unknown) => {
       const plant = toNewPlant(parseJson(JSON.stringify(params ?? {})));
       if (!plant.ok) throw new Error(`state "${PLANT_STORED}": the pact's parameters are not a NewPlant: ${formatIssues(plant.issues)}`);
-      const result = await createPlant(baseUrl, token ?? EXAMPLE_TOKEN, plant.plant);
+      const result = await createPlant(baseUrl, token ?? EXAMPLE_TOKEN, plant.plant, { signal: AbortSignal.timeout(timeoutMs) });
       if (result.status !== 200) throw new Error(`state "${PLANT_STORED}": storing the plant was answered ${result.status}: ${result.body.message}`);
       return undefined;
     },
@@ -67,10 +70,12 @@ export interface VerificationOutcome {
   readonly failures: readonly InteractionFailure[];
   /** Failures of pending pacts: reported, not failing the run. */
   readonly pendingFailures: readonly InteractionFailure[];
+  /** Requests the target reset, refused or did not answer in time. */
+  readonly transportFailures: readonly TransportFailure[];
 }
 
 /** The native verifier's JSON report as data; undefined when `text` is not such a report. */
-export function readVerifierResult(text: string): VerificationOutcome | undefined {
+export function readVerifierResult(text: string): Omit<VerificationOutcome, 'transportFailures'> | undefined {
   let report: JsonValue;
   try {
     report = parseJson(text);
@@ -122,7 +127,7 @@ export function formatOutcome(outcome: VerificationOutcome, baseUrl: string): st
   const failed = outcome.failures.length;
   lines.push(
     failed === 0
-      ? `plant-store verify: all ${outcome.interactions} interactions hold against ${baseUrl}`
+      ? `plant-store verify: ${outcome.interactions === 1 ? 'the one interaction holds' : `all ${outcome.interactions} interactions hold`} against ${baseUrl}`
       : `plant-store verify: ${failed} of ${outcome.interactions} interactions failed against ${baseUrl}`,
   );
   for (const failure of outcome.failures) {
@@ -132,6 +137,10 @@ export function formatOutcome(outcome: VerificationOutcome, baseUrl: string): st
   for (const failure of outcome.pendingFailures) {
     lines.push(`  pending (does not fail the run) ${failure.interaction}`);
     for (const mismatch of failure.mismatches) lines.push(`      ${mismatch}`);
+  }
+  if (outcome.transportFailures.length > 0) {
+    lines.push('  requests the target did not answer (the verifier got a 502 or 504 from plant-store verify instead):');
+    for (const failure of outcome.transportFailures) lines.push(`      ${failure.method} ${failure.path}: the target ${failure.reason}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -145,25 +154,33 @@ export interface RunOptions {
 }
 
 /**
- * Runs pact-js's Verifier against the target. Resolves with the outcome when the core produced a
- * report (whether or not every interaction held); rejects when it could not run at all.
+ * Runs pact-js's Verifier against the target, through a forwarder that turns transport failures
+ * into answers. Resolves with the outcome when the core produced a report (whether or not every
+ * interaction held); rejects when it could not run at all.
  */
 export async function runVerification({ flags, token, pactUrls, env }: RunOptions): Promise<VerificationOutcome> {
-  const verifier = new Verifier({
-    ...verifierOptions(flags, env, pactUrls),
-    stateHandlers: stateHandlers(flags.baseUrl, token),
-    requestFilter: bearerFilter(token),
-  });
-  let report: string;
+  const timeoutMs = flags.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const forwarder = await startForwarder(flags.baseUrl, timeoutMs);
   try {
-    report = await verifier.verifyProvider();
-  } catch (error) {
-    // pact-core rejects a failed verification with its JSON report as the message.
-    const outcome = readVerifierResult((error as Error).message);
-    if (outcome) return outcome;
-    throw error;
+    const verifier = new Verifier({
+      ...verifierOptions(flags, env, pactUrls),
+      providerBaseUrl: forwarder.url,
+      stateHandlers: stateHandlers(flags.baseUrl, token, timeoutMs),
+      requestFilter: bearerFilter(token),
+    });
+    let report: string;
+    try {
+      report = await verifier.verifyProvider();
+    } catch (error) {
+      // pact-core rejects a failed verification with its JSON report as the message.
+      const outcome = readVerifierResult((error as Error).message);
+      if (outcome) return { ...outcome, transportFailures: [...forwarder.failures] };
+      throw error;
+    }
+    const outcome = readVerifierResult(report);
+    if (!outcome) throw new Error(`the verifier's report could not be read: ${report.slice(0, 200)}`);
+    return { ...outcome, transportFailures: [...forwarder.failures] };
+  } finally {
+    await forwarder.close();
   }
-  const outcome = readVerifierResult(report);
-  if (!outcome) throw new Error(`the verifier's report could not be read: ${report.slice(0, 200)}`);
-  return outcome;
 }

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { unreachable } from '../../contracts/src/reachability.js';
-import { pactSource, verifierOptions, VerifyConfigurationError, type PactSource, type VerifyFlags } from '../../contracts/src/verifier-options.js';
+import { DEFAULT_TIMEOUT_MS, pactSource, verifierOptions, VerifyConfigurationError, type PactSource, type VerifyFlags } from '../../contracts/src/verifier-options.js';
 import { isWellFormedToken } from '../http/index.js';
+import { integerOption } from './options.js';
 import { UsageError } from './serve.js';
 
 interface VerifyCommandOptions {
@@ -20,6 +21,7 @@ interface VerifyCommandOptions {
   providerVersion?: string;
   providerBranch?: string;
   publish?: boolean;
+  timeout: number;
 }
 
 function baseUrlOption(value: string): string {
@@ -51,6 +53,7 @@ export function verifyCommand(): Command {
     .option('--provider-version <version>', 'with a broker: the version being verified (the commit); needed to publish results')
     .option('--provider-branch <branch>', 'with a broker: the provider\'s branch (adds the matchingBranch selector)')
     .option('--publish', 'with a broker: publish the verification results (also PACT_BROKER_PUBLISH_VERIFICATION_RESULTS=true)')
+    .option('--timeout <ms>', 'how long to wait for each answer of the implementation', integerOption(1, 600_000), DEFAULT_TIMEOUT_MS)
     .addHelpText('after', `
 Pacts come from, in this order:
   PACT_BROKER_BASE_URL set  the broker's pacts for provider "plant-store" (PACT_BROKER_TOKEN, or
@@ -69,6 +72,7 @@ Exit codes: 0 every interaction holds, 1 one does not (each failure is named wit
         ...(options.providerVersion === undefined ? {} : { providerVersion: options.providerVersion }),
         ...(options.providerBranch === undefined ? {} : { providerBranch: options.providerBranch }),
         ...(options.publish ? { publish: true } : {}),
+        timeoutMs: options.timeout,
       };
       let source: PactSource;
       try {
@@ -81,7 +85,7 @@ Exit codes: 0 every interaction holds, 1 one does not (each failure is named wit
       for (const path of options.pact ?? []) {
         if (!/^https?:\/\//.test(path) && !existsSync(path)) throw new UsageError(`--pact ${path}: no such file or directory`);
       }
-      const why = await unreachable(options.baseUrl);
+      const why = await unreachable(options.baseUrl, options.timeout);
       if (why !== undefined) throw new UsageError(`cannot reach ${options.baseUrl}: ${why}`);
 
       // Before pact-js is loaded: no usage data leaves this machine (https://docs.pact.io/metrics).
