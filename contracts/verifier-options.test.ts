@@ -44,7 +44,8 @@ describe('verifierOptions: flags and environment to pact-js Verifier options', (
   });
 
   it('publishes only when asked, by flag or by pact-core\'s own variable, and selects no matching branch without one', () => {
-    expect(verifierOptions({ baseUrl }, broker)).toMatchObject({ publishVerificationResult: false, consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }] });
+    expect(verifierOptions({ baseUrl }, broker)).toMatchObject({ consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }] });
+    expect(verifierOptions({ baseUrl }, broker)).not.toHaveProperty('publishVerificationResult');
     expect(verifierOptions({ baseUrl, providerVersion: 'v1' }, { ...broker, PACT_BROKER_PUBLISH_VERIFICATION_RESULTS: 'true' })).toMatchObject({ publishVerificationResult: true, providerVersion: 'v1' });
   });
 
@@ -112,6 +113,12 @@ describe('the options, through pact-core to the native verifier', () => {
       [],
     ]);
     expect(calls.get('pactffiVerifierSetPublishOptions')).toEqual(['abc123', '', [], 'feat-x']);
+  });
+
+  it('sends a broker run without a provider version or branch, publishing nothing', () => {
+    const calls = nativeCalls(verifierOptions({ baseUrl }, broker));
+    expect(calls.get('pactffiVerifierBrokerSourceWithSelectors')).toEqual(['https://broker.example', '', '', 'broker-secret', true, '', [], '', ['{"mainBranch":true}', '{"deployedOrReleased":true}'], []]);
+    expect(calls.has('pactffiVerifierSetPublishOptions')).toBe(false);
   });
 });
 

@@ -210,6 +210,14 @@ describe('plant-store verify exits 2', () => {
     expect(run.code).toBe(2);
   });
 
+  it('when no pact can be loaded: a broker that does not answer', async () => {
+    const gone = await startReference();
+    await gone.close();
+    const run = await verify(['--base-url', reference.url, '--token', TEST_TOKEN], { PACT_BROKER_BASE_URL: gone.url, PACT_BROKER_TOKEN: 'broker-token' });
+    expect(run.stderr).toMatch(/^plant-store: no interaction was verified: Failed to load pact; error: No pacts found for provider 'plant-store' .* Failed to access pact broker/m);
+    expect(run.code).toBe(2);
+  });
+
   it('when nothing answers at the base URL', async () => {
     const gone = await startReference();
     await gone.close();

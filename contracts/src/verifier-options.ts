@@ -92,7 +92,8 @@ export function verifierOptions(flags: VerifyFlags, env: Environment, pactUrls: 
     enablePending: true,
     ...(providerVersion === undefined ? {} : { providerVersion }),
     ...(providerBranch === undefined ? {} : { providerVersionBranch: providerBranch }),
-    publishVerificationResult: publish,
+    // Present only when true: pact-core requires a providerVersion whenever the key is there at all.
+    ...(publish ? { publishVerificationResult: true } : {}),
   };
 }
 

@@ -106,6 +106,12 @@ Exit codes: 0 every interaction holds, 1 one does not (each failure is named wit
         } catch (error) {
           throw new UsageError(`the verification could not run: ${error instanceof Error ? error.message : String(error)}`);
         }
+        if (outcome.interactions === 0) {
+          // Nothing was verified (no pact could be loaded, a broker unreachable, a filter matching
+          // nothing): the implementation broke nothing, the run did not happen.
+          const why = outcome.failures.flatMap((f) => [f.interaction, ...f.mismatches]).join('; ');
+          throw new UsageError(`no interaction was verified${why ? `: ${why}` : ''}`);
+        }
         process.stdout.write(verification.formatOutcome(outcome, options.baseUrl));
         if (!outcome.passed) process.exitCode = 1;
       } finally {
