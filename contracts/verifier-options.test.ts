@@ -12,7 +12,7 @@ import { validateOptions } from '@pact-foundation/pact-core/src/verifier/validat
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFaulty, TEST_TOKEN, type RunningFaulty } from '../test/support/servers.js';
 import { EXAMPLE_TOKEN, PLANT_STORED } from './src/names.js';
-import { bearerFilter, stateHandlers, type FilteredRequest } from './src/verification.js';
+import { bearerFilter, formatOutcome, readVerifierResult, stateHandlers, type FilteredRequest } from './src/verification.js';
 import { pactSource, verifierOptions, VerifyConfigurationError, type Environment, type PlainVerifierOptions } from './src/verifier-options.js';
 
 const baseUrl = 'http://127.0.0.1:4321';
@@ -177,5 +177,62 @@ describe('npm run pact:publish', () => {
     // It reads the broker from the same variables as `plant-store verify`.
     expect(help).toContain('[env: PACT_BROKER_BASE_URL=');
     expect(help).toContain('[env: PACT_BROKER_TOKEN=');
+  });
+});
+
+describe("the native verifier's report", () => {
+  // The shape pact-core 19 resolves (or rejects) with: see pactffi_verifier_json.
+  const report = JSON.stringify({
+    result: false,
+    interactionResults: [{ description: 'a', result: 'Error' }, { description: 'b', result: 'Error' }, { description: 'c', result: 'OK' }],
+    errors: [
+      {
+        interaction: 'Verifying a pact between x and plant-store - a',
+        mismatch: {
+          type: 'mismatches',
+          mismatches: [
+            { type: 'StatusMismatch', expected: 200, actual: 500, mismatch: 'expected 200 but was 500' },
+            { type: 'HeaderMismatch', key: 'Content-Type', expected: 'application/json', actual: 'text/html', mismatch: "Expected 'text/html' to match" },
+          ],
+        },
+      },
+      { interaction: 'Verifying a pact between x and plant-store - b', mismatch: { type: 'error', message: 'State change request failed' } },
+    ],
+    pendingErrors: [{ interaction: 'Verifying a pact between y and plant-store - d', mismatch: { type: 'mismatches', mismatches: [{ type: 'BodyMismatch', path: '$.tag', mismatch: 'Expected tag' }] } }],
+    notices: [],
+    output: [],
+  });
+
+  it('becomes data: each failure with its mismatches, pending failures apart', () => {
+    expect(readVerifierResult(report)).toEqual({
+      passed: false,
+      interactions: 3,
+      failures: [
+        { interaction: 'Verifying a pact between x and plant-store - a', mismatches: ['status: expected 200 but was 500', "header Content-Type: Expected 'text/html' to match"] },
+        { interaction: 'Verifying a pact between x and plant-store - b', mismatches: ['error: State change request failed'] },
+      ],
+      pendingFailures: [{ interaction: 'Verifying a pact between y and plant-store - d', mismatches: ['body $.tag: Expected tag'] }],
+    });
+    expect(readVerifierResult('Verification was unable to run')).toBeUndefined();
+  });
+
+  it('reads as a summary a person can act on', () => {
+    const outcome = readVerifierResult(report);
+    if (!outcome) throw new Error('unreadable report');
+    expect(formatOutcome({ ...outcome, transportFailures: [{ method: 'POST', path: '/plants', reason: 'failed to answer (ECONNRESET)' }] }, 'http://127.0.0.1:1')).toBe(
+      [
+        'plant-store verify: 2 of 3 interactions failed against http://127.0.0.1:1',
+        '  FAILED Verifying a pact between x and plant-store - a',
+        '      status: expected 200 but was 500',
+        "      header Content-Type: Expected 'text/html' to match",
+        '  FAILED Verifying a pact between x and plant-store - b',
+        '      error: State change request failed',
+        '  pending (does not fail the run) Verifying a pact between y and plant-store - d',
+        '      body $.tag: Expected tag',
+        '  requests the target did not answer (the verifier got a 502 or 504 from plant-store verify instead):',
+        '      POST /plants: the target failed to answer (ECONNRESET)',
+        '',
+      ].join('\n'),
+    );
   });
 });
