@@ -30,6 +30,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Connections on which a request has begun. node's closeIdleConnections() leaves alone a
+ * connection that has not sent one yet (browsers open such connections ahead of need), which
+ * would hold shutdown for the whole grace period; close() ends those itself.
+ */
+const served = new WeakSet<Socket>();
+
 /** Requests that sent `Expect: 100-continue` and wait for a 100 before they send their body. */
 const continuing = new WeakSet<IncomingMessage>();
 
@@ -45,6 +52,7 @@ export function createPlantServer(app: App, options: Omit<ListenOptions, 'port' 
     log?.(`${new Date().toISOString()} ${method ?? '-'} ${(url ?? '-').split('?', 1)[0] ?? '-'} ${status} ${(performance.now() - started).toFixed(2)}ms`);
   };
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    served.add(req.socket);
     const started = log ? performance.now() : 0;
     if (log) {
       res.once('finish', () => {
@@ -75,6 +83,7 @@ export function createPlantServer(app: App, options: Omit<ListenOptions, 'port' 
   server.on('checkExpectation', onRequest);
   // CONNECT is no operation of the contract; without this node would drop the connection silently.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    served.add(socket);
     const started = log ? performance.now() : 0;
     let response: AppResponse;
     try {
@@ -171,6 +180,11 @@ function send(res: ServerResponse, response: AppResponse, close: boolean): void 
 export function listen(app: App, options: ListenOptions = {}): Promise<RunningServer> {
   const server = createPlantServer(app, options);
   const grace = options.shutdownGraceMs ?? 10_000;
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
@@ -193,6 +207,7 @@ export function listen(app: App, options: ListenOptions = {}): Promise<RunningSe
               done();
             });
             server.closeIdleConnections();
+            for (const socket of connections) if (!served.has(socket)) socket.destroy();
           })),
       });
     });
