@@ -101,6 +101,18 @@ export function checkMediaType(contentType: string | undefined, declared: readon
   return new PlantStoreError('unsupported_media_type', `content-type: ${truncate(contentType)} is not accepted; send ${expected}`);
 }
 
+/**
+ * The kit decodes no content coding (RFC 9110, section 8.4): a body labelled gzip or br would
+ * otherwise be read as if it were plain JSON. Where a server would answer 415, the kit answers
+ * its 400 (DESIGN.md, decision 6). `identity` is no coding at all.
+ */
+export function checkContentEncoding(contentEncoding: string | undefined): PlantStoreError | undefined {
+  if (contentEncoding === undefined) return undefined;
+  const codings = contentEncoding.split(',').map((coding) => coding.trim().toLowerCase());
+  if (codings.every((coding) => coding === 'identity' || coding === '')) return undefined;
+  return new PlantStoreError('unsupported_encoding', `content-encoding: ${truncate(contentEncoding)} is not supported; send the body without a content coding`);
+}
+
 export function checkDeclaredLength(contentLength: string | undefined, maxBytes: number): PlantStoreError | undefined {
   if (contentLength !== undefined && Number(contentLength) > maxBytes) return tooLarge(maxBytes);
   return undefined;
