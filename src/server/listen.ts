@@ -70,6 +70,9 @@ export function createPlantServer(app: App, options: Omit<ListenOptions, 'port' 
       connectionsCheckingInterval: Math.min(1_000, headersTimeout),
       // node would answer a missing Host with an empty 400; handle() answers it with an Error.
       requireHostHeader: false,
+      // node keeps the first of two Authorization (or Content-Type) fields and drops the other;
+      // joined, two sets of credentials are one malformed set (a 401), never a silent choice.
+      joinDuplicateHeaders: true,
     },
     onRequest,
   );
