@@ -238,6 +238,10 @@ const mediaTypes: BatteryCase[] = [
     ['a bare json', 'json', 'content-type: json'],
     ['a list of types', 'application/json, text/plain', 'content-type: application/json, text/plain'],
   ].map(([label, type, message = '']) => request(`${label} -> 400 naming content-type`, { headers: { 'content-type': type } }, bad('unsupported_media_type', message))),
+  ...['gzip', 'br', 'deflate', 'gzip, identity', 'x-unknown'].map((coding) =>
+    request(`Content-Encoding ${coding} -> 400 naming content-encoding (no coding is decoded)`, { headers: { 'content-encoding': coding }, body: withId('3') }, bad('unsupported_encoding', `content-encoding: ${coding} is not supported`)),
+  ),
+  ...['identity', 'IDENTITY'].map((coding) => request(`Content-Encoding ${coding} is no coding`, { headers: { 'content-encoding': coding }, body: withId('3') }, ok({ name: 'Monstera', id: '3' }))),
   ...['Application/JSON; charset=UTF-8', 'application/json;charset=utf-8', 'APPLICATION/JSON', 'application/json ; charset="utf-8"'].map((type) =>
     request(`Content-Type ${type} is application/json`, { headers: { 'content-type': type }, body: withId('3') }, ok({ name: 'Monstera', id: '3' })),
   ),
@@ -263,6 +267,7 @@ const credentials: BatteryCase[] = [
   request('a control character in the token -> 401 malformed', { headers: { authorization: 'Bearer a\u0001b' }, body, handlerOnly: 'not a valid header value (socket.test.ts sends it raw)' }, denied('malformed bearer token')),
   request('a tab between scheme and token -> 401 malformed', { headers: { authorization: `Bearer\t${TEST_TOKEN}` }, body }, denied('malformed bearer credentials')),
   request('credentials are checked before the media type', { headers: { authorization: undefined, 'content-type': 'text/plain' }, body }, denied('authorization: missing', NO_CREDENTIALS)),
+  request('credentials are checked before the content coding', { headers: { authorization: undefined, 'content-encoding': 'gzip' }, body }, denied('authorization: missing', NO_CREDENTIALS)),
   request('credentials are checked before the body', { headers: { authorization: 'Bearer wrong' }, body: '{not json' }, denied('not accepted')),
   request('credentials are checked before the size', { headers: { authorization: 'Bearer wrong' }, body: bodyOfSize(DEFAULT_MAX_BODY_BYTES + 1) }, denied('not accepted')),
   ...['bearer', 'BEARER', 'BeArEr'].map((scheme) => request(`the scheme written ${scheme} is accepted (RFC 9110 section 11.1)`, { headers: { authorization: `${scheme} ${TEST_TOKEN}` }, body }, ok({ name: 'Monstera', id: '5' }))),
@@ -296,7 +301,7 @@ export const BATTERY: readonly (readonly [group: string, cases: readonly Battery
   ['Unicode and UTF-8 (decision 6)', unicode],
   ['malformed JSON and non-objects (decision 6)', malformed],
   ['body size (decision 6)', size],
-  ['media types (decision 6)', mediaTypes],
+  ['media types and content codings (decision 6)', mediaTypes],
   ['credentials (decision 5)', credentials],
   ['paths and methods (decision 1)', routing],
 ];

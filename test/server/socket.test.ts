@@ -151,6 +151,21 @@ describe('credentials before the body', () => {
     connection.destroy();
   });
 
+  it.each([
+    ['the accepted token first', `Authorization: Bearer ${TEST_TOKEN}\nAuthorization: Bearer wrong`],
+    ['the accepted token second', `Authorization: Bearer wrong\nAuthorization: Bearer ${TEST_TOKEN}`],
+    ['the accepted token twice', `Authorization: Bearer ${TEST_TOKEN}\nAuthorization: Bearer ${TEST_TOKEN}`],
+  ])('two Authorization fields (%s) are one malformed set of credentials -> 401', async (_label, fields) => {
+    const answer = await rawExchange(server.port, rawRequest(`POST /plants HTTP/1.1\nHost: x\n${fields}\nContent-Type: application/json\nContent-Length: 20`, '{"name":"a","id":13}'));
+    expectAnswer(answer, { status: 401, code: 'unauthorized', message: 'malformed bearer token' });
+    expect(server.app.store.get(13n)).toBeUndefined();
+  });
+
+  it('two Content-Type fields are not application/json -> 400', async () => {
+    const answer = await rawExchange(server.port, rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Type: text/plain\nContent-Length: 20`, '{"name":"a","id":14}'));
+    expectAnswer(answer, { status: 400, code: 'unsupported_media_type', message: 'content-type: application/json, text/plain is not accepted' });
+  });
+
   it('another expectation is ignored rather than answered with an empty 417', async () => {
     expectAnswer(await rawExchange(server.port, rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20\nExpect: teapot`, '{"name":"a","id":12}')), ok('12'));
   });
