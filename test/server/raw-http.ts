@@ -1,11 +1,13 @@
 /**
- * A raw TCP client for the socket tests that node:http's client cannot express: bytes that are
+ * Clients for the socket tests: one battery case through node:http (`send`), and a raw TCP
+ * client for what node:http's client cannot express: bytes that are
  * not HTTP, a head sent without its body, several requests on one connection, interim 100s.
  * Responses are read with Content-Length framing, which is all the reference server writes.
  */
+import { request as httpRequest, type Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import type { Answer } from './expect-answer.js';
-import { decodeBody } from './expect-answer.js';
+import type { BatteryCase } from './battery.js';
+import { decodeBody, type Answer } from './expect-answer.js';
 
 export interface RawResponse extends Answer {
   readonly statusLine: string;
@@ -117,4 +119,27 @@ export async function rawExchange(port: number, data: string | Uint8Array): Prom
 /** A request head (and optional body) as HTTP/1.1 text with CRLFs. */
 export function rawRequest(head: string, body = ''): string {
   return `${head.trim().split('\n').map((line) => line.trim()).join('\r\n')}\r\n\r\n${body}`;
+}
+
+/** One request through node:http; resolves with the whole answer, even if the server closes while the body is still being sent. */
+export function send(baseUrl: string, agent: Agent, c: Pick<BatteryCase, 'method' | 'url' | 'headers' | 'body'>): Promise<Answer> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(c.headers)) if (value !== undefined) headers[name] = value;
+    if (c.body !== undefined) headers['content-length'] = String(Buffer.byteLength(c.body));
+    const req = httpRequest({ host: hostname, port, method: c.method, path: c.url, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const answerHeaders: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') answerHeaders[name] = value;
+        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, body: decodeBody(Buffer.concat(chunks)) });
+      });
+      res.on('error', reject);
+    });
+    // An early answer may close the connection while the body is still going out: the answer is what counts.
+    req.on('error', reject);
+    req.end(c.body === undefined ? undefined : Buffer.from(c.body));
+  });
 }

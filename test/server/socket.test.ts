@@ -4,39 +4,17 @@
  * socket shows - limits enforced while reading, credentials before the body, bytes that are not
  * HTTP, keep-alive, timeouts and graceful shutdown.
  */
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../src/contract/index.js';
-import { createApp, type RunningServer } from '../../src/server/index.js';
+import { createApp } from '../../src/server/index.js';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
-import { ALL_CASES, BATTERY, DEFAULT_HEADERS, toAppRequest, type BatteryCase } from './battery.js';
-import { decodeBody, expectAnswer, type Answer, type Expected } from './expect-answer.js';
-import { RawConnection, rawExchange, rawRequest } from './raw-http.js';
+import { ALL_CASES, BATTERY, DEFAULT_HEADERS, toAppRequest } from './battery.js';
+import { expectAnswer, type Expected } from './expect-answer.js';
+import { RawConnection, rawExchange, rawRequest, send } from './raw-http.js';
 
 type Reference = Awaited<ReturnType<typeof startReference>>;
-
-/** One request through node:http; resolves with the whole answer, even if the server closes while the body is still being sent. */
-function send(server: RunningServer, agent: Agent, c: Pick<BatteryCase, 'method' | 'url' | 'headers' | 'body'>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(c.headers)) if (value !== undefined) headers[name] = value;
-    if (c.body !== undefined) headers['content-length'] = String(Buffer.byteLength(c.body));
-    const req = httpRequest({ host: '127.0.0.1', port: server.port, method: c.method, path: c.url, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const answerHeaders: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') answerHeaders[name] = value;
-        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, body: decodeBody(Buffer.concat(chunks)) });
-      });
-      res.on('error', reject);
-    });
-    // An early answer may close the connection while the body is still going out: the answer is what counts.
-    req.on('error', reject);
-    req.end(c.body === undefined ? undefined : Buffer.from(c.body));
-  });
-}
 
 const ok = (id: string, name = 'a'): Expected => ({ status: 200, plant: { name, id } });
 const post = (body: string, headers: Record<string, string | undefined> = DEFAULT_HEADERS) => ({ method: 'POST', url: '/plants', headers, body });
@@ -55,7 +33,7 @@ describe('the battery over a socket', () => {
   describe.each(BATTERY)('%s', (_group, cases) => {
     const runnable = cases.filter((c) => c.handlerOnly === undefined);
     it.each(runnable.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-      const answer = await send(server, agent, c);
+      const answer = await send(server.url, agent, c);
       expectAnswer(answer, c.expect, { bodyOmitted: c.method === 'HEAD' });
       // The socket layer adds nothing and loses nothing: the same answer as the app without a socket.
       const direct = createApp({ tokens: [TEST_TOKEN] }).request(toAppRequest(c));
@@ -69,8 +47,8 @@ describe('the battery over a socket', () => {
   });
 
   it('a repeated id replaces the plant (decision 2) and the store holds the last one', async () => {
-    expectAnswer(await send(server, agent, post('{"name":"a","id":-9223372036854775808,"tag":"x"}')), { status: 200, plant: { name: 'a', tag: 'x', id: '-9223372036854775808' } });
-    expectAnswer(await send(server, agent, post('{"name":"b","id":-9.223372036854775808e18}')), ok('-9223372036854775808', 'b'));
+    expectAnswer(await send(server.url, agent, post('{"name":"a","id":-9223372036854775808,"tag":"x"}')), { status: 200, plant: { name: 'a', tag: 'x', id: '-9223372036854775808' } });
+    expectAnswer(await send(server.url, agent, post('{"name":"b","id":-9.223372036854775808e18}')), ok('-9223372036854775808', 'b'));
     expect(stringifyJson(server.app.store.get(-(2n ** 63n)))).toBe('{"name":"b","id":-9223372036854775808}');
   });
 });
@@ -316,7 +294,7 @@ it('the battery over a socket changes nothing on a 4xx and never answers 5xx', a
   const agent = new Agent({ keepAlive: true });
   try {
     for (const c of ALL_CASES.filter((c) => c.handlerOnly === undefined && c.expect.status !== 200)) {
-      const answer = await send(server, agent, c);
+      const answer = await send(server.url, agent, c);
       expect(answer.status).toBeLessThan(500);
     }
     expect(server.app.store.size).toBe(0);
