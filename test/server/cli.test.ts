@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +64,27 @@ async function serve(args: readonly string[], env: Record<string, string> = {}):
 async function post(url: string, authorization: string | undefined, body = '{"name":"a","id":1}', path = '/plants'): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const response = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization === undefined ? {} : { authorization }) }, body });
   return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+}
+
+/** Whether a TCP connection to the port is accepted. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => {
+      resolve(false);
+    });
+  });
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** The request log: every line after the banner. */
@@ -136,19 +157,19 @@ describe('serve --port 0 --token secret', () => {
   it('SIGTERM lets a request in flight finish, then exits 0; one log line per request, never the token', async () => {
     await post(s.url, 'Bearer secret', '{"name":"a","id":2}', '/plants?access_token=secret');
     await post(s.url, 'Bearer secret', '{}', '/nowhere');
-    const before = logLines(s).length;
     const inFlight = await RawConnection.open(s.port);
-    inFlight.send(rawRequest('POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer secret\nContent-Type: application/json\nContent-Length: 20', '{"name":"a",'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The 100 Continue says the server has admitted the head: the request is in flight.
+    inFlight.send(rawRequest('POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer secret\nContent-Type: application/json\nContent-Length: 20\nExpect: 100-continue'));
+    expect((await inFlight.next()).status).toBe(100);
     s.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(s.child.exitCode).toBeNull(); // still waiting for the request in flight
-    inFlight.send('"id":31}');
+    // Shutdown has begun once new connections are refused; the process still waits for the request in flight.
+    await until(async () => !(await accepts(s.port)));
+    expect(s.child.exitCode).toBeNull();
+    inFlight.send('{"name":"a","id":31}');
     expectAnswer(await inFlight.next(), { status: 200, plant: { name: 'a', id: '31' } });
     expect(await s.exit).toBe(0);
     const lines = logLines(s);
-    // 3 requests in the test above, 2 here before counting, the one in flight.
-    expect(before).toBe(5);
+    // 3 requests in the test above, 2 here, the one in flight: the log is written in batches, so it is read after the exit.
     expect(lines).toHaveLength(6);
     for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\S+Z POST \/\S* \d{3} \d+\.\d\dms$/);
     expect(lines.map((line) => line.split(' ')[3])).toEqual(['200', '401', '401', '200', '404', '200']);

@@ -103,13 +103,27 @@ export class RawConnection {
   }
 }
 
-/** One raw exchange: connect, send, read one response, and say whether the server then closed. */
-export async function rawExchange(port: number, data: string | Uint8Array): Promise<RawResponse & { readonly closedAfter: boolean }> {
+/**
+ * One raw exchange: connect, send, read one response. `closedAfter` says whether the server then
+ * closed the connection; it is only waited for (up to 2 s) when `waitForClose` is set, since a
+ * kept-alive connection would make every exchange wait the whole time.
+ */
+export async function rawExchange(port: number, data: string | Uint8Array, options: { readonly waitForClose?: boolean } = {}): Promise<RawResponse & { readonly closedAfter: boolean }> {
   const connection = await RawConnection.open(port);
   try {
     connection.send(data);
     const response = await connection.next();
-    const closedAfter = await Promise.race([connection.closed.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => { resolve(false); }, 200))]);
+    const closedAfter =
+      options.waitForClose === true
+        ? await Promise.race([
+            connection.closed.then(() => true),
+            new Promise<boolean>((resolve) => {
+              setTimeout(() => {
+                resolve(false);
+              }, 2_000);
+            }),
+          ])
+        : connection.isClosed;
     return { ...response, closedAfter };
   } finally {
     connection.destroy();

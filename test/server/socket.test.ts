@@ -62,7 +62,7 @@ describe('limits enforced while reading', () => {
   afterAll(() => server.close());
 
   it('a Content-Length over the limit is answered before any of the body is sent, and the connection closes', async () => {
-    const answer = await rawExchange(server.port, rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: ${LIMIT + 1}`));
+    const answer = await rawExchange(server.port, rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: ${LIMIT + 1}`), { waitForClose: true });
     expectAnswer(answer, { status: 400, code: 'body_too_large', message: `larger than the limit of ${LIMIT} bytes` });
     expect(answer.closedAfter).toBe(true);
   });
@@ -217,7 +217,7 @@ describe('bytes that are not a request the contract knows', () => {
     ['a negative Content-Length', rawRequest('POST /plants HTTP/1.1\nHost: x\nContent-Length: -1')],
     ['a bad chunk size', rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nTransfer-Encoding: chunked`, 'zz\r\n')],
   ])('%s -> 400 Error, connection closed', async (_label, bytes) => {
-    const answer = await rawExchange(server.port, bytes);
+    const answer = await rawExchange(server.port, bytes, { waitForClose: true });
     expectAnswer(answer, { status: 400, code: 'malformed_request', message: 'request: not valid HTTP/1.1' });
     expect(answer.closedAfter).toBe(true);
   });
@@ -228,13 +228,13 @@ describe('bytes that are not a request the contract knows', () => {
   });
 
   it('an HTTP/1.0 request needs no Host and is answered, then closed', async () => {
-    const answer = await rawExchange(server.port, rawRequest(`POST /plants HTTP/1.0\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20`, '{"name":"a","id":51}'));
+    const answer = await rawExchange(server.port, rawRequest(`POST /plants HTTP/1.0\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20`, '{"name":"a","id":51}'), { waitForClose: true });
     expectAnswer(answer, ok('51'));
     expect(answer.closedAfter).toBe(true);
   });
 
   it('CONNECT gets the contract Error, not a silent close', async () => {
-    const answer = await rawExchange(server.port, rawRequest('CONNECT 127.0.0.1:80 HTTP/1.1\nHost: 127.0.0.1:80'));
+    const answer = await rawExchange(server.port, rawRequest('CONNECT 127.0.0.1:80 HTTP/1.1\nHost: 127.0.0.1:80'), { waitForClose: true });
     expectAnswer(answer, { status: 404, code: 'not_found', message: 'path: no operation at 127.0.0.1:80' });
     expect(answer.closedAfter).toBe(true);
   });
@@ -262,9 +262,9 @@ describe('graceful shutdown', () => {
     const server = await startReference();
     const idle = await RawConnection.open(server.port);
     const busy = await RawConnection.open(server.port);
-    busy.send(rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20`, '{"name":"a",'));
-    // Let the server see the head, so that the request is in flight.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The 100 Continue says the server has admitted the head: the request is in flight.
+    busy.send(rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20\nExpect: 100-continue`));
+    expect((await busy.next()).status).toBe(100);
     let closed = false;
     const closing = server.close().then(() => {
       closed = true;
@@ -280,7 +280,7 @@ describe('graceful shutdown', () => {
       }),
     ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     expect(closed).toBe(false);
-    busy.send('"id":61}');
+    busy.send('{"name":"a","id":61}');
     const answer = await busy.next();
     expectAnswer(answer, ok('61'));
     expect(answer.headers.connection).toBe('close');
