@@ -135,7 +135,7 @@ export function rawRequest(head: string, body = ''): string {
   return `${head.trim().split('\n').map((line) => line.trim()).join('\r\n')}\r\n\r\n${body}`;
 }
 
-/** One request through node:http; resolves with the whole answer, even if the server closes while the body is still being sent. */
+/** One battery case through node:http; resolves with the whole answer. */
 export function send(baseUrl: string, agent: Agent, c: Pick<BatteryCase, 'method' | 'url' | 'headers' | 'body'>): Promise<Answer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -152,7 +152,8 @@ export function send(baseUrl: string, agent: Agent, c: Pick<BatteryCase, 'method
       });
       res.on('error', reject);
     });
-    // An early answer may close the connection while the body is still going out: the answer is what counts.
+    // An early answer may close the connection while the body is still going out; once the
+    // answer is in, the write error that follows rejects a settled promise and changes nothing.
     req.on('error', reject);
     req.end(c.body === undefined ? undefined : Buffer.from(c.body));
   });
