@@ -6,6 +6,7 @@
 export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, scope: 'operation', about: 'missing or invalid bearer credentials (RFC 6750)' },
   unsupported_media_type: { status: 400, scope: 'operation', about: 'a media type other than application/json' },
+  unsupported_encoding: { status: 400, scope: 'operation', about: 'a content coding the kit does not decode (RFC 9110, section 8.4)' },
   body_too_large: { status: 400, scope: 'operation', about: 'a body over the size limit' },
   invalid_utf8: { status: 400, scope: 'operation', about: 'a body that is not valid UTF-8 (RFC 8259, section 8.1)' },
   too_deep: { status: 400, scope: 'operation', about: 'a body nested deeper than the limit' },

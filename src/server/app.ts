@@ -6,6 +6,7 @@
 import { exactInteger, isLosslessNumber, LosslessNumber, loadContract, stringifyJson, type Contract, type JsonObject, type OperationContract } from '../contract/index.js';
 import {
   acceptTokens,
+  checkContentEncoding,
   checkCredentials,
   checkDeclaredLength,
   checkMediaType,
@@ -94,7 +95,10 @@ export function createApp(options: AppOptions): App {
       if (denied) return errorResponse(denied);
     }
     if (operation.requestBody) {
-      const problem = checkMediaType(header(headers, 'content-type'), operation.requestBody.mediaTypes) ?? checkDeclaredLength(header(headers, 'content-length'), maxBodyBytes);
+      const problem =
+        checkMediaType(header(headers, 'content-type'), operation.requestBody.mediaTypes) ??
+        checkContentEncoding(header(headers, 'content-encoding')) ??
+        checkDeclaredLength(header(headers, 'content-length'), maxBodyBytes);
       if (problem) return errorResponse(problem);
     }
     return { operation };

@@ -5,13 +5,14 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, listen, type App, type AppOptions, type AppRequest, type AppResponse, type RunningServer } from '../../src/server/index.js';
+import { createApp, listen, type App, type AppOptions, type AppRequest, type AppResponse, type ListenOptions, type RunningServer } from '../../src/server/index.js';
 
 export const TEST_TOKEN = 'test-token';
 
-/** The reference implementation on 127.0.0.1, port 0. */
-export function startReference(options: Partial<AppOptions> = {}): Promise<RunningServer> {
-  return listen(createApp({ tokens: [TEST_TOKEN], ...options }), { port: 0, host: '127.0.0.1' });
+/** The reference implementation on 127.0.0.1, port 0, with its app (and so its store) for tests to inspect. */
+export async function startReference(options: Partial<AppOptions> = {}, listenOptions: Omit<ListenOptions, 'port' | 'host'> = {}): Promise<RunningServer & { readonly app: App }> {
+  const app = createApp({ tokens: [TEST_TOKEN], ...options });
+  return { ...(await listen(app, { ...listenOptions, port: 0, host: '127.0.0.1' })), app };
 }
 
 /** One deliberate defect: given the request and what the reference would answer, what to answer instead. */
