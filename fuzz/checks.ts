@@ -20,7 +20,19 @@ export function essence(contentType: string | undefined): string {
   return (contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
 }
 
-function decodeJson(bytes: Uint8Array): { value: JsonValue } | { error: string } {
+const decoded = new WeakMap<Uint8Array, { value: JsonValue } | { error: string }>();
+
+/** A body as JSON, strictly (UTF-8, RFC 8259), parsed once per body however many checks ask. */
+export function decodeJson(bytes: Uint8Array): { value: JsonValue } | { error: string } {
+  let result = decoded.get(bytes);
+  if (!result) {
+    result = decodeJsonOnce(bytes);
+    decoded.set(bytes, result);
+  }
+  return result;
+}
+
+function decodeJsonOnce(bytes: Uint8Array): { value: JsonValue } | { error: string } {
   let text: string;
   try {
     text = utf8.decode(bytes);

@@ -27,8 +27,11 @@ export interface GeneratorOptions {
   readonly repeatRate?: number;
 }
 
-/** Out of 100: most requests valid, every invalid kind well represented. */
-export const DEFAULT_WEIGHTS: Readonly<Record<CaseLabel, number>> = { valid: 40, 'invalid-body': 25, 'malformed-json': 10, 'bad-media-type': 10, 'bad-auth': 15 };
+/**
+ * Out of 100: most requests valid, then schema violations (the largest space of ways to be
+ * wrong), every other kind well represented.
+ */
+export const DEFAULT_WEIGHTS: Readonly<Record<CaseLabel, number>> = { valid: 40, 'invalid-body': 30, 'malformed-json': 8, 'bad-media-type': 8, 'bad-auth': 14 };
 
 /** RFC 6750, section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -67,30 +70,37 @@ interface AuthSpelling {
 
 /** Bad credentials of every kind; `wrong-token` ones only when the target checks tokens (not the mock). */
 function badCredentials(scheme: string, token: string, profile: Profile): fc.Arbitrary<AuthSpelling> {
-  const fixed: AuthSpelling[] = [
-    { header: undefined, credentials: 'missing', shown: 'no Authorization header' },
+  const missing: AuthSpelling = { header: undefined, credentials: 'missing', shown: 'no Authorization header' };
+  const otherScheme: AuthSpelling[] = [
     { header: `Basic ${Buffer.from('plant:secret').toString('base64')}`, credentials: 'other-scheme', shown: 'Authorization: Basic (plant:secret)' },
     { header: `Token ${token}`, credentials: 'other-scheme', shown: 'Authorization: Token <token>' },
     { header: `OAuth ${token}`, credentials: 'other-scheme', shown: 'Authorization: OAuth <token>' },
     { header: `Digest username="plant"`, credentials: 'other-scheme', shown: 'Authorization: Digest username="plant"' },
+  ];
+  const malformed: AuthSpelling[] = [
     { header: scheme, credentials: 'malformed', shown: `Authorization: ${scheme} (no token)` },
     { header: token, credentials: 'malformed', shown: 'Authorization: <token> (no scheme)' },
     { header: `${scheme} "${token}"`, credentials: 'malformed', shown: `Authorization: ${scheme} "<token>" (quoted)` },
     { header: `${scheme} ${token}!`, credentials: 'malformed', shown: `Authorization: ${scheme} <token>! (not a b64token)` },
   ];
-  if (profile === 'mock') return fc.constantFrom(...fixed);
+  const choices: fc.WeightedArbitrary<AuthSpelling>[] = [
+    { weight: 3, arbitrary: fc.constant(missing) },
+    { weight: 3, arbitrary: fc.constantFrom(...otherScheme) },
+    { weight: 2, arbitrary: fc.constantFrom(...malformed) },
+  ];
+  // A mock accepts any well-formed token: a wrong one is not wrong there.
+  if (profile === 'mock') return fc.oneof(...choices);
   const suffixed = `${token}x`;
   const wrong: fc.Arbitrary<AuthSpelling> = fc.oneof(
-    fc.constantFrom<AuthSpelling>(
-      { header: `${scheme} ${suffixed}`, credentials: B64TOKEN.test(suffixed) ? 'wrong-token' : 'malformed', shown: `Authorization: ${scheme} <token>x` },
-      { header: `${scheme} x${token}`, credentials: 'wrong-token', shown: `Authorization: ${scheme} x<token>` },
-    ),
+    // Catch comparisons by prefix (startsWith) and by containment.
+    fc.constant<AuthSpelling>({ header: `${scheme} ${suffixed}`, credentials: B64TOKEN.test(suffixed) ? 'wrong-token' : 'malformed', shown: `Authorization: ${scheme} <token>x` }),
+    fc.constant<AuthSpelling>({ header: `${scheme} x${token}`, credentials: 'wrong-token', shown: `Authorization: ${scheme} x<token>` }),
     fc
       .string({ unit: fc.constantFrom(...codePointsOf(B64_CHARS)), minLength: 1, maxLength: 32 })
       .filter((t) => t !== token)
       .map((t) => ({ header: `${scheme} ${t}`, credentials: 'wrong-token' as const, shown: `Authorization: ${scheme} ${t}` })),
   );
-  return fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...fixed) }, { weight: 1, arbitrary: wrong });
+  return fc.oneof(...choices, { weight: 3, arbitrary: wrong });
 }
 
 type Malformation =
@@ -320,7 +330,7 @@ function invalidBodyMutation(schemas: SchemaArbitraries, shape: ObjectShape, isO
   });
   if (replacements.length > 0) {
     choices.push({
-      weight: 4,
+      weight: 5,
       arbitrary: fc.oneof(...replacements).map(([key, value]): Mutation => (model) => {
         if (model.kind !== 'object') return { result: model, variant: `${key} ${value.description}` };
         const present = model.members.some((m) => m.key === key);

@@ -105,6 +105,8 @@ export function createHttpClient(baseUrl: string | URL, options: ClientOptions =
         // A keep-alive socket the server closed while it sat idle: not the target's fault, try again
         // on a fresh one (the case node:http documents req.reusedSocket for).
         finish({ kind: 'failure', failure: kind, message: `${error.code ?? 'error'}: ${error.message}`, durationMs: performance.now() - started, retry: kind === 'reset' && req.reusedSocket });
+        // Never reuse a connection after an error: whatever is left on it cannot be trusted.
+        req.destroy();
       });
       req.on('response', (res) => {
         const chunks: Buffer[] = [];

@@ -91,6 +91,8 @@ function unicodeEscape(unit: number, upper = false): string {
 
 /** A string as a JSON string literal in the given style. */
 export function writeString(value: string, style: StringStyle): string {
+  // JSON.stringify writes exactly the plain style (ECMA-262 QuoteJSONString; the generators make no lone surrogates).
+  if (style === 'plain') return JSON.stringify(value);
   let out = '"';
   for (let i = 0; i < value.length; i++) {
     const unit = value.charCodeAt(i);

@@ -8,8 +8,8 @@
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { exactInteger, isJsonObject, isLosslessNumber, loadContract, parseJson, type Contract } from '../src/contract/index.js';
-import { checkApplies, CHECKS } from './checks.js';
+import { exactInteger, isJsonObject, isLosslessNumber, loadContract, type Contract } from '../src/contract/index.js';
+import { checkApplies, CHECKS, decodeJson } from './checks.js';
 import { requestArbitrary } from './generators.js';
 import { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, type HttpClient } from './http-client.js';
 import { reportedOutcome, reportedRequest, toCurl, type ReportedOutcome, type ReportedRequest } from './report.js';
@@ -26,6 +26,8 @@ export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_SHRINK_TIME_MS = 20_000;
 /** After this many timeouts no new requests are started: the target hangs, that is the finding. */
 export const DEFAULT_MAX_TIMEOUTS = 3;
+/** Shrinking a failure stops after this many timed-out steps. */
+const MAX_SHRINK_TIMEOUTS = 3;
 
 export interface ConformanceOptions {
   /** The implementation under test, e.g. http://127.0.0.1:3000 (a path prefix is kept: http://host/api). */
@@ -154,13 +156,9 @@ function probe(url: URL, timeoutMs: number): Promise<void> {
 /** The exact integers of a body's integer properties: two requests with the same key are never in flight together. */
 function resourceKey(request: RequestCase, integerKeys: readonly string[]): string | undefined {
   if (integerKeys.length === 0) return undefined;
-  let value;
-  try {
-    value = parseJson(Buffer.from(request.body).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!isJsonObject(value)) return undefined;
+  const parsed = decodeJson(request.body);
+  if (!('value' in parsed) || !isJsonObject(parsed.value)) return undefined;
+  const value = parsed.value;
   const parts = integerKeys.map((k) => {
     const v = value[k];
     return isLosslessNumber(v) ? String(exactInteger(v) ?? v.value) : '';
@@ -208,7 +206,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     let violationCount = 0;
     let timeouts = 0;
     let stoppedEarly: string | undefined;
-    let wake: (() => void) | undefined;
+    // Workers waiting for an id in flight to be released; all are woken when any case completes.
+    let waiting: (() => void)[] = [];
+    const wakeAll = (): void => {
+      const woken = waiting;
+      waiting = [];
+      for (const resume of woken) resume();
+    };
     const checkingStarted = performance.now();
     const next = (): number | undefined => {
       const at = queue.findIndex((i) => {
@@ -221,7 +225,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       while (queue.length > 0 && stoppedEarly === undefined) {
         const index = next();
         if (index === undefined) {
-          await new Promise<void>((resolve) => (wake = resolve));
+          await new Promise<void>((resolve) => waiting.push(resolve));
           continue;
         }
         const key = keys[index];
@@ -236,13 +240,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         }
         if (timeouts >= maxTimeouts) stoppedEarly ??= `the target timed out on ${timeouts} requests (${timeoutMs} ms each); no further requests were started`;
         options.onProgress?.({ phase: 'checking', done, total: cases.length, violations: violationCount });
-        const waiting = wake;
-        wake = undefined;
-        waiting?.();
+        wakeAll();
       }
-      const waiting = wake;
-      wake = undefined;
-      waiting?.();
+      wakeAll();
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, cases.length) }, worker));
     const checkingMs = performance.now() - checkingStarted;
@@ -280,8 +280,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       let found = minimal.find((m) => breaks(m.exchanges));
       if (!found) {
         let last: Exchange[] | undefined;
+        let timedOut = 0;
         const property = fc.asyncProperty(arbitrary, async (request) => {
+          // Every step that hangs costs a whole timeout: after a few, shrinking stops where it is
+          // (the remaining candidates count as passing, so fast-check keeps the last failure).
+          if (timedOut >= MAX_SHRINK_TIMEOUTS) return true;
           const exchanges = await execute(request);
+          timedOut += exchanges.filter((e) => e.outcome.kind === 'failure' && e.outcome.failure === 'timeout').length;
           if (!breaks(exchanges)) return true;
           last = exchanges;
           return false;

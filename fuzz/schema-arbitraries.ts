@@ -43,6 +43,16 @@ function describeInteger(value: bigint): string {
   return named.find(([n]) => n === value)?.[1] ?? value.toString();
 }
 
+/**
+ * Any Unicode scalar value (U+0000..U+10FFFF without the surrogates, which cannot stand alone in
+ * UTF-8), small ones more often; astral characters half the time. fast-check's `binary` unit
+ * does the same but takes half a second to build.
+ */
+const anyCharacter: fc.Arbitrary<string> = fc.oneof(
+  fc.integer({ min: 0, max: 0x10ffff - 0x800 }).map((n) => String.fromCodePoint(n < 0xd800 ? n : n + 0x800)),
+  fc.integer({ min: 0x10000, max: 0x10ffff }).map((n) => String.fromCodePoint(n)),
+);
+
 /** JSON values of every type, small, for extra properties and wrong-type replacements. */
 export function anyJsonModel(depth = 2): fc.Arbitrary<JsonModel> {
   const leaf: fc.Arbitrary<JsonModel> = fc.oneof(
@@ -52,7 +62,7 @@ export function anyJsonModel(depth = 2): fc.Arbitrary<JsonModel> {
     fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => numberModel(JSON.stringify(n))),
     fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map((n) => numberModel(n.toString())),
     fc.string({ maxLength: 12 }).map((s) => stringModel(s)),
-    fc.string({ unit: 'binary', maxLength: 6 }).map((s) => stringModel(s, 'ascii')),
+    fc.string({ unit: anyCharacter, maxLength: 6 }).map((s) => stringModel(s, 'ascii')),
   );
   if (depth <= 0) return leaf;
   const inner = anyJsonModel(depth - 1);
@@ -75,7 +85,7 @@ export function anyJsonModel(depth = 2): fc.Arbitrary<JsonModel> {
 export const HOSTILE_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isAdmin', '$where', '$set', '', ' ', '\u0000', 'a.b', 'a[0]', '🌱'];
 
 function extraKey(): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...HOSTILE_KEYS) }, { weight: 2, arbitrary: fc.string({ maxLength: 10 }) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) });
+  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...HOSTILE_KEYS) }, { weight: 2, arbitrary: fc.string({ maxLength: 10 }) }, { weight: 1, arbitrary: fc.string({ unit: anyCharacter, maxLength: 6 }) });
 }
 
 /** Prototype-pollution payloads as whole members: `"__proto__": {"polluted": true}` and the constructor route. */
@@ -137,7 +147,7 @@ const styleArbitrary: fc.Arbitrary<StringStyle> = fc.oneof({ weight: 6, arbitrar
 
 /** Long strings (10k+ code points) are built by repeating a short piece: cheap to make, quick to shrink. */
 function longString(minLength: number): fc.Arbitrary<string> {
-  return fc.tuple(fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }), fc.integer({ min: minLength, max: minLength + 500 })).map(([piece, length]) => piece.repeat(Math.ceil(length / codePointsOf(piece).length)));
+  return fc.tuple(fc.string({ unit: anyCharacter, minLength: 1, maxLength: 6 }), fc.integer({ min: minLength, max: minLength + 500 })).map(([piece, length]) => piece.repeat(Math.ceil(length / codePointsOf(piece).length)));
 }
 
 /** At least this many code points counts as long; an edge of its own (storage columns, log lines, buffers). */
@@ -147,6 +157,7 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
   const fits = (s: string): boolean => {
+    if (min === 0 && max === undefined) return true;
     const n = codePointsOf(s).length;
     return n >= min && (max === undefined || n <= max);
   };
@@ -156,10 +167,10 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
   const short = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...EDGE_STRINGS) },
     { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
-    { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 24 }) },
+    { weight: 2, arbitrary: fc.string({ unit: anyCharacter, maxLength: 24 }) },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
   );
-  const choices: fc.WeightedArbitrary<JsonModel>[] = [{ weight: 9, arbitrary: fc.tuple(short.filter(fits), styleArbitrary).map(([s, style]) => stringModel(s, style)) }];
+  const choices: fc.WeightedArbitrary<JsonModel>[] = [{ weight: 29, arbitrary: fc.tuple(short.filter(fits), styleArbitrary).map(([s, style]) => stringModel(s, style)) }];
   // Long strings go out as raw UTF-8: at most 4 bytes a character keeps a body under 100 kB, a
   // size limit common among frameworks (Express's default) that the contract does not forbid.
   if (max === undefined || max >= LONG_STRING) choices.push({ weight: 1, arbitrary: longString(Math.max(LONG_STRING, min)).filter(fits).map((s) => stringModel(s)) });
@@ -318,35 +329,48 @@ export class SchemaArbitraries {
     if (types === undefined || resolved.anyOf !== undefined || resolved.oneOf !== undefined || 'const' in resolved || resolved.enum !== undefined) return undefined;
     const allowed = new Set<JsonType>(types);
     if (allowed.has('number')) allowed.add('integer');
-    const choices: fc.Arbitrary<InvalidValue>[] = [];
+    const choices: fc.WeightedArbitrary<InvalidValue>[] = [];
+    if (!allowed.has('null')) choices.push({ weight: 3, arbitrary: fc.constant({ model: nullModel, description: 'is null' }) });
+    // Values a lenient server coerces into the declared type: digits in a string where an integer
+    // is due, a number or a boolean where a string is due.
+    const integerRange = integerBounds(resolved);
+    if (!allowed.has('string') && allowed.has('integer')) {
+      choices.push({ weight: 3, arbitrary: integerValue(integerRange.min, integerRange.max).map((n) => ({ model: stringModel(n.toString()), description: `is the string "${n}" (digits, but a string)` })) });
+    } else if (allowed.has('string') && !allowed.has('integer')) {
+      choices.push({ weight: 3, arbitrary: fc.oneof(fc.integer().map((n) => ({ model: numberModel(String(n)), description: `is the number ${n}` })), fc.constant<InvalidValue>({ model: { kind: 'literal', text: 'true' }, description: 'is true (a boolean)' })) });
+    }
     const wrong: InvalidValue[] = [];
-    if (!allowed.has('null')) wrong.push({ model: nullModel, description: 'is null' });
-    if (!allowed.has('boolean')) wrong.push({ model: { kind: 'literal', text: 'true' }, description: 'is true (a boolean)' }, { model: { kind: 'literal', text: 'false' }, description: 'is false (a boolean)' });
-    if (!allowed.has('string')) wrong.push({ model: stringModel('1'), description: 'is the string "1"' }, { model: stringModel(''), description: 'is the empty string' }, { model: stringModel('Monstera'), description: 'is a string' });
-    if (!allowed.has('integer')) wrong.push({ model: numberModel('1'), description: 'is the number 1' }, { model: numberModel('0'), description: 'is the number 0' });
+    if (!allowed.has('boolean')) wrong.push({ model: { kind: 'literal', text: 'false' }, description: 'is false (a boolean)' });
+    if (!allowed.has('string')) wrong.push({ model: stringModel(''), description: 'is the empty string' }, { model: stringModel('Monstera'), description: 'is a string' });
+    if (!allowed.has('integer')) wrong.push({ model: numberModel('0'), description: 'is the number 0' });
     if (!allowed.has('number')) wrong.push({ model: numberModel('1.5'), description: 'is the number 1.5' });
     if (!allowed.has('array')) wrong.push({ model: { kind: 'array', items: [] }, description: 'is an empty array' }, { model: { kind: 'array', items: [stringModel('Monstera')] }, description: 'is an array' });
     if (!allowed.has('object')) wrong.push({ model: { kind: 'object', members: [] }, description: 'is an empty object' });
-    if (wrong.length > 0) choices.push(fc.constantFrom(...wrong));
+    if (wrong.length > 0) choices.push({ weight: 2, arbitrary: fc.constantFrom(...wrong) });
     if (allowed.has('integer') && !allowed.has('number')) {
-      const fractions = ['1.5', '0.5', '-0.5', '1e-1', '9007199254740993.5', '9223372036854775807.5', '-1.000001'];
-      choices.push(fc.constantFrom(...fractions).map((text) => ({ model: numberModel(text), description: `is ${text} (not an integer)` })));
-      const { min, max, bounded } = integerBounds(resolved);
+      const fractions = ['1.5', '0.5', '-0.5', '1e-1', '9007199254740993.5', '9223372036854775807.5', '-1.000001', '2.25E1'];
+      choices.push({ weight: 3, arbitrary: fc.constantFrom(...fractions).map((text) => ({ model: numberModel(text), description: `is ${text} (not an integer)` })) });
+      const { min, max, bounded } = integerRange;
       if (bounded) {
         const outside = fc.oneof(
-          fc.constantFrom(max + 1n, max + 2n, max * 2n + 1n, 10n ** 19n, 10n ** 30n).filter((n) => n > max),
-          fc.constantFrom(min - 1n, min - 2n, min * 2n, -(10n ** 19n), -(10n ** 30n)).filter((n) => n < min),
-          fc.bigInt({ min: max + 1n, max: max + 2n ** 64n }),
-          fc.bigInt({ min: min - 2n ** 64n, max: min - 1n }),
+          // Just past the top, within one more bit: what an unsigned or wider parse lets through.
+          { weight: 3, arbitrary: fc.oneof(fc.constantFrom(max + 1n, max + 2n, 2n * max + 1n), fc.bigInt({ min: max + 1n, max: 2n * max + 1n })) },
+          { weight: 1, arbitrary: fc.oneof(fc.constantFrom(10n ** 30n), fc.bigInt({ min: 2n * max + 2n, max: max * 2n ** 64n })) },
+          { weight: 2, arbitrary: fc.oneof(fc.constantFrom(min - 1n, min - 2n, 2n * min - 1n, -(10n ** 30n)), fc.bigInt({ min: min * 2n ** 64n, max: min - 1n })) },
         );
         const format = typeof resolved.format === 'string' ? resolved.format : 'its bounds';
-        choices.push(fc.tuple(outside, spellingArbitrary).map(([n, spelling]) => ({ model: numberModel(spellInteger(n, spelling)), description: `is ${describeInteger(n)} (outside ${format})` })));
-        choices.push(fc.constantFrom({ model: numberModel('1e400'), description: `is 1e400 (outside ${format})` }, { model: numberModel('-1e400'), description: `is -1e400 (outside ${format})` }));
+        choices.push({
+          weight: 5,
+          arbitrary: fc.oneof(
+            { weight: 9, arbitrary: fc.tuple(outside, spellingArbitrary).map(([n, spelling]) => ({ model: numberModel(spellInteger(n, spelling)), description: `is ${describeInteger(n)} (outside ${format})` })) },
+            { weight: 1, arbitrary: fc.constantFrom({ model: numberModel('1e400'), description: `is 1e400 (outside ${format})` }, { model: numberModel('-1e400'), description: `is -1e400 (outside ${format})` }) },
+          ),
+        });
       }
     }
     if (allowed.has('string') && types.length === 1) {
-      if (typeof resolved.minLength === 'number' && resolved.minLength > 0) choices.push(fc.constant({ model: stringModel('x'.repeat(resolved.minLength - 1)), description: `is shorter than ${resolved.minLength}` }));
-      if (typeof resolved.maxLength === 'number') choices.push(fc.constant({ model: stringModel('x'.repeat(resolved.maxLength + 1)), description: `is longer than ${resolved.maxLength}` }));
+      if (typeof resolved.minLength === 'number' && resolved.minLength > 0) choices.push({ weight: 2, arbitrary: fc.constant({ model: stringModel('x'.repeat(resolved.minLength - 1)), description: `is shorter than ${resolved.minLength}` }) });
+      if (typeof resolved.maxLength === 'number') choices.push({ weight: 2, arbitrary: fc.constant({ model: stringModel('x'.repeat(resolved.maxLength + 1)), description: `is longer than ${resolved.maxLength}` }) });
     }
     return choices.length === 0 ? undefined : fc.oneof(...choices);
   }

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { loadContract } from '../contract/index.js';
+import { conformCommand } from './conform.js';
 import { serveCommand, UsageError } from './serve.js';
 import { startCommand } from './start.js';
 
@@ -17,7 +18,7 @@ export function program(): Command {
     .description(`Mock server, reference implementation and contract tests for ${contract.title} ${contract.version}`)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const command of [serveCommand(), startCommand()]) {
+  for (const command of [serveCommand(), startCommand(), conformCommand()]) {
     program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
   }
   return program;
