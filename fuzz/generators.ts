@@ -243,12 +243,12 @@ function operationArbitrary(contract: Contract, operation: OperationContract, op
   const declaredEssences = new Set(requestBody.mediaTypes.map((t) => t.toLowerCase()));
   const integerKeys = [...shape.properties].filter(([, s]) => contract.resolve(s).type === 'integer').map(([k]) => k);
 
-  const layout: fc.Arbitrary<Layout> = fc.oneof({ weight: 3, arbitrary: fc.constant<Layout>('compact') }, { weight: 1, arbitrary: fc.constantFrom(...LAYOUTS.slice(1)) });
-  const mediaType = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...jsonTypes) }, { weight: 2, arbitrary: fc.constantFrom(...jsonTypes.flatMap(mediaTypeSpellings)) });
+  const layout: fc.Arbitrary<Layout> = fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant<Layout>('compact') }, { weight: 1, arbitrary: fc.constantFrom(...LAYOUTS.slice(1)) });
+  const mediaType = fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constantFrom(...jsonTypes) }, { weight: 2, arbitrary: fc.constantFrom(...jsonTypes.flatMap(mediaTypeSpellings)) });
   const goodAuth: fc.Arbitrary<AuthSpelling> =
     scheme === undefined
       ? fc.constant({ header: undefined, credentials: 'valid', shown: '' })
-      : fc.oneof(
+      : fc.oneof({ withCrossShrink: true }, 
           { weight: 3, arbitrary: fc.constant(scheme) },
           { weight: 1, arbitrary: fc.constantFrom(...caseSpellings(scheme)) },
         ).map((word) => ({ header: `${word} ${options.token}`, credentials: 'valid' as const, shown: `Authorization: ${word} <token>` }));
@@ -265,7 +265,7 @@ function operationArbitrary(contract: Contract, operation: OperationContract, op
   const repeatRate = options.repeatRate ?? 0.2;
   const repeatWeight = Math.round(Math.min(1, Math.max(0, repeatRate)) * 100);
   const earlier: fc.Arbitrary<JsonModel | undefined> =
-    repeatWeight > 0 && integerKeys.length > 0 ? fc.oneof({ weight: 100 - repeatWeight, arbitrary: fc.constant(undefined) }, { weight: repeatWeight, arbitrary: body }) : fc.constant(undefined);
+    repeatWeight > 0 && integerKeys.length > 0 ? fc.oneof({ withCrossShrink: true }, { weight: 100 - repeatWeight, arbitrary: fc.constant(undefined) }, { weight: repeatWeight, arbitrary: body }) : fc.constant(undefined);
   const withIdsOf = (first: JsonModel, main: JsonModel): JsonModel => {
     if (first.kind !== 'object' || main.kind !== 'object') return first;
     const ids = main.members.filter((m) => integerKeys.includes(m.key));
@@ -273,9 +273,11 @@ function operationArbitrary(contract: Contract, operation: OperationContract, op
   };
 
   const valid = fc.record({ model: body, layout, mediaType, auth: goodAuth, earlier }).map(({ model, layout: how, mediaType: type, auth, earlier: first }) => {
-    const setup = first === undefined ? [] : [make('valid', `the same ${integerKeys.join(', ')} posted first with other values`, auth, type, text(withIdsOf(first, model), how))];
-    const variant = [setup.length > 0 ? `a repeated ${integerKeys.join(', ')}` : 'a valid body', type === jsonTypes[0] ? '' : `Content-Type: ${type}`, auth.shown.includes(`${scheme ?? ''} <token>`) ? '' : auth.shown].filter(Boolean).join('; ');
-    return make('valid', variant, auth, type, text(model, how), setup);
+    // Spellings other than the plain ones are part of what a request is: a failure may hinge on them.
+    const notes = [type === jsonTypes[0] ? '' : `Content-Type: ${type}`, auth.shown.includes(`${scheme ?? ''} <token>`) ? '' : auth.shown].filter(Boolean);
+    const describe = (what: string): string => [what, ...notes].join('; ');
+    const setup = first === undefined ? [] : [make('valid', describe(`the same ${integerKeys.join(', ')}, posted first with other values`), auth, type, text(withIdsOf(first, model), how))];
+    return make('valid', describe(setup.length > 0 ? `a repeated ${integerKeys.join(', ')}` : 'a valid body'), auth, type, text(model, how), setup);
   });
 
   const mutation = invalidBodyMutation(schemas, shape, isObject, body);

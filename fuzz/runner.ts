@@ -153,9 +153,13 @@ function probe(url: URL, timeoutMs: number): Promise<void> {
   });
 }
 
-/** The exact integers of a body's integer properties: two requests with the same key are never in flight together. */
+/**
+ * The exact integers of a valid body's integer properties: two requests with the same key are
+ * never in flight together, so that `echo` never sees another request's write. (Invalid requests
+ * store nothing on a correct target.)
+ */
 function resourceKey(request: RequestCase, integerKeys: readonly string[]): string | undefined {
-  if (integerKeys.length === 0) return undefined;
+  if (integerKeys.length === 0 || request.label !== 'valid') return undefined;
   const parsed = decodeJson(request.body);
   if (!('value' in parsed) || !isJsonObject(parsed.value)) return undefined;
   const value = parsed.value;

@@ -30,15 +30,16 @@ const FORMAT_BOUNDS: Readonly<Record<string, readonly [bigint, bigint]>> = { int
 /** Names for the integers people recognise, so a finding says `2^63` and not only its digits. */
 function describeInteger(value: bigint): string {
   const named: [bigint, string][] = [
-    [INT64_MAX, '2^63-1 (int64 max)'],
-    [INT64_MIN, '-2^63 (int64 min)'],
-    [INT64_MAX + 1n, '2^63 (one above int64)'],
-    [INT64_MIN - 1n, '-2^63-1 (one below int64)'],
+    [INT64_MAX, '2^63-1'],
+    [INT64_MIN, '-2^63'],
+    [INT64_MAX + 1n, '2^63'],
+    [INT64_MIN - 1n, '-2^63-1'],
     [CLIFF, '2^53'],
-    [CLIFF + 1n, '2^53+1 (the first integer a double cannot hold)'],
+    [CLIFF + 1n, '2^53+1'],
     [-CLIFF - 1n, '-(2^53+1)'],
-    [INT32_MAX, '2^31-1 (int32 max)'],
-    [INT32_MAX + 1n, '2^31 (one above int32)'],
+    [INT32_MAX, '2^31-1'],
+    [INT32_MAX + 1n, '2^31'],
+    [INT32_MIN - 1n, '-2^31-1'],
   ];
   return named.find(([n]) => n === value)?.[1] ?? value.toString();
 }
@@ -143,7 +144,7 @@ export const EDGE_STRINGS: readonly string[] = [
   '日本語の植物',
 ];
 
-const styleArbitrary: fc.Arbitrary<StringStyle> = fc.oneof({ weight: 6, arbitrary: fc.constant<StringStyle>('plain') }, { weight: 1, arbitrary: fc.constantFrom(...STRING_STYLES.slice(1)) });
+const styleArbitrary: fc.Arbitrary<StringStyle> = fc.oneof({ withCrossShrink: true }, { weight: 6, arbitrary: fc.constant<StringStyle>('plain') }, { weight: 1, arbitrary: fc.constantFrom(...STRING_STYLES.slice(1)) });
 
 /** Long strings (10k+ code points) are built by repeating a short piece: cheap to make, quick to shrink. */
 function longString(minLength: number): fc.Arbitrary<string> {
@@ -164,7 +165,7 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
   if (typeof schema.pattern === 'string') {
     return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits).map((s) => stringModel(s));
   }
-  const short = fc.oneof(
+  const short = fc.oneof({ withCrossShrink: true }, 
     { weight: 3, arbitrary: fc.constantFrom(...EDGE_STRINGS) },
     { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
     { weight: 2, arbitrary: fc.string({ unit: anyCharacter, maxLength: 24 }) },
@@ -174,7 +175,7 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
   // Long strings go out as raw UTF-8: at most 4 bytes a character keeps a body under 100 kB, a
   // size limit common among frameworks (Express's default) that the contract does not forbid.
   if (max === undefined || max >= LONG_STRING) choices.push({ weight: 1, arbitrary: longString(Math.max(LONG_STRING, min)).filter(fits).map((s) => stringModel(s)) });
-  return fc.oneof(...choices);
+  return fc.oneof({ withCrossShrink: true }, ...choices);
 }
 
 /** The integer range a schema allows: its format's bounds narrowed by minimum/maximum. */
@@ -195,12 +196,12 @@ export function integerBounds(schema: Schema): { min: bigint; max: bigint; bound
   return { min, max, bounded };
 }
 
-const spellingArbitrary: fc.Arbitrary<IntegerSpelling> = fc.oneof({ weight: 5, arbitrary: fc.constant<IntegerSpelling>('plain') }, { weight: 2, arbitrary: fc.constantFrom(...INTEGER_SPELLINGS.slice(1)) });
+const spellingArbitrary: fc.Arbitrary<IntegerSpelling> = fc.oneof({ withCrossShrink: true }, { weight: 5, arbitrary: fc.constant<IntegerSpelling>('plain') }, { weight: 2, arbitrary: fc.constantFrom(...INTEGER_SPELLINGS.slice(1)) });
 
 /** Integers in [min, max], with the edges of every integer width and of the double's 2^53 cliff often. */
 export function integerValue(min: bigint, max: bigint): fc.Arbitrary<bigint> {
   const clamp = (lo: bigint, hi: bigint): [bigint, bigint] | undefined => (lo > max || hi < min ? undefined : [lo < min ? min : lo, hi > max ? max : hi]);
-  const edges = [...new Set([min, min + 1n, max, max - 1n, 0n, 1n, -1n, INT32_MAX, INT32_MAX + 1n, INT32_MIN, INT32_MIN - 1n, 2n ** 32n, CLIFF - 1n, CLIFF, CLIFF + 1n, CLIFF + 2n, -CLIFF, -CLIFF - 1n, 10n ** 18n, -(10n ** 18n), 1234567890123456789n])].filter((n) => n >= min && n <= max);
+  const edges = [...new Set([0n, 1n, -1n, min, min + 1n, max, max - 1n, INT32_MAX, INT32_MAX + 1n, INT32_MIN, INT32_MIN - 1n, 2n ** 32n, CLIFF - 1n, CLIFF, CLIFF + 1n, CLIFF + 2n, -CLIFF, -CLIFF - 1n, 10n ** 18n, -(10n ** 18n), 1234567890123456789n])].filter((n) => n >= min && n <= max);
   const choices: fc.WeightedArbitrary<bigint>[] = [
     { weight: 4, arbitrary: fc.constantFrom(...edges) },
     { weight: 3, arbitrary: fc.bigInt({ min, max }) },
@@ -214,7 +215,7 @@ export function integerValue(min: bigint, max: bigint): fc.Arbitrary<bigint> {
     const range = clamp(lo, hi);
     if (range) choices.push({ weight: 1, arbitrary: fc.bigInt({ min: range[0], max: range[1] }) });
   }
-  return fc.oneof(...choices);
+  return fc.oneof({ withCrossShrink: true }, ...choices);
 }
 
 function integerArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
@@ -295,7 +296,7 @@ export class SchemaArbitraries {
    * extra properties (hostile keys among them) when the shape allows them, members in varied order.
    */
   object(shape: ObjectShape, depth = 0): fc.Arbitrary<JsonModel> {
-    const keyStyle = fc.oneof({ weight: 9, arbitrary: fc.constant<StringStyle>('plain') }, { weight: 1, arbitrary: fc.constantFrom(...STRING_STYLES.slice(1)) });
+    const keyStyle = fc.oneof({ withCrossShrink: true }, { weight: 9, arbitrary: fc.constant<StringStyle>('plain') }, { weight: 1, arbitrary: fc.constantFrom(...STRING_STYLES.slice(1)) });
     const declared = [...shape.properties].map(([key, schema]) => {
       const member = fc.record({ key: fc.constant(key), keyStyle, value: this.valid(schema, depth + 1) });
       return shape.required.has(key) ? member : fc.option(member, { freq: 3, nil: undefined });
@@ -305,7 +306,7 @@ export class SchemaArbitraries {
       { weight: 1, arbitrary: fc.constantFrom(...POLLUTION_MEMBERS) },
     );
     const extras = shape.additionalProperties
-      ? fc.oneof(
+      ? fc.oneof({ withCrossShrink: true }, 
           { weight: 3, arbitrary: fc.constant<JsonMember[]>([]) },
           { weight: 2, arbitrary: fc.uniqueArray(extraMember.filter((m) => !shape.properties.has(m.key)), { minLength: 1, maxLength: 4, selector: (m) => m.key }) },
         )
