@@ -9,7 +9,7 @@ import type { AppResponse } from '../../src/server/index.js';
 import type { CheckName } from '../../fuzz/index.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
-import { sendEndlessBody, sendGarbage, startHostile, type Misbehaviour } from './hostile.js';
+import { sendEndlessBody, sendGarbage } from './hostile.js';
 
 export interface FaultyImplementation {
   readonly name: string;
@@ -27,8 +27,9 @@ function fault(name: string, caughtBy: CheckName, defect: string, behaviour: Fau
   return { name, caughtBy, defect, start: () => startFaulty(behaviour) };
 }
 
-function hostile(name: string, caughtBy: CheckName, defect: string, behaviour: Misbehaviour): FaultyImplementation {
-  return { name, caughtBy, defect, start: () => startHostile(behaviour) };
+/** A fault with memory (seen ids, a request counter): a fresh one for every server started. */
+function statefulFault(name: string, caughtBy: CheckName, defect: string, behaviour: () => Fault): FaultyImplementation {
+  return { name, caughtBy, defect, start: () => startFaulty(behaviour()) };
 }
 
 /** Changes a 200's plant; other answers pass through. */
@@ -172,56 +173,35 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
   fault('unsupported-media-type-415', 'status-declared', 'a wrong media type gets 415, which the contract does not declare', onError((answer) => (answer.code === 'unsupported_media_type' ? errorResponse(415, 'unsupported media type') : answer))),
 
   // --- repeated ids ---
-  ((): FaultyImplementation => {
-    return {
-      name: 'conflict-on-repeated-id',
-      caughtBy: 'accepts-valid',
-      defect: 'an id posted before gets 409 Conflict instead of replacing the plant',
-      start: () => {
-        const seen = new Set<bigint>();
-        return startFaulty((request, correct) => {
-          const answer = correct();
-          const id = idOf(objectBodyOf(request));
-          if (answer.status !== 200 || id === undefined) return answer;
-          if (seen.has(id)) return errorResponse(409, 'id: already exists');
-          seen.add(id);
-          return answer;
-        });
-      },
+  statefulFault('conflict-on-repeated-id', 'accepts-valid', 'an id posted before gets 409 Conflict instead of replacing the plant', () => {
+    const seen = new Set<bigint>();
+    return (request, correct) => {
+      const answer = correct();
+      const id = idOf(objectBodyOf(request));
+      if (answer.status !== 200 || id === undefined) return answer;
+      if (seen.has(id)) return errorResponse(409, 'id: already exists');
+      seen.add(id);
+      return answer;
     };
-  })(),
-  ((): FaultyImplementation => {
-    return {
-      name: 'keeps-first-plant',
-      caughtBy: 'echo',
-      defect: 'a repeated id answers with the plant stored first (INSERT ... ON CONFLICT DO NOTHING)',
-      start: () => {
-        const first = new Map<bigint, string>();
-        return startFaulty((request, correct) => {
-          const answer = correct();
-          const id = idOf(objectBodyOf(request));
-          if (answer.status !== 200 || id === undefined) return answer;
-          const stored = first.get(id);
-          if (stored !== undefined) return { ...answer, body: stored };
-          first.set(id, answer.body);
-          return answer;
-        });
-      },
+  }),
+  statefulFault('keeps-first-plant', 'echo', 'a repeated id answers with the plant stored first (INSERT ... ON CONFLICT DO NOTHING)', () => {
+    const first = new Map<bigint, string>();
+    return (request, correct) => {
+      const answer = correct();
+      const id = idOf(objectBodyOf(request));
+      if (answer.status !== 200 || id === undefined) return answer;
+      const stored = first.get(id);
+      if (stored !== undefined) return { ...answer, body: stored };
+      first.set(id, answer.body);
+      return answer;
     };
-  })(),
+  }),
 
   // --- intermittent ---
-  ((): FaultyImplementation => {
-    return {
-      name: 'intermittent-server-error',
-      caughtBy: 'no-server-error',
-      defect: 'one request in 40 gets a 500 (a connection pool that runs dry)',
-      start: () => {
-        let count = 0;
-        return startFaulty((_request, correct) => (++count % 40 === 0 ? errorResponse(500, 'internal: no database connection available') : correct()));
-      },
-    };
-  })(),
+  statefulFault('intermittent-server-error', 'no-server-error', 'one request in 40 gets a 500 (a connection pool that runs dry)', () => {
+    let count = 0;
+    return (_request, correct) => (++count % 40 === 0 ? errorResponse(500, 'internal: no database connection available') : correct());
+  }),
 
   // --- hostile keys ---
   fault('server-error-on-proto-key', 'no-server-error', 'a "__proto__" or "constructor" key crashes the object merge with a 500', (request, correct) => {
@@ -247,17 +227,13 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
     const size = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? 0);
     return size > 16 * 1024 ? 'reset' : correct();
   }),
-  hostile('garbage-for-other-media-types', 'no-server-error', 'a request that is not JSON is passed to a binary protocol handler, which answers with bytes that are not HTTP', (request, res) => {
-    const type = header(request, 'content-type') ?? '';
-    if (/^application\/json\s*(;|$)/i.test(type)) return false;
-    sendGarbage(res);
-    return true;
-  }),
-  hostile('endless-body-for-blank-names', 'no-server-error', 'a blank name makes the answer stream the whole store, without end', (request, res, app) => {
+  fault('garbage-for-other-media-types', 'no-server-error', 'a request that is not JSON is passed to a binary protocol handler, which answers with bytes that are not HTTP', (request, correct) =>
+    /^application\/json\s*(;|$)/i.test(header(request, 'content-type') ?? '') ? correct() : sendGarbage,
+  ),
+  fault('endless-body-for-blank-names', 'no-server-error', 'a blank name makes the answer stream the whole store, without end', (request, correct) => {
     const name = stringField(objectBodyOf(request), 'name');
-    if (name === undefined || name.trim() !== '' || app.request(request).status !== 200) return false;
-    sendEndlessBody(res);
-    return true;
+    const answer = correct();
+    return name !== undefined && name.trim() === '' && answer.status === 200 ? sendEndlessBody : answer;
   }),
 ];
 

@@ -1,46 +1,8 @@
 /**
- * Implementations whose defect lives below HTTP semantics - bytes that are not HTTP, a response
- * that never ends - which a Fault (test/support/servers.ts) cannot express: a node:http server in
- * front of the reference app that, when its trigger fires, misbehaves on the raw socket.
+ * Misbehaviour below HTTP semantics, for faults that take over the raw response (see Fault in
+ * test/support/servers.ts): bytes that are not HTTP, a response body that never ends.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createApp, type App, type AppRequest } from '../../src/server/index.js';
-import { TEST_TOKEN } from '../support/servers.js';
-
-export type Misbehaviour = (request: AppRequest, res: ServerResponse, app: App) => boolean;
-
-export interface RunningHostile {
-  readonly url: string;
-  close(): Promise<void>;
-}
-
-export async function startHostile(misbehave: Misbehaviour): Promise<RunningHostile> {
-  const app = createApp({ tokens: [TEST_TOKEN] });
-  const server = createServer((req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const request: AppRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks) };
-      if (misbehave(request, res, app)) return;
-      const answer = app.request(request);
-      res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
-      res.end(answer.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
-}
+import type { ServerResponse } from 'node:http';
 
 /** Bytes that are not an HTTP response (a crashed proxy, a TLS or binary protocol on the port). */
 export function sendGarbage(res: ServerResponse): void {
