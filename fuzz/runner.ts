@@ -22,6 +22,8 @@ import { CASE_LABELS, CHECK_NAMES, type CaseLabel, type CheckName, type HttpOutc
  */
 export const DEFAULT_RUNS = 1000;
 export const DEFAULT_CONCURRENCY = 8;
+/** Cases generated at a time. */
+const CHUNK = 250;
 /** Time spent shrinking, all failures together; a hanging target makes every failing step cost a timeout. */
 export const DEFAULT_SHRINK_TIME_MS = 20_000;
 /** After this many timeouts no new requests are started: the target hangs, that is the finding. */
@@ -201,10 +203,37 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     };
 
     // Checking: every generated case, `concurrency` at a time, no two with the same id at once.
-    const cases = fc.sample(arbitrary, { seed, numRuns: runs });
-    const results: (Exchange[] | undefined)[] = new Array<Exchange[] | undefined>(cases.length);
-    const keys = cases.map((c) => resourceKey(c, integerKeys));
-    const queue = cases.map((_, i) => i);
+    // Cases are generated in chunks (fast-check's `path` starts a sample at a run index), and
+    // only counts and the first failure of each check are kept: memory stays flat for any --runs.
+    const checks = Object.fromEntries(CHECK_NAMES.map((name) => [name, { requests: 0, violations: 0 }])) as Record<CheckName, { requests: number; violations: number }>;
+    const labels = Object.fromEntries(CASE_LABELS.map((label) => [label, 0])) as Record<CaseLabel, number>;
+    const firstFailure = new Map<CheckName, { index: number; exchanges: Exchange[] }>();
+    let requests = 0;
+    const record = (index: number, exchanges: Exchange[]): void => {
+      for (const exchange of exchanges) {
+        requests++;
+        labels[exchange.request.label]++;
+        for (const name of CHECK_NAMES) {
+          if (checkApplies(name, exchange.request, exchange.outcome, contract, { profile })) checks[name].requests++;
+        }
+        for (const violation of exchange.violations) {
+          checks[violation.check].violations++;
+          const first = firstFailure.get(violation.check);
+          if (!first || first.index > index) firstFailure.set(violation.check, { index, exchanges });
+        }
+      }
+    };
+
+    const queue: { index: number; request: RequestCase; key: string | undefined }[] = [];
+    let generated = 0;
+    const refill = (): void => {
+      if (queue.length >= concurrency * 4 || generated >= runs) return;
+      const size = Math.min(CHUNK, runs - generated);
+      fc.sample(arbitrary, { seed, path: String(generated), numRuns: size }).forEach((request, offset) => {
+        queue.push({ index: generated + offset, request, key: resourceKey(request, integerKeys) });
+      });
+      generated += size;
+    };
     const busy = new Set<string>();
     let done = 0;
     let violationCount = 0;
@@ -217,58 +246,36 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       waiting = [];
       for (const resume of woken) resume();
     };
-    const checkingStarted = performance.now();
-    const next = (): number | undefined => {
-      const at = queue.findIndex((i) => {
-        const key = keys[i];
-        return key === undefined || !busy.has(key);
-      });
+    const next = (): (typeof queue)[number] | undefined => {
+      refill();
+      const at = queue.findIndex(({ key }) => key === undefined || !busy.has(key));
       return at === -1 ? undefined : queue.splice(at, 1)[0];
     };
+    const checkingStarted = performance.now();
     const worker = async (): Promise<void> => {
-      while (queue.length > 0 && stoppedEarly === undefined) {
-        const index = next();
-        if (index === undefined) {
+      while ((queue.length > 0 || generated < runs) && stoppedEarly === undefined) {
+        const item = next();
+        if (item === undefined) {
           await new Promise<void>((resolve) => waiting.push(resolve));
           continue;
         }
-        const key = keys[index];
-        if (key !== undefined) busy.add(key);
-        const exchanges = await execute(cases[index] as RequestCase);
-        if (key !== undefined) busy.delete(key);
-        results[index] = exchanges;
+        if (item.key !== undefined) busy.add(item.key);
+        const exchanges = await execute(item.request);
+        if (item.key !== undefined) busy.delete(item.key);
+        record(item.index, exchanges);
         done++;
         for (const exchange of exchanges) {
           violationCount += exchange.violations.length;
           if (exchange.outcome.kind === 'failure' && exchange.outcome.failure === 'timeout') timeouts++;
         }
         if (timeouts >= maxTimeouts) stoppedEarly ??= `the target timed out on ${timeouts} requests (${timeoutMs} ms each); no further requests were started`;
-        options.onProgress?.({ phase: 'checking', done, total: cases.length, violations: violationCount });
+        options.onProgress?.({ phase: 'checking', done, total: runs, violations: violationCount });
         wakeAll();
       }
       wakeAll();
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, cases.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, runs) }, worker));
     const checkingMs = performance.now() - checkingStarted;
-
-    // Tally.
-    const checks = Object.fromEntries(CHECK_NAMES.map((name) => [name, { requests: 0, violations: 0 }])) as Record<CheckName, { requests: number; violations: number }>;
-    const labels = Object.fromEntries(CASE_LABELS.map((label) => [label, 0])) as Record<CaseLabel, number>;
-    const firstFailure = new Map<CheckName, number>();
-    let requests = 0;
-    results.forEach((exchanges, index) => {
-      for (const exchange of exchanges ?? []) {
-        requests++;
-        labels[exchange.request.label]++;
-        for (const name of CHECK_NAMES) {
-          if (checkApplies(name, exchange.request, exchange.outcome, contract, { profile })) checks[name].requests++;
-        }
-        for (const violation of exchange.violations) {
-          checks[violation.check].violations++;
-          if (!firstFailure.has(violation.check)) firstFailure.set(violation.check, index);
-        }
-      }
-    });
 
     // Shrinking: the first failing case of each broken check, replayed from its run index.
     const shrinkDeadline = performance.now() + (options.shrinkTimeMs ?? DEFAULT_SHRINK_TIME_MS);
@@ -276,8 +283,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     const minimal: { exchanges: Exchange[]; shrinks: number; path: string; reproduced: boolean }[] = [];
     let shrunk = 0;
     for (const name of CHECK_NAMES) {
-      const index = firstFailure.get(name);
-      if (index === undefined) continue;
+      const first = firstFailure.get(name);
+      if (first === undefined) continue;
+      const index = first.index;
       options.onProgress?.({ phase: 'shrinking', done: shrunk++, total: firstFailure.size, violations: violationCount });
       const breaks = (exchanges: readonly Exchange[]): boolean => exchanges.some((e) => e.violations.some((v) => v.check === name));
       // A failure already shrunk for another check often breaks this one too (a 500 is also undeclared): reuse it.
@@ -300,7 +308,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         found =
           details.failed && last
             ? { exchanges: last, shrinks: details.numShrinks, path: details.counterexamplePath ?? String(index), reproduced: true }
-            : { exchanges: results[index] ?? [], shrinks: 0, path: String(index), reproduced: false };
+            : { exchanges: first.exchanges, shrinks: 0, path: String(index), reproduced: false };
         minimal.push(found);
       }
       const culprit = found.exchanges.find((e) => e.violations.some((v) => v.check === name)) ?? found.exchanges[found.exchanges.length - 1];
