@@ -66,6 +66,7 @@ export interface Progress {
 export interface CheckSummary {
   /** Exchanges the check had something to say about (e.g. `echo`: valid requests that succeeded). */
   readonly requests: number;
+  /** Exchanges that broke it. */
   readonly violations: number;
 }
 
@@ -216,10 +217,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         for (const name of CHECK_NAMES) {
           if (checkApplies(name, exchange.request, exchange.outcome, contract, { profile })) checks[name].requests++;
         }
-        for (const violation of exchange.violations) {
-          checks[violation.check].violations++;
-          const first = firstFailure.get(violation.check);
-          if (!first || first.index > index) firstFailure.set(violation.check, { index, exchanges });
+        // Counted per request: one response can break a check in more than one way.
+        for (const check of new Set(exchange.violations.map((v) => v.check))) {
+          checks[check].violations++;
+          const first = firstFailure.get(check);
+          if (!first || first.index > index) firstFailure.set(check, { index, exchanges });
         }
       }
     };
