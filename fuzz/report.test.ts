@@ -117,6 +117,16 @@ describe('formatReport and toJUnit', () => {
     expect(text).toContain('plant-store conform --base-url http://127.0.0.1:3000 --token "$TOKEN" --runs 1000 --seed 42');
   });
 
+  it('asks about the token when every valid request got 401', () => {
+    const refused: Report = {
+      ...report,
+      checks: { ...report.checks, 'accepts-valid': { requests: 500, violations: 500 } },
+      failures: [{ ...(report.failures[0] as Report['failures'][number]), check: 'accepts-valid', response: { kind: 'response', status: 401, headers: {}, body: '{}', bodyBytes: 2, durationMs: 1 } }],
+    };
+    expect(formatReport(refused)).toContain('Every valid request got 401: is --token a token the implementation accepts?');
+    expect(formatReport(report)).not.toContain('is --token');
+  });
+
   it('writes JUnit XML with a test case per check, escaped, without characters XML cannot carry', () => {
     const xml = toJUnit(report);
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="plant-store conform" tests="7" failures="1" errors="0"/);

@@ -165,6 +165,11 @@ export function formatReport(report: Report, options: { maxChars?: number } = {}
     }),
   ];
   if (report.stoppedEarly) lines.push('', `Stopped early: ${report.stoppedEarly}.`);
+  const accepts = report.checks['accepts-valid'];
+  const refused = report.failures.find((f) => f.check === 'accepts-valid')?.response;
+  if (accepts.requests > 0 && accepts.violations === accepts.requests && refused?.kind === 'response' && refused.status === 401) {
+    lines.push('', 'Every valid request got 401: is --token a token the implementation accepts?');
+  }
   for (const failure of report.failures) lines.push('', describeFailure(failure, report, maxChars));
   lines.push(
     '',
