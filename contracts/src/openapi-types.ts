@@ -93,7 +93,7 @@ export interface operations {
             /**
              * @description unexpected error
              *
-             *     Kit decision: every request the kit cannot accept is answered with 400 and an Error whose `error` is the HTTP status and whose `message` names the problem - malformed JSON, a body that is not valid UTF-8, a media type other than application/json, a body that is not a JSON object, a schema violation, an id outside int64, a body over the size limit (1 MiB by default) or nested too deeply.
+             *     Kit decision: every request the kit cannot accept is answered with 400 and an Error whose `error` is the HTTP status and whose `message` names the problem - malformed JSON, a body that is not valid UTF-8, a media type other than application/json, a body that is not a JSON object, a schema violation, an id outside int64, a body over the size limit (1 MiB by default) or nested too deeply, a Content-Encoding (gzip and the like) the kit does not decode.
              */
             400: {
                 headers: {

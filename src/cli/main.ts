@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { loadContract } from '../contract/index.js';
+import { conformCommand } from './conform.js';
 import { serveCommand, UsageError } from './serve.js';
 import { startCommand } from './start.js';
 import { verifyCommand } from './verify.js';
@@ -18,7 +19,7 @@ export function program(): Command {
     .description(`Mock server, reference implementation and contract tests for ${contract.title} ${contract.version}`)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const command of [serveCommand(), startCommand(), verifyCommand()]) {
+  for (const command of [serveCommand(), startCommand(), conformCommand(), verifyCommand()]) {
     program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
   }
   return program;
