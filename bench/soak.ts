@@ -11,7 +11,8 @@
  *
  * Criteria:
  *  1. no 5xx, no connection error and no timeout under load;
- *  2. every sampled answer is inside the contract (checks.ts) and says what the reference must;
+ *  2. every sampled answer passes the conformance engine's checks and says what the reference must
+ *     (checks.ts);
  *  3. resident memory stays under a ceiling set by --max-entries, and does not keep growing once
  *     the store is full;
  *  4. while the slow clients trickle their headers, normal clients are still served: no errors,
@@ -86,7 +87,10 @@ class Violations {
 
   record(exchange: Exchange, violations: readonly string[]): void {
     this.checked++;
-    for (const v of violations) this.counts[v.replace(/\d{4,}/g, 'N')] = (this.counts[v.replace(/\d{4,}/g, 'N')] ?? 0) + 1;
+    for (const v of violations) {
+      const check = v.split(':', 1)[0] ?? v;
+      this.counts[check] = (this.counts[check] ?? 0) + 1;
+    }
     if (violations.length > 0 && this.examples.length < 10) this.examples.push({ kind: exchange.kind.name, status: exchange.status, body: exchange.body.slice(0, 300), violations: [...violations] });
   }
 
@@ -102,7 +106,7 @@ interface DynamicKind {
 }
 
 function dynamicKind(name: string, build: (id: string, counter: number) => string): DynamicKind {
-  return { kind: { name, method: 'POST', path: PATH, headers: JSON_AUTH, body: build('1', 0), expect: 200, validNewPlant: true }, build };
+  return { kind: { name, method: 'POST', path: PATH, headers: JSON_AUTH, body: build('1', 0), expect: 200, validNewPlant: true, label: 'valid', credentials: 'valid' }, build };
 }
 
 async function send(url: string, kind: Kind, body: string | Buffer = kind.body): Promise<Exchange & { headersObject: Record<string, string> }> {
@@ -240,7 +244,7 @@ async function main(): Promise<number> {
       criteria.push({ name: 'resident memory stops growing once the store is full', held, detail: `last-quarter peak ${fixed(late / MiB)} MiB <= 1.25 × ${fixed(settled / MiB)} MiB + 16 MiB` });
     }
     criteria.push({
-      name: 'every sampled answer inside the contract and as the reference must answer',
+      name: "every sampled answer passes the conformance engine's checks and is what the reference must answer",
       held: violations.total === 0 && violations.checked > 0,
       detail: `${violations.checked} answers checked (1 in ${config['sample-every']} per request kind, every over-limit probe, every 5xx), ${violations.total} violations${violations.total > 0 ? ` ${JSON.stringify(violations.counts)}` : ''}`,
     });

@@ -5,6 +5,7 @@
  * valid NewPlant and refuses to run a mix that disagrees with openapi.yaml.
  */
 import type autocannon from 'autocannon';
+import type { CaseLabel, Credentials } from '../fuzz/index.js';
 import { loadContract, parseJson, type OperationContract } from '../src/contract/index.js';
 
 export const BENCH_TOKEN = 'bench-token';
@@ -20,11 +21,17 @@ export interface Kind {
   readonly expect: number;
   /** For valid NewPlants: true, so the contract is asked to agree; false for bodies that must fail it. */
   readonly validNewPlant?: boolean;
+  /**
+   * What the request is in the conformance engine's terms, so its checks know what to expect;
+   * undefined for requests that are no operation of the contract (another path or method).
+   */
+  readonly label?: CaseLabel;
+  readonly credentials?: Credentials;
 }
 
 export const JSON_AUTH = { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' } as const;
 
-const post = (name: string, body: string, expect: number, validNewPlant: boolean | undefined): Kind => ({
+const post = (name: string, body: string, expect: number, validNewPlant: boolean | undefined, label: CaseLabel): Kind => ({
   name,
   method: 'POST',
   path: PATH,
@@ -32,6 +39,8 @@ const post = (name: string, body: string, expect: number, validNewPlant: boolean
   body,
   expect,
   ...(validNewPlant === undefined ? {} : { validNewPlant }),
+  label,
+  credentials: 'valid',
 });
 
 /**
@@ -39,14 +48,14 @@ const post = (name: string, body: string, expect: number, validNewPlant: boolean
  * id, id past int64, null tag, malformed JSON). The same bodies for every target.
  */
 export const BENCH_MIX: readonly Kind[] = [
-  post('valid', '{"name":"Monstera","id":1,"tag":"tropical"}', 200, true),
-  post('valid-int64-max', '{"name":"Fern","id":9223372036854775807}', 200, true),
-  post('missing-id', '{"name":"Aloe","tag":"succulent"}', 400, false),
-  post('valid-2^53+1', '{"name":"Ficus","id":9007199254740993,"tag":"indoor"}', 200, true),
-  post('id-past-int64', '{"name":"Aloe","id":9223372036854775808}', 400, false),
-  post('valid-int64-min', '{"name":"Cactus","id":-9223372036854775808,"tag":"desert"}', 200, true),
-  post('null-tag', '{"name":"Aloe","id":3,"tag":null}', 400, false),
-  post('malformed-json', '{"name":"Aloe","id":', 400, undefined),
+  post('valid', '{"name":"Monstera","id":1,"tag":"tropical"}', 200, true, 'valid'),
+  post('valid-int64-max', '{"name":"Fern","id":9223372036854775807}', 200, true, 'valid'),
+  post('missing-id', '{"name":"Aloe","tag":"succulent"}', 400, false, 'invalid-body'),
+  post('valid-2^53+1', '{"name":"Ficus","id":9007199254740993,"tag":"indoor"}', 200, true, 'valid'),
+  post('id-past-int64', '{"name":"Aloe","id":9223372036854775808}', 400, false, 'invalid-body'),
+  post('valid-int64-min', '{"name":"Cactus","id":-9223372036854775808,"tag":"desert"}', 200, true, 'valid'),
+  post('null-tag', '{"name":"Aloe","id":3,"tag":null}', 400, false, 'invalid-body'),
+  post('malformed-json', '{"name":"Aloe","id":', 400, undefined, 'malformed-json'),
 ];
 
 /**
@@ -56,16 +65,18 @@ export const BENCH_MIX: readonly Kind[] = [
 export function soakExtras(maxDepth: number): Kind[] {
   const contentTypeOnly = { 'content-type': JSON_AUTH['content-type'] };
   const valid = '{"name":"Monstera","id":1}';
+  const invalid = { method: 'POST', path: PATH, headers: JSON_AUTH, expect: 400, credentials: 'valid' } as const;
   return [
-    { name: 'no-credentials', method: 'POST', path: PATH, headers: contentTypeOnly, body: valid, expect: 401 },
-    { name: 'unknown-token', method: 'POST', path: PATH, headers: { ...JSON_AUTH, authorization: 'Bearer not-the-token' }, body: valid, expect: 401 },
-    { name: 'basic-scheme', method: 'POST', path: PATH, headers: { ...JSON_AUTH, authorization: 'Basic Ym9iOnNlY3JldA==' }, body: valid, expect: 401 },
+    { name: 'no-credentials', method: 'POST', path: PATH, headers: contentTypeOnly, body: valid, expect: 401, label: 'bad-auth', credentials: 'missing' },
+    { name: 'unknown-token', method: 'POST', path: PATH, headers: { ...JSON_AUTH, authorization: 'Bearer not-the-token' }, body: valid, expect: 401, label: 'bad-auth', credentials: 'wrong-token' },
+    { name: 'basic-scheme', method: 'POST', path: PATH, headers: { ...JSON_AUTH, authorization: 'Basic Ym9iOnNlY3JldA==' }, body: valid, expect: 401, label: 'bad-auth', credentials: 'other-scheme' },
     { name: 'other-path', method: 'POST', path: '/plants/1', headers: JSON_AUTH, body: valid, expect: 404 },
     { name: 'other-method', method: 'GET', path: PATH, headers: { authorization: JSON_AUTH.authorization }, body: '', expect: 405 },
-    { name: 'text-plain', method: 'POST', path: PATH, headers: { ...JSON_AUTH, 'content-type': 'text/plain' }, body: valid, expect: 400 },
-    { name: 'invalid-utf8', method: 'POST', path: PATH, headers: JSON_AUTH, body: Buffer.from([...Buffer.from('{"name":"'), 0xc3, 0x28, ...Buffer.from('","id":1}')]), expect: 400 },
-    { name: 'too-deep', method: 'POST', path: PATH, headers: JSON_AUTH, body: `{"name":"a","id":1,"x":${'['.repeat(maxDepth + 1)}${']'.repeat(maxDepth + 1)}}`, expect: 400 },
-    { name: 'not-an-object', method: 'POST', path: PATH, headers: JSON_AUTH, body: '[1,2,3]', expect: 400 },
+    { ...invalid, name: 'text-plain', headers: { ...JSON_AUTH, 'content-type': 'text/plain' }, body: valid, label: 'bad-media-type' },
+    { ...invalid, name: 'invalid-utf8', body: Buffer.from([...Buffer.from('{"name":"'), 0xc3, 0x28, ...Buffer.from('","id":1}')]), label: 'malformed-json' },
+    // Valid by the schema, refused by the kit's nesting limit (DESIGN.md, decision 6).
+    { ...invalid, name: 'too-deep', body: `{"name":"a","id":1,"x":${'['.repeat(maxDepth + 1)}${']'.repeat(maxDepth + 1)}}`, label: 'invalid-body' },
+    { ...invalid, name: 'not-an-object', body: '[1,2,3]', label: 'invalid-body' },
   ];
 }
 
@@ -76,7 +87,8 @@ export function soakExtras(maxDepth: number): Kind[] {
  */
 export function overLimitKind(maxBodyBytes: number): Kind {
   const padding = maxBodyBytes + 1 - '{"name":"","id":1}'.length;
-  return post('over-limit', `{"name":"${'a'.repeat(padding)}","id":1}`, 400, true);
+  // A valid NewPlant by the schema, refused for its size (DESIGN.md, decision 6).
+  return post('over-limit', `{"name":"${'a'.repeat(padding)}","id":1}`, 400, true, 'invalid-body');
 }
 
 /**
