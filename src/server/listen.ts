@@ -7,7 +7,28 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { errorBodyText, ERROR_CATALOGUE, type ErrorCode } from '../http/index.js';
-import { internalError, type App, type AppResponse } from './app.js';
+import { internalError, type Admitted, type AppResponse, type Headers } from './app.js';
+
+/**
+ * What the socket layer drives: the reference app, or the mock's front. `admit` sees the head
+ * only, so that a request can be refused before any of its body is read; `complete` answers from
+ * the whole body - synchronously for the reference, asynchronously where the answer comes from
+ * elsewhere (Prism, for the mock).
+ */
+export interface Gate<A extends object = Admitted> {
+  readonly maxBodyBytes: number;
+  /** The request may go on (its body is then read), or the answer to give at once. */
+  admit(method: string, url: string, headers: Headers): A | AppResponse;
+  complete(admitted: A, body: Uint8Array): AppResponse | Promise<AppResponse>;
+  /** The answer to a body that went over the limit while it was read. */
+  bodyTooLarge(): AppResponse;
+  /** Applied to every answer of the gate just before it is written (the mock adds CORS headers and latency). */
+  finish?(response: AppResponse, request: { readonly method: string; readonly headers: Headers }): AppResponse | Promise<AppResponse>;
+}
+
+function isResponse(value: object): value is AppResponse {
+  return 'status' in value;
+}
 
 export interface ListenOptions {
   readonly port?: number;
@@ -29,7 +50,7 @@ export interface RunningServer {
 /** A body this many times over the limit is not drained any further: the connection is cut. */
 const DRAIN_FACTOR = 16;
 
-export function createPlantServer(app: App, options: Pick<ListenOptions, 'log'> = {}): Server {
+export function createPlantServer<A extends object>(app: Gate<A>, options: Pick<ListenOptions, 'log'> = {}): Server {
   const log = options.log;
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
     const started = log ? performance.now() : 0;
@@ -55,18 +76,19 @@ export function createPlantServer(app: App, options: Pick<ListenOptions, 'log'> 
   return server;
 }
 
-function handle(app: App, server: Server, req: IncomingMessage, res: ServerResponse): void {
-  let admitted;
+function handle<A extends object>(app: Gate<A>, server: Server, req: IncomingMessage, res: ServerResponse): void {
+  let admitted: A | AppResponse;
   try {
     admitted = app.admit(req.method ?? '', req.url ?? '/', req.headers);
   } catch (cause) {
     admitted = internalError(cause);
   }
-  if ('status' in admitted) {
-    send(res, admitted, !server.listening);
+  if (isResponse(admitted)) {
+    respond(app, server, req, res, admitted, false);
     req.resume(); // discard a body nobody will read; the connection stays usable
     return;
   }
+  const head = admitted;
   const chunks: Buffer[] = [];
   let size = 0;
   let over = false;
@@ -80,24 +102,39 @@ function handle(app: App, server: Server, req: IncomingMessage, res: ServerRespo
       over = true;
       chunks.length = 0;
       // Answer at once and close after: the rest of the body is read and thrown away.
-      send(res, app.bodyTooLarge(), true);
+      respond(app, server, req, res, app.bodyTooLarge(), true);
       return;
     }
     chunks.push(chunk);
   });
   req.on('end', () => {
     if (over) return;
-    let response: AppResponse;
+    let response: AppResponse | Promise<AppResponse>;
     try {
-      response = app.complete(admitted, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+      response = app.complete(head, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     } catch (cause) {
       response = internalError(cause);
     }
-    send(res, response, !server.listening);
+    respond(app, server, req, res, response, false);
   });
   req.on('error', () => {
     // The client went away mid-body: there is nobody to answer, and nothing was stored.
   });
+}
+
+/** Writes the gate's answer; a synchronous answer with no `finish` step is written at once (the reference's hot path). */
+function respond<A extends object>(app: Gate<A>, server: Server, req: IncomingMessage, res: ServerResponse, answer: AppResponse | Promise<AppResponse>, close: boolean): void {
+  if (app.finish === undefined && !(answer instanceof Promise)) {
+    send(res, answer, close || !server.listening);
+    return;
+  }
+  const request = { method: req.method ?? '', headers: req.headers };
+  Promise.resolve(answer)
+    .then((response) => (app.finish ? app.finish(response, request) : response))
+    .catch(internalError)
+    .then((response) => {
+      send(res, response, close || !server.listening);
+    }, () => undefined);
 }
 
 function send(res: ServerResponse, response: AppResponse, close: boolean): void {
@@ -109,7 +146,7 @@ function send(res: ServerResponse, response: AppResponse, close: boolean): void 
 }
 
 /** Starts the server; resolves once it listens. Port 0 picks a free port. */
-export function listen(app: App, options: ListenOptions = {}): Promise<RunningServer> {
+export function listen<A extends object>(app: Gate<A>, options: ListenOptions = {}): Promise<RunningServer> {
   const server = createPlantServer(app, options.log ? { log: options.log } : {});
   const grace = options.shutdownGraceMs ?? 10_000;
   return new Promise((resolve, reject) => {
