@@ -11,6 +11,7 @@ export const ERROR_CATALOGUE = {
   too_deep: { status: 400, scope: 'operation', about: 'a body nested deeper than the limit' },
   malformed_json: { status: 400, scope: 'operation', about: 'a body that is not JSON (RFC 8259)' },
   invalid_body: { status: 400, scope: 'operation', about: 'a body that does not match the request schema' },
+  unsupported_preference: { status: 400, scope: 'operation', about: 'a Prefer header the mock cannot honour (RFC 7240; the mock only)' },
   not_found: { status: 404, scope: 'routing', about: 'a path the contract does not declare' },
   method_not_allowed: { status: 405, scope: 'routing', about: 'a method the contract does not declare for the path' },
   malformed_request: { status: 400, scope: 'transport', about: 'bytes that are not an HTTP request' },
