@@ -139,7 +139,9 @@ function respond<A extends object>(app: Gate<A>, server: Server, req: IncomingMe
 
 function send(res: ServerResponse, response: AppResponse, close: boolean): void {
   if (res.headersSent) return;
-  const headers: Record<string, string | number> = { ...response.headers, 'content-length': Buffer.byteLength(response.body) };
+  const headers: Record<string, string | number> = { ...response.headers };
+  // RFC 9110, section 8.6: no Content-Length on a 204 (the mock's answer to a CORS preflight).
+  if (response.status !== 204) headers['content-length'] = Buffer.byteLength(response.body);
   if (close) headers.connection = 'close';
   res.writeHead(response.status, headers);
   res.end(response.body);
