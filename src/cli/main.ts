@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { loadContract } from '../contract/index.js';
 import { serveCommand, UsageError } from './serve.js';
+import { mockCommand } from './mock.js';
 import { startCommand } from './start.js';
 
 export const EXIT_OK = 0;
@@ -17,7 +18,7 @@ export function program(): Command {
     .description(`Mock server, reference implementation and contract tests for ${contract.title} ${contract.version}`)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const command of [serveCommand(), startCommand()]) {
+  for (const command of [serveCommand(), mockCommand(), startCommand()]) {
     program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
   }
   return program;
