@@ -130,6 +130,39 @@ export function parseRequestBody(operation: OperationContract, bytes: Uint8Array
   return value;
 }
 
+/** Request headers as node:http gives them: lower-case names, repeated ones as arrays. */
+export type HeaderLookup = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export function headerValue(headers: HeaderLookup, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === 'string' ? value : value?.[0];
+}
+
+/**
+ * Everything that can be judged from a request's head, in DESIGN.md's order: route,
+ * credentials, media type, declared length. The operation, or the Error to answer before any of
+ * the body is read.
+ */
+export function checkHead(
+  contract: Contract,
+  method: string,
+  url: string,
+  headers: HeaderLookup,
+  limits: { readonly accept: TokenPolicy; readonly maxBodyBytes: number },
+): OperationContract | PlantStoreError {
+  const operation = route(contract, method, url);
+  if (operation instanceof PlantStoreError) return operation;
+  if (operation.security.length > 0) {
+    const denied = checkCredentials(headerValue(headers, 'authorization'), limits.accept);
+    if (denied) return denied;
+  }
+  if (operation.requestBody) {
+    const problem = checkMediaType(headerValue(headers, 'content-type'), operation.requestBody.mediaTypes) ?? checkDeclaredLength(headerValue(headers, 'content-length'), limits.maxBodyBytes);
+    if (problem) return problem;
+  }
+  return operation;
+}
+
 function truncate(text: string, max = 80): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
