@@ -9,6 +9,7 @@
  * of an opaque network error. An OPTIONS request that is not a preflight is an ordinary request:
  * 405 with `Allow: POST`, like the reference implementation.
  */
+import { headerValue } from '../src/http/index.js';
 import type { AppResponse, Headers } from '../src/server/index.js';
 
 /** How long a browser may cache a preflight answer (browsers cap it: Chromium at 2 hours). */
@@ -17,24 +18,19 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
 /** Response headers a script may always read (Fetch, "CORS-safelisted response-header name"). */
 const SAFELISTED = new Set(['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma']);
 
-function header(headers: Headers, name: string): string | undefined {
-  const value = headers[name];
-  return typeof value === 'string' ? value : value?.join(', ');
-}
-
 /** A CORS-preflight request: OPTIONS with `Origin` and `Access-Control-Request-Method`. */
 export function isPreflight(method: string, headers: Headers): boolean {
-  return method.toUpperCase() === 'OPTIONS' && header(headers, 'origin') !== undefined && header(headers, 'access-control-request-method') !== undefined;
+  return method === 'OPTIONS' && headerValue(headers, 'origin') !== undefined && headerValue(headers, 'access-control-request-method') !== undefined;
 }
 
 /** The answer to a preflight: 204, the origin, method and headers asked for allowed. */
 export function preflightResponse(headers: Headers): AppResponse {
-  const requested = header(headers, 'access-control-request-headers');
+  const requested = headerValue(headers, 'access-control-request-headers');
   return {
     status: 204,
     headers: {
       ...originHeaders(headers),
-      'access-control-allow-methods': header(headers, 'access-control-request-method') ?? 'POST',
+      'access-control-allow-methods': headerValue(headers, 'access-control-request-method') ?? 'POST',
       ...(requested === undefined || requested.trim() === '' ? {} : { 'access-control-allow-headers': requested }),
       'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
     },
@@ -49,7 +45,7 @@ export function preflightResponse(headers: Headers): AppResponse {
  * cross-origin fetch) get only `Vary: Origin`.
  */
 export function withCors(response: AppResponse, requestHeaders: Headers): AppResponse {
-  if (header(requestHeaders, 'origin') === undefined) return { ...response, headers: { ...response.headers, vary: 'Origin' } };
+  if (headerValue(requestHeaders, 'origin') === undefined) return { ...response, headers: { ...response.headers, vary: 'Origin' } };
   const exposed = Object.keys(response.headers).filter((name) => !SAFELISTED.has(name));
   return {
     ...response,
@@ -66,6 +62,6 @@ export function withCors(response: AppResponse, requestHeaders: Headers): AppRes
  * (Fetch, section 3.2.5), and a frontend may send cookies along.
  */
 function originHeaders(headers: Headers): Record<string, string> {
-  const origin = header(headers, 'origin') ?? '*';
+  const origin = headerValue(headers, 'origin') ?? '*';
   return { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' };
 }

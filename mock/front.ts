@@ -12,18 +12,7 @@
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
 import { formatIssues, loadContract, parseJson, validationView, type Contract, type OperationContract } from '../src/contract/index.js';
-import {
-  acceptAnyToken,
-  checkCredentials,
-  checkDeclaredLength,
-  checkMediaType,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_MAX_DEPTH,
-  parseRequestBody,
-  PlantStoreError,
-  route,
-  tooLarge,
-} from '../src/http/index.js';
+import { acceptAnyToken, checkHead, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, headerValue, parseRequestBody, PlantStoreError, tooLarge } from '../src/http/index.js';
 import { errorResponse, type AppRequest, type AppResponse, type Gate, type Headers } from '../src/server/index.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { loadPrism, type Preferences, type PrismEngine, type PrismProblem, type PrismResponse } from './prism.js';
@@ -56,11 +45,6 @@ export interface Mock extends Gate<MockAdmitted> {
   request(request: AppRequest): Promise<AppResponse>;
 }
 
-function header(headers: Headers, name: string): string | undefined {
-  const value = headers[name];
-  return typeof value === 'string' ? value : value?.[0];
-}
-
 function splitUrl(url: string): { path: string; query: Record<string, string | string[]> } {
   const mark = url.indexOf('?');
   const query: Record<string, string | string[]> = {};
@@ -87,18 +71,11 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
 
   const admit = (method: string, url: string, headers: Headers): MockAdmitted | AppResponse => {
     if (isPreflight(method, headers)) return preflightResponse(headers);
-    const operation = route(contract, method, url);
+    // The reference's checks, with the mock's freedom: any well-formed token.
+    const operation = checkHead(contract, method, url, headers, { accept: acceptAnyToken, maxBodyBytes });
     if (operation instanceof PlantStoreError) return errorResponse(operation);
-    if (operation.security.length > 0) {
-      const denied = checkCredentials(header(headers, 'authorization'), acceptAnyToken);
-      if (denied) return errorResponse(denied);
-    }
-    if (operation.requestBody) {
-      const problem = checkMediaType(header(headers, 'content-type'), operation.requestBody.mediaTypes) ?? checkDeclaredLength(header(headers, 'content-length'), maxBodyBytes);
-      if (problem) return errorResponse(problem);
-    }
     const { path, query } = splitUrl(url);
-    const prefer = header(headers, 'prefer');
+    const prefer = headerValue(headers, 'prefer');
     const preferences = engine.preferences(prefer, query);
     if ('kind' in preferences) return errorResponse(refusedPreference(preferences));
     return { operation, path, preferences, preferred: Object.keys(preferences).length > 0 };
