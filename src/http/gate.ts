@@ -13,7 +13,10 @@ export const DEFAULT_MAX_DEPTH = 64;
 /** Finds the operation for a request, or the 404/405 Error. The query string is ignored. */
 export function route(contract: Contract, method: string, url: string): OperationContract | PlantStoreError {
   const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
+  let path = query === -1 ? url : url.slice(0, query);
+  // RFC 9112, section 3.2.2: a server must accept the absolute form (http://host/plants) too.
+  const absolute = /^https?:\/\/[^/]*/i.exec(path);
+  if (absolute) path = path.slice(absolute[0].length) || '/';
   const operation = contract.findOperation(method, path);
   if (operation) return operation;
   const allowed = contract.methodsFor(path);
@@ -64,10 +67,11 @@ function digest(token: string): Buffer {
 export function checkCredentials(authorization: string | undefined, accept: TokenPolicy): PlantStoreError | undefined {
   const value = authorization?.trim() ?? '';
   if (value === '') return unauthorized('authorization: missing bearer credentials', false);
-  const space = value.indexOf(' ');
-  const scheme = space === -1 ? value : value.slice(0, space);
+  // RFC 9110, section 11.4: credentials = auth-scheme [ 1*SP token68 ]; tabs are tolerated too.
+  const separator = /[ \t]+/.exec(value);
+  const scheme = separator ? value.slice(0, separator.index) : value;
   if (scheme.toLowerCase() !== 'bearer') return unauthorized(`authorization: the ${truncate(scheme, 20)} scheme is not accepted; use Bearer`, false);
-  const token = space === -1 ? '' : value.slice(space + 1).replace(/^ +/, '');
+  const token = separator ? value.slice(separator.index + separator[0].length) : '';
   if (token === '') return unauthorized('authorization: empty bearer token', true);
   if (!B64TOKEN.test(token)) return unauthorized('authorization: malformed bearer token (RFC 6750 b64token)', true);
   if (!accept(token)) return unauthorized('authorization: bearer token not accepted', true);
