@@ -10,13 +10,19 @@ import { PlantStoreError } from './errors.js';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 64;
 
-/** Finds the operation for a request, or the 404/405 Error. The query string is ignored. */
-export function route(contract: Contract, method: string, url: string): OperationContract | PlantStoreError {
-  const query = url.indexOf('?');
-  let path = query === -1 ? url : url.slice(0, query);
+/** A request target's path and query string (without `?`). */
+export function splitTarget(url: string): { path: string; query: string } {
+  const mark = url.indexOf('?');
+  let path = mark === -1 ? url : url.slice(0, mark);
   // RFC 9112, section 3.2.2: a server must accept the absolute form (http://host/plants) too.
   const absolute = /^https?:\/\/[^/]*/i.exec(path);
   if (absolute) path = path.slice(absolute[0].length) || '/';
+  return { path, query: mark === -1 ? '' : url.slice(mark + 1) };
+}
+
+/** Finds the operation for a request, or the 404/405 Error. The query string is ignored. */
+export function route(contract: Contract, method: string, url: string): OperationContract | PlantStoreError {
+  const { path } = splitTarget(url);
   const operation = contract.findOperation(method, path);
   if (operation) return operation;
   const allowed = contract.methodsFor(path);
