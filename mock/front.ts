@@ -12,7 +12,7 @@
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
 import { formatIssues, loadContract, parseJson, validationView, type Contract, type OperationContract } from '../src/contract/index.js';
-import { acceptAnyToken, checkHead, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, headerValue, parseRequestBody, PlantStoreError, tooLarge } from '../src/http/index.js';
+import { acceptAnyToken, checkHead, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, headerValue, parseRequestBody, PlantStoreError, splitTarget, tooLarge } from '../src/http/index.js';
 import { errorResponse, type AppRequest, type AppResponse, type Gate, type Headers } from '../src/server/index.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { loadPrism, type Preferences, type PrismEngine, type PrismProblem, type PrismResponse } from './prism.js';
@@ -45,16 +45,16 @@ export interface Mock extends Gate<MockAdmitted> {
   request(request: AppRequest): Promise<AppResponse>;
 }
 
-function splitUrl(url: string): { path: string; query: Record<string, string | string[]> } {
-  const mark = url.indexOf('?');
+/** The path Prism routes, and the query parameters Prism reads its preferences from when there is no Prefer. */
+function target(url: string): { path: string; query: Record<string, string | string[]> } {
+  const { path, query: text } = splitTarget(url);
+  const params = new URLSearchParams(text);
   const query: Record<string, string | string[]> = {};
-  if (mark === -1) return { path: url, query };
-  const params = new URLSearchParams(url.slice(mark + 1));
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     query[key] = values.length === 1 ? (values[0] as string) : values;
   }
-  return { path: url.slice(0, mark), query };
+  return { path, query };
 }
 
 function internal(message: string, cause?: unknown): AppResponse {
@@ -74,7 +74,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     // The reference's checks, with the mock's freedom: any well-formed token.
     const operation = checkHead(contract, method, url, headers, { accept: acceptAnyToken, maxBodyBytes });
     if (operation instanceof PlantStoreError) return errorResponse(operation);
-    const { path, query } = splitUrl(url);
+    const { path, query } = target(url);
     const prefer = headerValue(headers, 'prefer');
     const preferences = engine.preferences(prefer, query);
     if ('kind' in preferences) return errorResponse(refusedPreference(preferences));

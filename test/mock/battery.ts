@@ -89,11 +89,13 @@ export function battery(token: string): BatteryCase[] {
     valid('whitespace around the body', ' \t\r\n{"name":"a","id":1}\n '),
     valid('the scheme written bearer (case-insensitive)', '{"name":"a","id":1}', { authorization: `bearer ${token}`, 'content-type': 'application/json' }),
     valid('the scheme written BEARER', '{"name":"a","id":1}', { authorization: `BEARER ${token}`, 'content-type': 'application/json' }),
+    valid('a tab after the scheme', '{"name":"a","id":1}', { authorization: `Bearer\t${token}`, 'content-type': 'application/json' }),
     valid('several spaces after the scheme (1*SP)', '{"name":"a","id":1}', { authorization: `Bearer   ${token}`, 'content-type': 'application/json' }),
     valid('application/json; charset=utf-8', '{"name":"a","id":1}', { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=utf-8' }),
     valid('Application/JSON (case-insensitive)', '{"name":"a","id":1}', { authorization: `Bearer ${token}`, 'content-type': 'Application/JSON' }),
     valid('a media type with several parameters', '{"name":"a","id":1}', { authorization: `Bearer ${token}`, 'content-type': 'application/json;charset=UTF-8;foo="bar"' }),
     valid('an Accept the server cannot honour (ignored)', '{"name":"a","id":1}', { ...auth, accept: 'text/html' }),
+    { name: 'the absolute form of the request target (RFC 9112, section 3.2.2)', request: { ...post('{"name":"a","id":1}'), path: `http://127.0.0.1${PATH}?x=1` }, status: 200 },
     { name: 'a query string (ignored)', request: { ...post('{"name":"a","id":1}'), path: `${PATH}?id=2&__proto__=1` }, status: 200 },
     { name: 'a chunked body', request: { ...post('{"name":"a","id":1,"tag":"chunked"}'), chunked: true }, status: 200 },
 

@@ -4,6 +4,7 @@
  * status requires.
  */
 import { exactInteger, isJsonObject, isLosslessNumber, loadContract, parseJson, type JsonValue } from '../../src/contract/index.js';
+import { splitTarget } from '../../src/http/index.js';
 import { listen } from '../../src/server/index.js';
 import { createMock, type Mock, type MockOptions } from '../../mock/index.js';
 import type { WireRequest, WireResponse } from './http.js';
@@ -26,7 +27,7 @@ const errorSchema = contract.validatorForComponent('Error');
 /** Why `response` is not an answer the contract allows (empty when it is). */
 export function shapeViolations(request: WireRequest, response: WireResponse): string[] {
   const problems: string[] = [];
-  const path = request.path.split('?', 1)[0] ?? '';
+  const { path } = splitTarget(request.path);
   if (response.status === 204) {
     // Only a CORS preflight may get an answer without a body (see mock/cors.ts).
     if (request.method !== 'OPTIONS' || response.headers['access-control-allow-origin'] !== request.headers.origin) problems.push('204 to something other than a CORS preflight');
