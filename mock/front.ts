@@ -77,7 +77,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     const { path, query } = target(url);
     const prefer = headerValue(headers, 'prefer');
     const preferences = engine.preferences(prefer, query);
-    if ('kind' in preferences) return errorResponse(refusedPreference(preferences));
+    if ('kind' in preferences) return errorResponse(refusedPreference(preferences.detail));
     return { operation, path, preferences, preferred: Object.keys(preferences).length > 0 };
   };
 
@@ -96,13 +96,13 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     if (answer.kind === 'problem') {
       // With nothing preferred Prism answers every accepted request; when it declines a
       // preference (`code=500`, an unknown example), the preference is the client's to fix.
-      if (admitted.preferred) return errorResponse(refusedPreference(answer));
+      if (admitted.preferred) return errorResponse(refusedPreference(answer.detail));
       return internal(`Prism failed (${answer.status} ${answer.detail})`);
     }
     const { code, exampleKey } = admitted.preferences;
     if (code !== undefined && answer.status !== code) {
       // Prism falls back to another response when the one asked for lacks the example named.
-      return errorResponse(refusedPreference({ kind: 'problem', status: 404, detail: `the ${code} response has ${exampleKey === undefined ? 'nothing to answer' : `no example ${exampleKey}`} (Prism would answer ${answer.status})` }));
+      return errorResponse(refusedPreference(`the ${code} response has ${exampleKey === undefined ? 'nothing to answer' : `no example ${exampleKey}`} (Prism would answer ${answer.status})`));
     }
     return keepContract(admitted.operation, answer);
   };
@@ -135,8 +135,9 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   };
 }
 
-function refusedPreference(problem: PrismProblem): PlantStoreError {
-  return new PlantStoreError('unsupported_preference', `prefer: ${problem.detail.replace(/\s+/g, ' ').trim()}`);
+/** Prism's own words, on one line (its decoder draws a tree). */
+function refusedPreference(detail: string): PlantStoreError {
+  return new PlantStoreError('unsupported_preference', `prefer: ${detail.replace(/\s+/g, ' ').trim()}`);
 }
 
 /**
