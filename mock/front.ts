@@ -11,7 +11,7 @@
  *   declares, application/json, a body its schema accepts, the headers it requires. Anything
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
-import { formatIssues, loadContract, parseJson, validationView, type Contract, type OperationContract } from '../src/contract/index.js';
+import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, loadContract, parseJson, validationView, type Contract, type OperationContract } from '../src/contract/index.js';
 import { acceptAnyToken, checkHead, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, headerValue, parseRequestBody, PlantStoreError, splitTarget, tooLarge } from '../src/http/index.js';
 import { errorResponse, type AppRequest, type AppResponse, type Gate, type Headers } from '../src/server/index.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
@@ -64,7 +64,8 @@ function internal(message: string, cause?: unknown): AppResponse {
 /** Loads Prism (about a second: its modules are large) and builds the front. */
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const contract = options.contract ?? loadContract();
-  const engine: PrismEngine = await loadPrism({ document: contract.file, dynamic: options.dynamic ?? false, seed: options.seed });
+  const dynamic = options.dynamic ?? false;
+  const engine: PrismEngine = await loadPrism({ document: contract.file, dynamic, seed: options.seed });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const delayMs = options.delayMs ?? 0;
@@ -104,7 +105,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
       // Prism falls back to another response when the one asked for lacks the example named.
       return errorResponse(refusedPreference(`the ${code} response has ${exampleKey === undefined ? 'nothing to answer' : `no example ${exampleKey}`} (Prism would answer ${answer.status})`));
     }
-    return keepContract(admitted.operation, answer);
+    return keepContract(admitted.operation, (admitted.preferences.dynamic ?? dynamic) ? statusAsError(answer) : answer);
   };
 
   const finish = async (response: AppResponse, request: { readonly method: string; readonly headers: Headers }): Promise<AppResponse> => {
@@ -141,9 +142,18 @@ function refusedPreference(detail: string): PlantStoreError {
 }
 
 /**
+ * A generated Error with the status as its `error`: json-schema-faker fills the field with any
+ * int32, and the interface's Error schema cannot say that it is the status (kit decision 4).
+ */
+function statusAsError(answer: PrismResponse): PrismResponse {
+  if (answer.status < 300 || typeof answer.body !== 'object' || answer.body === null || Array.isArray(answer.body)) return answer;
+  return { ...answer, body: { ...answer.body, error: answer.status } };
+}
+
+/**
  * Prism's answer, if the contract allows it: a declared status, application/json, a body the
- * declared schema accepts (a Plant for 200, an Error whose `error` is the status otherwise), the
- * headers the response requires (`WWW-Authenticate` on 401).
+ * declared schema accepts (a Plant for 200, an Error otherwise), an Error's `error` the status
+ * (kit decision 4), the headers the response requires (`WWW-Authenticate` on 401).
  */
 export function keepContract(operation: OperationContract, answer: PrismResponse): AppResponse {
   const what = `Prism's ${answer.status} answer`;
@@ -153,8 +163,12 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   if (mediaType !== 'application/json' || !declared.validateBody) return internal(`${what}: the media type ${mediaType ?? 'none'} is not application/json`);
   if (answer.body === undefined) return internal(`${what}: no body`);
   const text = JSON.stringify(answer.body);
-  const validation = declared.validateBody(parseJson(text));
+  const body = parseJson(text);
+  const validation = declared.validateBody(body);
   if (!validation.valid) return internal(`${what} breaks openapi.yaml (${formatIssues(validation.issues)})`);
+  if (answer.status >= 300 && !(isJsonObject(body) && isLosslessNumber(body.error) && exactInteger(body.error) === BigInt(answer.status))) {
+    return internal(`${what}: the Error's error is not the status`);
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(answer.headers)) if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
   for (const [name, { required }] of declared.headers) if (required && headers[name] === undefined) return internal(`${what}: the required header ${name} is missing`);

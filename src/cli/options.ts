@@ -18,13 +18,21 @@ export function collectToken(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** An error the user can fix by changing the command or its environment; exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
 /** Tokens from PLANT_STORE_TOKENS (comma-separated), validated like --token. */
 export function tokensFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env.PLANT_STORE_TOKENS ?? '')
+  const tokens = (env.PLANT_STORE_TOKENS ?? '')
     .split(',')
     .map((t) => t.trim())
-    .filter(Boolean)
-    .reduce<string[]>((all, token) => collectToken(token, all), []);
+    .filter(Boolean);
+  // Thrown outside commander's own parsing, its InvalidArgumentError would be an exit 2 with no message.
+  const malformed = tokens.find((token) => !isWellFormedToken(token));
+  if (malformed !== undefined) throw new UsageError(`PLANT_STORE_TOKENS: a token is not an RFC 6750 b64token (letters, digits and - . _ ~ + /, optionally ending in =)`);
+  return tokens;
 }
 
 /** Resolves when the process is asked to stop (SIGINT or SIGTERM). */

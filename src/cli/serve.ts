@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Command } from 'commander';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../http/index.js';
 import { batchedLog, createApp, DEFAULT_MAX_ENTRIES, listen, type RunningServer } from '../server/index.js';
-import { collectToken, integerOption, portOption, tokensFromEnv, untilSignal } from './options.js';
+import { collectToken, integerOption, portOption, tokensFromEnv, untilSignal, UsageError } from './options.js';
 
 export interface ServeOptions {
   port: number;
@@ -45,10 +45,7 @@ export function explainListenError(error: unknown, where: { port: number; host: 
   return error;
 }
 
-/** An error the user can fix by changing the command; exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 export function curlExample(url: string, token: string): string {
   return `curl -sS -X POST ${url}/plants -H 'Authorization: Bearer ${token}' -H 'Content-Type: application/json' -d '{"name":"Monstera","id":1,"tag":"tropical"}'`;

@@ -6,19 +6,20 @@
 export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, scope: 'operation', about: 'missing or invalid bearer credentials (RFC 6750)' },
   unsupported_media_type: { status: 400, scope: 'operation', about: 'a media type other than application/json' },
+  unsupported_encoding: { status: 400, scope: 'operation', about: 'a content coding the kit does not decode (RFC 9110, section 8.4)' },
   body_too_large: { status: 400, scope: 'operation', about: 'a body over the size limit' },
   invalid_utf8: { status: 400, scope: 'operation', about: 'a body that is not valid UTF-8 (RFC 8259, section 8.1)' },
   too_deep: { status: 400, scope: 'operation', about: 'a body nested deeper than the limit' },
   malformed_json: { status: 400, scope: 'operation', about: 'a body that is not JSON (RFC 8259)' },
   invalid_body: { status: 400, scope: 'operation', about: 'a body that does not match the request schema' },
-  unsupported_preference: { status: 400, scope: 'operation', about: 'a Prefer header the mock cannot honour (RFC 7240; the mock only)' },
+  unsupported_preference: { status: 400, scope: 'mock', about: 'a Prefer header the mock cannot honour (RFC 7240)' },
   not_found: { status: 404, scope: 'routing', about: 'a path the contract does not declare' },
   method_not_allowed: { status: 405, scope: 'routing', about: 'a method the contract does not declare for the path' },
   malformed_request: { status: 400, scope: 'transport', about: 'bytes that are not an HTTP request' },
   request_timeout: { status: 408, scope: 'transport', about: 'a request not received in time' },
   headers_too_large: { status: 431, scope: 'transport', about: 'request headers over the limit' },
   internal: { status: 500, scope: 'internal', about: 'a defect of the kit itself' },
-} as const satisfies Record<string, { status: number; scope: 'operation' | 'routing' | 'transport' | 'internal'; about: string }>;
+} as const satisfies Record<string, { status: number; scope: 'operation' | 'routing' | 'transport' | 'internal' | 'mock'; about: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

@@ -10,14 +10,18 @@ import { PlantStoreError } from './errors.js';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 64;
 
-/** A request target's path and query string (without `?`). */
+/** `scheme://authority` at the start of an absolute-form request target (RFC 9112, section 3.2.2). */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/**
+ * A request target's path and query string (without `?`). An absolute-form target
+ * (`http://host/plants`), which a server must accept, gives its path.
+ */
 export function splitTarget(url: string): { path: string; query: string } {
-  const mark = url.indexOf('?');
-  let path = mark === -1 ? url : url.slice(0, mark);
-  // RFC 9112, section 3.2.2: a server must accept the absolute form (http://host/plants) too.
-  const absolute = /^https?:\/\/[^/]*/i.exec(path);
-  if (absolute) path = path.slice(absolute[0].length) || '/';
-  return { path, query: mark === -1 ? '' : url.slice(mark + 1) };
+  const authority = ABSOLUTE_FORM.exec(url);
+  const target = authority ? url.slice(authority[0].length) || '/' : url;
+  const mark = target.indexOf('?');
+  return { path: mark === -1 ? target : target.slice(0, mark), query: mark === -1 ? '' : target.slice(mark + 1) };
 }
 
 /** Finds the operation for a request, or the 404/405 Error. The query string is ignored. */
@@ -73,12 +77,12 @@ function digest(token: string): Buffer {
 export function checkCredentials(authorization: string | undefined, accept: TokenPolicy): PlantStoreError | undefined {
   const value = authorization?.trim() ?? '';
   if (value === '') return unauthorized('authorization: missing bearer credentials', false);
-  // RFC 9110, section 11.4: credentials = auth-scheme [ 1*SP token68 ]; tabs are tolerated too.
-  const separator = /[ \t]+/.exec(value);
-  const scheme = separator ? value.slice(0, separator.index) : value;
+  // The scheme ends at the first whitespace of any kind, so a message naming it never repeats a token.
+  const [, scheme = '', separator = '', token = ''] = /^(\S+)(\s*)(.*)$/s.exec(value) ?? [];
   if (scheme.toLowerCase() !== 'bearer') return unauthorized(`authorization: the ${truncate(scheme, 20)} scheme is not accepted; use Bearer`, false);
-  const token = separator ? value.slice(separator.index + separator[0].length) : '';
   if (token === '') return unauthorized('authorization: empty bearer token', true);
+  // credentials = auth-scheme [ 1*SP token68 ] (RFC 9110, section 11.4): spaces only.
+  if (/[^ ]/.test(separator)) return unauthorized('authorization: malformed bearer credentials; separate Bearer and the token with a space', true);
   if (!B64TOKEN.test(token)) return unauthorized('authorization: malformed bearer token (RFC 6750 b64token)', true);
   if (!accept(token)) return unauthorized('authorization: bearer token not accepted', true);
   return undefined;
@@ -100,6 +104,18 @@ export function checkMediaType(contentType: string | undefined, declared: readon
   const essence = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
   if (declared.some((type) => type.toLowerCase() === essence)) return undefined;
   return new PlantStoreError('unsupported_media_type', `content-type: ${truncate(contentType)} is not accepted; send ${expected}`);
+}
+
+/**
+ * The kit decodes no content coding (RFC 9110, section 8.4): a body labelled gzip or br would
+ * otherwise be read as if it were plain JSON. Where a server would answer 415, the kit answers
+ * its 400 (DESIGN.md, decision 6). `identity` is no coding at all.
+ */
+export function checkContentEncoding(contentEncoding: string | undefined): PlantStoreError | undefined {
+  if (contentEncoding === undefined) return undefined;
+  const codings = contentEncoding.split(',').map((coding) => coding.trim().toLowerCase());
+  if (codings.every((coding) => coding === 'identity' || coding === '')) return undefined;
+  return new PlantStoreError('unsupported_encoding', `content-encoding: ${truncate(contentEncoding)} is not supported; send the body without a content coding`);
 }
 
 export function checkDeclaredLength(contentLength: string | undefined, maxBytes: number): PlantStoreError | undefined {
@@ -127,6 +143,9 @@ export function parseRequestBody(operation: OperationContract, bytes: Uint8Array
   } catch (cause) {
     return new PlantStoreError('invalid_utf8', 'body: not valid UTF-8', { cause });
   }
+  // RFC 8259, section 8.1: a JSON text carries no byte order mark; a parser may ignore one, the
+  // kit is strict and says so plainly (the parser's own message would show an invisible character).
+  if (text.charCodeAt(0) === 0xfeff) return new PlantStoreError('malformed_json', 'malformed JSON: a byte order mark (U+FEFF) precedes the JSON text; send UTF-8 without one (RFC 8259, section 8.1)');
   if (nestingExceeds(text, maxDepth)) return new PlantStoreError('too_deep', `body: nested deeper than ${maxDepth} levels`);
   let value;
   try {
@@ -150,8 +169,8 @@ export function headerValue(headers: HeaderLookup, name: string): string | undef
 
 /**
  * Everything that can be judged from a request's head, in DESIGN.md's order: route,
- * credentials, media type, declared length. The operation, or the Error to answer before any of
- * the body is read.
+ * credentials, media type, content coding, declared length. The operation, or the Error to
+ * answer before any of the body is read.
  */
 export function checkHead(
   contract: Contract,
@@ -167,7 +186,10 @@ export function checkHead(
     if (denied) return denied;
   }
   if (operation.requestBody) {
-    const problem = checkMediaType(headerValue(headers, 'content-type'), operation.requestBody.mediaTypes) ?? checkDeclaredLength(headerValue(headers, 'content-length'), limits.maxBodyBytes);
+    const problem =
+      checkMediaType(headerValue(headers, 'content-type'), operation.requestBody.mediaTypes) ??
+      checkContentEncoding(headerValue(headers, 'content-encoding')) ??
+      checkDeclaredLength(headerValue(headers, 'content-length'), limits.maxBodyBytes);
     if (problem) return problem;
   }
   return operation;

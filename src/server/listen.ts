@@ -3,11 +3,11 @@
  * before reading any of the body, reads the body up to the size limit, and answers every
  * failure - including the ones node:http would answer with an empty body - with an Error.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { errorBodyText, ERROR_CATALOGUE, type ErrorCode } from '../http/index.js';
-import { internalError, type Admitted, type AppResponse, type Headers } from './app.js';
+import { PlantStoreError, type ErrorCode } from '../http/index.js';
+import { errorResponse, internalError, type Admitted, type AppResponse, type Headers } from './app.js';
 
 /**
  * What the socket layer drives: the reference app, or the mock's front. `admit` sees the head
@@ -37,6 +37,10 @@ export interface ListenOptions {
   readonly log?: (line: string) => void;
   /** How long shutdown waits for requests in flight before closing their connections. */
   readonly shutdownGraceMs?: number;
+  /** A request whose head has not arrived by then gets a 408 Error (default 10 s). */
+  readonly headersTimeoutMs?: number;
+  /** A request not received whole by then gets a 408 Error (default 30 s). */
+  readonly requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -47,20 +51,73 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Connections on which a request has begun. node's closeIdleConnections() leaves alone a
+ * connection that has not sent one yet (browsers open such connections ahead of need), which
+ * would hold shutdown for the whole grace period; close() ends those itself.
+ */
+const served = new WeakSet<Socket>();
+
+/** Requests that sent `Expect: 100-continue` and wait for a 100 before they send their body. */
+const continuing = new WeakSet<IncomingMessage>();
+
 /** A body this many times over the limit is not drained any further: the connection is cut. */
 const DRAIN_FACTOR = 16;
 
-export function createPlantServer<A extends object>(app: Gate<A>, options: Pick<ListenOptions, 'log'> = {}): Server {
+export function createPlantServer<A extends object>(app: Gate<A>, options: Omit<ListenOptions, 'port' | 'host' | 'shutdownGraceMs'> = {}): Server {
   const log = options.log;
-  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  const logLine = (method: string | undefined, url: string | undefined, status: number, started: number): void => {
+    // The path only: a query string may carry an access_token (RFC 6750, section 2.3).
+    log?.(`${new Date().toISOString()} ${method ?? '-'} ${(url ?? '-').split('?', 1)[0] ?? '-'} ${status} ${(performance.now() - started).toFixed(2)}ms`);
+  };
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    served.add(req.socket);
     const started = log ? performance.now() : 0;
     if (log) {
       res.once('finish', () => {
-        // The path only: a query string may carry an access_token (RFC 6750, section 2.3).
-        log(`${new Date().toISOString()} ${req.method ?? '-'} ${(req.url ?? '-').split('?', 1)[0] ?? '-'} ${res.statusCode} ${(performance.now() - started).toFixed(2)}ms`);
+        logLine(req.method, req.url, res.statusCode, started);
       });
     }
     handle(app, server, req, res);
+  };
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      keepAliveTimeout: 5_000,
+      // Timeouts are only looked at this often (node's default is 30 s).
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+      // node would answer a missing Host with an empty 400; handle() answers it with an Error.
+      requireHostHeader: false,
+      // node keeps the first of two Authorization (or Content-Type) fields and drops the other;
+      // joined, two sets of credentials are one malformed set (a 401), never a silent choice.
+      joinDuplicateHeaders: true,
+    },
+    onRequest,
+  );
+  // Expect: 100-continue - the head is judged (credentials first) before the client is told to
+  // send the body, so a refused request gets its final status instead (RFC 9110, section 10.1.1).
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    continuing.add(req);
+    onRequest(req, res);
+  });
+  // Any other expectation is ignored rather than answered with node's empty 417 (RFC 9110 allows both).
+  server.on('checkExpectation', onRequest);
+  // CONNECT is no operation of the contract; without this node would drop the connection silently.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    served.add(socket);
+    const started = log ? performance.now() : 0;
+    let response: AppResponse;
+    try {
+      const admitted = app.admit(req.method ?? 'CONNECT', req.url ?? '', req.headers);
+      response = isResponse(admitted) ? admitted : errorResponse(new PlantStoreError('method_not_allowed', 'method: CONNECT is not allowed'));
+    } catch (cause) {
+      response = internalError(cause);
+    }
+    writeRaw(socket, response);
+    logLine(req.method, req.url, response.status, started);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {
@@ -68,27 +125,41 @@ export function createPlantServer<A extends object>(app: Gate<A>, options: Pick<
       return;
     }
     const code: ErrorCode = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'malformed_request';
-    const status = ERROR_CATALOGUE[code].status;
     const message = code === 'request_timeout' ? 'request: not received in time' : code === 'headers_too_large' ? 'headers: larger than the limit' : `request: not valid HTTP/1.1 (${error.code ?? 'parse error'})`;
-    const body = errorBodyText(status, message);
-    socket.end(`HTTP/1.1 ${status} ${code.replace(/_/g, ' ')}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    writeRaw(socket, errorResponse(new PlantStoreError(code, message)));
   });
   return server;
+}
+
+/** An answer written straight to a socket that node:http no longer manages; the connection closes after it. */
+function writeRaw(socket: Socket, response: AppResponse): void {
+  const head = Object.entries({ ...response.headers, 'content-length': String(Buffer.byteLength(response.body)), connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${head}\r\n${response.body}`);
 }
 
 function handle<A extends object>(app: Gate<A>, server: Server, req: IncomingMessage, res: ServerResponse): void {
   let admitted: A | AppResponse;
   try {
-    admitted = app.admit(req.method ?? '', req.url ?? '/', req.headers);
+    admitted =
+      req.httpVersion === '1.1' && req.headers.host === undefined
+        ? errorResponse(new PlantStoreError('malformed_request', 'host: the Host header is required in HTTP/1.1 (RFC 9112, section 3.2)'))
+        : app.admit(req.method ?? '', req.url ?? '/', req.headers);
   } catch (cause) {
     admitted = internalError(cause);
   }
   if (isResponse(admitted)) {
-    respond(app, server, req, res, admitted, false);
-    req.resume(); // discard a body nobody will read; the connection stays usable
+    // A body nobody will read is discarded and the connection kept, unless the client declared
+    // (or may send, chunked) more than the limit: then it closes rather than reading it all.
+    const declared = req.headers['content-length'];
+    const smallBody = req.headers['transfer-encoding'] === undefined && (declared === undefined || Number(declared) <= app.maxBodyBytes);
+    respond(app, server, req, res, admitted, !smallBody);
+    req.resume();
     return;
   }
   const head = admitted;
+  if (continuing.delete(req)) res.writeContinue();
   const chunks: Buffer[] = [];
   let size = 0;
   let over = false;
@@ -132,9 +203,12 @@ function respond<A extends object>(app: Gate<A>, server: Server, req: IncomingMe
   Promise.resolve(answer)
     .then((response) => (app.finish ? app.finish(response, request) : response))
     .catch(internalError)
-    .then((response) => {
-      send(res, response, close || !server.listening);
-    }, () => undefined);
+    .then(
+      (response) => {
+        send(res, response, close || !server.listening);
+      },
+      () => undefined,
+    );
 }
 
 function send(res: ServerResponse, response: AppResponse, close: boolean): void {
@@ -149,8 +223,13 @@ function send(res: ServerResponse, response: AppResponse, close: boolean): void 
 
 /** Starts the server; resolves once it listens. Port 0 picks a free port. */
 export function listen<A extends object>(app: Gate<A>, options: ListenOptions = {}): Promise<RunningServer> {
-  const server = createPlantServer(app, options.log ? { log: options.log } : {});
+  const server = createPlantServer(app, options);
   const grace = options.shutdownGraceMs ?? 10_000;
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
@@ -173,6 +252,7 @@ export function listen<A extends object>(app: Gate<A>, options: ListenOptions = 
               done();
             });
             server.closeIdleConnections();
+            for (const socket of connections) if (!served.has(socket)) socket.destroy();
           })),
       });
     });

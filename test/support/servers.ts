@@ -3,19 +3,24 @@
  * "faulty" implementations made from it by one deliberate defect (a transform of the request
  * before it, or of the response after it).
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, listen, type App, type AppOptions, type AppRequest, type AppResponse, type RunningServer } from '../../src/server/index.js';
+import { createApp, listen, type App, type AppOptions, type AppRequest, type AppResponse, type ListenOptions, type RunningServer } from '../../src/server/index.js';
 
 export const TEST_TOKEN = 'test-token';
 
-/** The reference implementation on 127.0.0.1, port 0. */
-export function startReference(options: Partial<AppOptions> = {}): Promise<RunningServer> {
-  return listen(createApp({ tokens: [TEST_TOKEN], ...options }), { port: 0, host: '127.0.0.1' });
+/** The reference implementation on 127.0.0.1, port 0, with its app (and so its store) for tests to inspect. */
+export async function startReference(options: Partial<AppOptions> = {}, listenOptions: Omit<ListenOptions, 'port' | 'host'> = {}): Promise<RunningServer & { readonly app: App }> {
+  const app = createApp({ tokens: [TEST_TOKEN], ...options });
+  return { ...(await listen(app, { ...listenOptions, port: 0, host: '127.0.0.1' })), app };
 }
 
-/** One deliberate defect: given the request and what the reference would answer, what to answer instead. */
-export type Fault = (request: AppRequest, correct: () => AppResponse, app: App) => AppResponse | 'reset' | 'hang';
+/**
+ * One deliberate defect: given the request and what the reference would answer, what to answer
+ * instead. A function takes over the raw response, for defects below HTTP semantics (bytes that
+ * are not HTTP, a body that never ends).
+ */
+export type Fault = (request: AppRequest, correct: () => AppResponse, app: App) => AppResponse | 'reset' | 'hang' | ((res: ServerResponse) => void);
 
 export interface RunningFaulty {
   readonly url: string;
@@ -25,7 +30,8 @@ export interface RunningFaulty {
 
 /**
  * A Plant Store with one defect. Bodies are read whole (no streaming limits): the fault sees
- * the request as the client sent it. 'reset' destroys the connection, 'hang' never answers.
+ * the request as the client sent it. 'reset' destroys the connection, 'hang' never answers, a
+ * function writes to the raw response itself.
  */
 export async function startFaulty(fault: Fault, options: Partial<AppOptions> = {}): Promise<RunningFaulty> {
   const app = createApp({ tokens: [TEST_TOKEN], ...options });
@@ -40,6 +46,10 @@ export async function startFaulty(fault: Fault, options: Partial<AppOptions> = {
         return;
       }
       if (answer === 'hang') return;
+      if (typeof answer === 'function') {
+        answer(res);
+        return;
+      }
       res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
       res.end(answer.body);
     });

@@ -1,0 +1,227 @@
+/**
+ * A run's findings for people and machines: requests as `curl` commands, a text summary, JUnit
+ * XML for CI systems. The token never appears: commands read it from `$TOKEN`, reports show `<token>`.
+ */
+import { urlFor } from './http-client.js';
+import type { Failure, Report } from './runner.js';
+import { CHECK_NAMES, type HttpOutcome, type RequestCase } from './types.js';
+
+export interface ReportedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly label: RequestCase['label'];
+  readonly variant: string;
+  readonly credentials: RequestCase['credentials'];
+  /** Header values with the token replaced by `<token>`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as text, or in base64 when it is not valid UTF-8. */
+  readonly body: string;
+  readonly bodyEncoding: 'utf8' | 'base64';
+  readonly bodyBytes: number;
+}
+
+export type ReportedOutcome =
+  | { readonly kind: 'response'; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly bodyBytes: number; readonly durationMs: number }
+  | { readonly kind: 'failure'; readonly failure: string; readonly message: string; readonly durationMs: number };
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function utf8OrUndefined(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function redact(value: string, token: string | undefined, placeholder: string): string {
+  return token ? value.split(token).join(placeholder) : value;
+}
+
+export function reportedRequest(base: URL, request: RequestCase, token?: string): ReportedRequest {
+  const text = utf8OrUndefined(request.body);
+  return {
+    method: request.method,
+    url: urlFor(base, request.path).href,
+    label: request.label,
+    variant: request.variant,
+    credentials: request.credentials,
+    headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, redact(v, token, '<token>')])),
+    body: text ?? Buffer.from(request.body).toString('base64'),
+    bodyEncoding: text === undefined ? 'base64' : 'utf8',
+    bodyBytes: request.body.length,
+  };
+}
+
+/** Response bodies are kept up to this many characters in reports. */
+const MAX_BODY_CHARS = 4096;
+
+export function reportedOutcome(outcome: HttpOutcome): ReportedOutcome {
+  if (outcome.kind === 'failure') return { kind: 'failure', failure: outcome.failure, message: outcome.message, durationMs: outcome.durationMs };
+  const text = Buffer.from(outcome.body).toString('utf8');
+  return {
+    kind: 'response',
+    status: outcome.status,
+    headers: outcome.headers,
+    body: text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…` : text,
+    bodyBytes: outcome.body.length,
+    durationMs: outcome.durationMs,
+  };
+}
+
+/** POSIX shell single quotes. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A header for the shell, the token as "$TOKEN" (double quotes, so the shell expands it). */
+function headerArgument(name: string, value: string, token: string | undefined): string {
+  if (!token || !value.includes(token)) return `-H ${shellQuote(`${name}: ${value}`)}`;
+  const escaped = `${name}: ${value}`.replace(/[\\"$`]/g, '\\$&');
+  return `-H "${escaped.split(token.replace(/[\\"$`]/g, '\\$&')).join('${TOKEN}')}"`;
+}
+
+/** A printf(1) format writing exactly these bytes: controls and non-UTF-8 bytes as octal escapes (POSIX). */
+function printfFormat(bytes: Uint8Array, validUtf8: boolean): string {
+  let out = '';
+  for (const byte of bytes) {
+    if (byte === 0x25) out += '%%';
+    else if (byte === 0x5c) out += '\\\\';
+    else if (byte === 0x27) out += `'\\''`;
+    else if (byte < 0x20 || byte === 0x7f || (byte >= 0x80 && !validUtf8)) out += `\\${byte.toString(8).padStart(3, '0')}`;
+    else out += String.fromCharCode(byte);
+  }
+  // Multi-byte UTF-8 went through byte by byte above; put the characters back together.
+  return validUtf8 ? Buffer.from(out, 'latin1').toString('utf8') : out;
+}
+
+/**
+ * The request as a `curl` command that sends the same bytes: the body inline when it is plain
+ * text, through `printf` when it holds control characters or bytes that are not UTF-8.
+ */
+export function toCurl(base: URL, request: RequestCase, token?: string): string {
+  const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(urlFor(base, request.path).href)];
+  for (const [name, value] of Object.entries(request.headers)) parts.push(headerArgument(name, value, token));
+  const text = utf8OrUndefined(request.body);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+  if (text !== undefined && !/[\u0000-\u001f\u007f]/.test(text)) return [...parts, '--data-binary', shellQuote(text)].join(' ');
+  return `printf '${printfFormat(request.body, text !== undefined)}' | ${[...parts, '--data-binary', '@-'].join(' ')}`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters; the full command is in the --json report)` : text;
+}
+
+function describeOutcome(outcome: ReportedOutcome, maxChars: number): string {
+  if (outcome.kind === 'failure') return `no response: ${outcome.failure} - ${outcome.message}`;
+  const headers = ['content-type', 'www-authenticate', 'allow'].flatMap((h) => (outcome.headers[h] === undefined ? [] : [`${h}: ${outcome.headers[h]}`]));
+  return `HTTP ${outcome.status}${headers.length > 0 ? `  ${headers.join('  ')}` : ''}\n${shorten(outcome.body || '(empty body)', maxChars)}`;
+}
+
+function indent(text: string, by: string): string {
+  return text
+    .split('\n')
+    .map((line) => by + line)
+    .join('\n');
+}
+
+/** The command that replays a run. */
+export function replayCommand(report: Report): string {
+  return `plant-store conform --base-url ${report.target.replace(/\/$/, '')} --token "$TOKEN"${report.profile === 'mock' ? ' --profile mock' : ''} --runs ${report.runs} --seed ${report.seed}`;
+}
+
+function describeFailure(failure: Failure, report: Report, maxChars: number): string {
+  const how = !failure.reproduced
+    ? 'did not fail again when replayed alone (intermittent, or it depends on earlier requests); shown as first seen'
+    : failure.shrinks > 0
+      ? `shrunk in ${failure.shrinks} steps`
+      : 'already minimal';
+  return [
+    `FAILED ${failure.check}: ${failure.message}`,
+    `  request (${failure.request.label}${failure.request.variant ? `: ${failure.request.variant}` : ''}), ${how}:`,
+    indent(shorten(failure.curl, maxChars), '    '),
+    '  response:',
+    indent(describeOutcome(failure.response, maxChars), '    '),
+    `  ${failure.occurrences} of ${report.requests} requests broke ${failure.check}; replay with: ${replayCommand(report)}`,
+  ].join('\n');
+}
+
+/** The run as text: a line per check, then each failure with its minimal request. */
+export function formatReport(report: Report, options: { maxChars?: number } = {}): string {
+  const maxChars = options.maxChars ?? 2000;
+  const width = Math.max(...CHECK_NAMES.map((n) => n.length));
+  const lines = [
+    `${report.contract.title} ${report.contract.version} at ${report.target} (profile ${report.profile}, seed ${report.seed})`,
+    `${report.requests} requests checked in ${seconds(report.checkingMs)} (${Math.round(report.requestsPerSecond)} requests/s); ${CHECK_NAMES.length} checks`,
+    '',
+    `${'check'.padEnd(width)}  requests  violations`,
+    ...CHECK_NAMES.map((name) => {
+      const { requests, violations } = report.checks[name];
+      return `${name.padEnd(width)}  ${String(requests).padStart(8)}  ${String(violations).padStart(10)}  ${violations > 0 ? 'FAILED' : requests === 0 ? 'not exercised' : 'ok'}`;
+    }),
+  ];
+  if (report.stoppedEarly) lines.push('', `Stopped early: ${report.stoppedEarly}.`);
+  const accepts = report.checks['accepts-valid'];
+  const refused = report.failures.find((f) => f.check === 'accepts-valid')?.response;
+  if (accepts.requests > 0 && accepts.violations === accepts.requests && refused?.kind === 'response' && refused.status === 401) {
+    lines.push('', 'Every valid request got 401: is --token a token the implementation accepts?');
+  }
+  for (const failure of report.failures) lines.push('', describeFailure(failure, report, maxChars));
+  lines.push(
+    '',
+    report.passed
+      ? `The target kept the contract (seed ${report.seed}; ${seconds(report.durationMs)}).`
+      : `The target broke the contract: ${report.failures.map((f) => f.check).join(', ') || 'see above'} (seed ${report.seed}; ${seconds(report.durationMs)}). Commands use $TOKEN for your token.`,
+  );
+  return lines.join('\n');
+}
+
+/** XML 1.0 text: escaped, and characters XML cannot carry at all written as \uXXXX. */
+function xml(text: string): string {
+  return (
+    text
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      // eslint-disable-next-line no-control-regex -- XML 1.0, section 2.2: these code points are not allowed
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  );
+}
+
+/** JUnit XML (the format Jenkins, GitLab and GitHub test reporters read): one test case per check. */
+export function toJUnit(report: Report): string {
+  const failed = new Map(report.failures.map((f) => [f.check, f]));
+  const time = (report.durationMs / 1000).toFixed(3);
+  const cases = CHECK_NAMES.map((name) => {
+    const { requests, violations } = report.checks[name];
+    const failure = failed.get(name);
+    const open = `    <testcase classname="plant-store.conform" name="${name}" time="0">`;
+    if (failure) return `${open}\n      <failure message="${xml(failure.message)}" type="${name}">${xml(describeFailure(failure, report, 100_000))}</failure>\n    </testcase>`;
+    if (requests === 0 && violations === 0) return `${open}\n      <skipped message="no request exercised this check"/>\n    </testcase>`;
+    return `    <testcase classname="plant-store.conform" name="${name}" time="0"/>`;
+  });
+  const errors = report.stoppedEarly === undefined ? 0 : 1;
+  const stopped = report.stoppedEarly === undefined ? [] : [`    <testcase classname="plant-store.conform" name="run completed" time="0">\n      <error message="${xml(report.stoppedEarly)}"/>\n    </testcase>`];
+  const tests = CHECK_NAMES.length + errors;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="plant-store conform" tests="${tests}" failures="${failed.size}" errors="${errors}" time="${time}">`,
+    `  <testsuite name="${xml(`${report.contract.title} ${report.contract.version} at ${report.target}`)}" tests="${tests}" failures="${failed.size}" errors="${errors}" skipped="${CHECK_NAMES.filter((n) => report.checks[n].requests === 0 && !failed.has(n)).length}" time="${time}">`,
+    '    <properties>',
+    `      <property name="seed" value="${report.seed}"/>`,
+    `      <property name="runs" value="${report.runs}"/>`,
+    `      <property name="profile" value="${report.profile}"/>`,
+    `      <property name="requests" value="${report.requests}"/>`,
+    '    </properties>',
+    ...cases,
+    ...stopped,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

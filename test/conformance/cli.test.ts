@@ -1,0 +1,96 @@
+/** `plant-store conform` as a user runs it: output, report files and exit codes 0, 1 and 2. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../fuzz/index.js';
+import { isCi } from '../../src/cli/conform.js';
+import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
+import { startReference, TEST_TOKEN } from '../support/servers.js';
+import { runCli } from './common.js';
+import { assertBuildIsFresh } from './engine-pool.js';
+
+const closers: (() => Promise<void>)[] = [];
+let reference = '';
+
+beforeAll(async () => {
+  assertBuildIsFresh();
+  const server = await startReference();
+  closers.push(() => server.close());
+  reference = server.url;
+});
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+describe('plant-store conform', () => {
+  it('exits 0 on the reference implementation after a default run, with the seed, a line per check and both report files', { timeout: 60_000 }, async () => {
+    const run = await runCli(['conform', '--base-url', reference, '--token', TEST_TOKEN, '--seed', '11'], { files: true });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('profile reference, 1000 runs, seed 11');
+    expect(run.stdout).toMatch(/^echo\s+\d+\s+0\s+ok$/m);
+    expect(run.stdout).toContain('The target kept the contract (seed 11');
+    const report = JSON.parse(run.json ?? '{}') as Report;
+    expect(report).toMatchObject({ passed: true, seed: 11, runs: 1000, failures: [] });
+    expect(run.junit).toMatch(/<testsuites name="plant-store conform" tests="7" failures="0" errors="0"/);
+    // No progress bar under CI=true (the runner sets it for children).
+    expect(run.stderr).toBe('');
+  });
+
+  it('exits 1 on an implementation that breaks the contract, printing the minimal request as curl without the token', { timeout: 60_000 }, async () => {
+    const faulty = FAULTY_IMPLEMENTATIONS.find((f) => f.name === 'accepts-missing-token');
+    const server = await faulty?.start();
+    if (!server) throw new Error('accepts-missing-token is missing from the collection');
+    closers.push(() => server.close());
+    const run = await runCli(['conform', '--base-url', server.url, '--token', TEST_TOKEN, '--seed', '5', '--runs', '300'], { files: true });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/^FAILED requires-auth: bad-auth request \(no Authorization header\): accepted with 200/m);
+    expect(run.stdout).toMatch(/curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/plants' -H 'accept: application\/json' -H 'content-type: application\/json' --data-binary '\{"name":"","id":0\}'/);
+    expect(run.stdout).toContain('replay with: plant-store conform --base-url');
+    expect(run.stdout).not.toContain(TEST_TOKEN);
+    const report = JSON.parse(run.json ?? '{}') as Report;
+    expect(report.failures.map((f) => f.check)).toEqual(['requires-auth']);
+    expect(run.junit).toContain('<failure message="bad-auth request (no Authorization header): accepted with 200');
+  });
+
+  it('takes the token from PLANT_STORE_TOKENS', { timeout: 30_000 }, async () => {
+    const run = await runCli(['conform', '--base-url', reference, '--runs', '100', '--seed', '3'], { env: { PLANT_STORE_TOKENS: `${TEST_TOKEN},other` } });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+  });
+
+  it('exits 2 when the target cannot be reached', async () => {
+    const server = await startReference();
+    await server.close();
+    const run = await runCli(['conform', '--base-url', server.url, '--token', TEST_TOKEN]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED; is it running\?/);
+  });
+
+  it.each([
+    ['no --base-url', ['conform', '--token', TEST_TOKEN], /required option '--base-url <url>'/],
+    ['a base URL that is not http', ['conform', '--base-url', 'ftp://127.0.0.1/', '--token', TEST_TOKEN], /only http and https/],
+    ['an unknown profile', ['conform', '--base-url', 'http://127.0.0.1:1', '--token', TEST_TOKEN, '--profile', 'prism'], /Allowed choices are reference, mock/],
+    ['zero runs', ['conform', '--base-url', 'http://127.0.0.1:1', '--token', TEST_TOKEN, '--runs', '0'], /expected a whole number from 1/],
+    ['a token that is not a b64token', ['conform', '--base-url', 'http://127.0.0.1:1', '--token', 'a b'], /b64token/],
+    ['no token for the reference profile', ['conform', '--base-url', 'http://127.0.0.1:1'], /needs a bearer token/],
+  ])('exits 2 on bad usage: %s', async (_what, args, message) => {
+    const run = await runCli(args, { env: { PLANT_STORE_TOKENS: '' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('documents itself with --help', async () => {
+    const run = await runCli(['conform', '--help']);
+    expect(run.code).toBe(0);
+    for (const option of ['--base-url', '--token', '--profile', '--runs', '--seed', '--json', '--junit']) expect(run.stdout).toContain(option);
+    expect(run.stdout).toContain('Exit codes: 0');
+  });
+});
+
+describe('isCi', () => {
+  it('is true for CI=true and other non-empty values, false for none, empty, false and 0', () => {
+    expect(isCi({ CI: 'true' })).toBe(true);
+    expect(isCi({ CI: '1' })).toBe(true);
+    expect(isCi({})).toBe(false);
+    expect(isCi({ CI: '' })).toBe(false);
+    expect(isCi({ CI: 'false' })).toBe(false);
+    expect(isCi({ CI: '0' })).toBe(false);
+  });
+});

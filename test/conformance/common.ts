@@ -1,0 +1,125 @@
+/**
+ * The shared conformance suite (after Hono's common.case.test.ts): one set of expectations run
+ * against every implementation - the reference, the mock, each faulty one. A conforming
+ * implementation must pass every check it does not skip, and must name each skip with a reason;
+ * a faulty one must be caught by the check its defect belongs to, with a shrunk reproduction.
+ *
+ * Runs are default `runConformance` runs (what `plant-store conform` does) with a fixed seed,
+ * on worker threads (engine-pool.ts). Only the per-request timeout is shorter than the default,
+ * so that the hanging implementations are quick; what is caught does not depend on it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECK_NAMES, formatReport, type CheckName, type Profile, type Report } from '../../fuzz/index.js';
+import { TEST_TOKEN } from '../support/servers.js';
+import { assertBuildIsFresh, EnginePool } from './engine-pool.js';
+
+export interface Implementation {
+  readonly name: string;
+  start(): Promise<{ readonly url: string; close(): Promise<void> }>;
+  readonly token?: string;
+  readonly profile?: Profile;
+  /** For a faulty implementation: the check that must catch it. */
+  readonly caughtBy?: CheckName;
+  /**
+   * Checks a conforming implementation is not held to, each with its reason (printed in the test
+   * name): their failures are tolerated and they need not be exercised.
+   */
+  readonly skips?: Partial<Record<CheckName, string>>;
+}
+
+/**
+ * Seeds of the suite; PLANT_STORE_CONFORM_SEEDS=1,2,3 replaces them (a CI job can add a random
+ * one: the test names print every seed, and a failure prints the report with its seed).
+ */
+export const SUITE_SEEDS: readonly number[] = (process.env.PLANT_STORE_CONFORM_SEEDS ?? '20240611,7,1999')
+  .split(',')
+  .map((s) => Number(s.trim()))
+  .filter((n) => Number.isSafeInteger(n) && n >= 0);
+
+export const SUITE_TIMEOUT_MS = 1000;
+
+let pool: EnginePool | undefined;
+
+/** Call once at the top of a test file that uses describeConformance: starts and stops the engine's workers. */
+export function useEnginePool(size = 2): void {
+  beforeAll(() => {
+    assertBuildIsFresh();
+    pool = new EnginePool(size);
+  });
+  afterAll(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+}
+
+/** Runs the suite against one implementation, once per seed. */
+export function describeConformance(implementation: Implementation, seeds: readonly number[] = SUITE_SEEDS): void {
+  const faulty = implementation.caughtBy !== undefined;
+  const skipped = Object.entries(implementation.skips ?? {}).map(([check, reason]) => `skips ${check}: ${reason}`);
+  const title = faulty ? `${implementation.name} (caught by ${implementation.caughtBy ?? ''})` : [implementation.name, ...skipped].join('; ');
+  describe.concurrent(title, () => {
+    for (const seed of seeds) {
+      it(`seed ${seed}: ${faulty ? 'breaks the contract, caught by the expected check' : 'keeps the contract'}`, { timeout: 120_000 }, async () => {
+        if (!pool) throw new Error('call useEnginePool() in the test file');
+        const server = await implementation.start();
+        let report: Report;
+        try {
+          report = await pool.run({ baseUrl: server.url, token: implementation.token ?? TEST_TOKEN, profile: implementation.profile ?? 'reference', seed, timeoutMs: SUITE_TIMEOUT_MS });
+        } finally {
+          await server.close();
+        }
+        const text = formatReport(report);
+        expect(report.seed).toBe(seed);
+        if (faulty) {
+          expect(report.passed, text).toBe(false);
+          const failure = report.failures.find((f) => f.check === implementation.caughtBy);
+          expect(failure, text).toBeDefined();
+          expect(failure?.curl, text).toMatch(/^(printf .* \| )?curl -sS -i -X POST /);
+          expect(failure?.message, text).not.toBe('');
+        } else {
+          expect(report.failures.filter((f) => implementation.skips?.[f.check] === undefined), text).toEqual([]);
+          expect(report.stoppedEarly, text).toBeUndefined();
+          // Every check not skipped (with a reason) was exercised: a pass that checked nothing is no pass.
+          for (const check of CHECK_NAMES) {
+            if (implementation.skips?.[check] !== undefined) continue;
+            expect(report.checks[check].requests, `${check} was exercised`).toBeGreaterThan(0);
+          }
+        }
+      });
+    }
+  });
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly json: string | undefined;
+  readonly junit: string | undefined;
+}
+
+/** `node bin/plant-store.js <args>` as a user runs it; `files` adds --json and --junit into a temporary directory. */
+export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; files?: boolean } = {}): Promise<CliRun> {
+  const dir = await mkdtemp(join(tmpdir(), 'plant-store-cli-'));
+  try {
+    const json = join(dir, 'report.json');
+    const junit = join(dir, 'report.xml');
+    const extra = options.files === true ? ['--json', json, '--junit', junit] : [];
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'plant-store.js'), ...args, ...extra], { cwd: ROOT, env: { ...process.env, CI: 'true', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    const read = (file: string): Promise<string | undefined> => readFile(file, 'utf8').catch(() => undefined);
+    return { code, stdout, stderr, json: await read(json), junit: await read(junit) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

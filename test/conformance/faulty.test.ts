@@ -1,0 +1,28 @@
+/**
+ * Every faulty implementation under test/faulty/ must be caught by a default conformance run, by
+ * the check its defect belongs to. Runs are deterministic for a seed, so a pass is not luck
+ * that may change: each implementation runs under one of the suite's seeds (they rotate, so the
+ * suite covers all of them); PLANT_STORE_CONFORM_MATRIX=full runs every implementation under
+ * every seed (about three times as long).
+ */
+import { describe, expect, it } from 'vitest';
+import { CHECK_NAMES } from '../../fuzz/index.js';
+import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
+import { describeConformance, SUITE_SEEDS, useEnginePool } from './common.js';
+
+useEnginePool();
+
+const fullMatrix = process.env.PLANT_STORE_CONFORM_MATRIX === 'full';
+
+describe('the collection of faulty implementations', () => {
+  it('has at least 25, with distinct names, that together cover all seven checks', () => {
+    expect(FAULTY_IMPLEMENTATIONS.length).toBeGreaterThanOrEqual(25);
+    expect(new Set(FAULTY_IMPLEMENTATIONS.map((f) => f.name)).size).toBe(FAULTY_IMPLEMENTATIONS.length);
+    expect(new Set(FAULTY_IMPLEMENTATIONS.map((f) => f.caughtBy))).toEqual(new Set(CHECK_NAMES));
+  });
+});
+
+FAULTY_IMPLEMENTATIONS.forEach((implementation, i) => {
+  const rotated = SUITE_SEEDS[i % SUITE_SEEDS.length];
+  describeConformance(implementation, fullMatrix || rotated === undefined ? SUITE_SEEDS : [rotated]);
+});
