@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { loadContract } from '../contract/index.js';
 import { conformCommand } from './conform.js';
 import { serveCommand, UsageError } from './serve.js';
+import { mockCommand } from './mock.js';
 import { startCommand } from './start.js';
 import { verifyCommand } from './verify.js';
 
@@ -19,7 +20,7 @@ export function program(): Command {
     .description(`Mock server, reference implementation and contract tests for ${contract.title} ${contract.version}`)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const command of [serveCommand(), startCommand(), conformCommand(), verifyCommand()]) {
+  for (const command of [serveCommand(), mockCommand(), startCommand(), conformCommand(), verifyCommand()]) {
     program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
   }
   return program;

@@ -33,11 +33,16 @@ export async function startReference(options: ServeOptions, out: NodeJS.Writable
     const running = await listen(app, { port: options.port, host: options.host, ...(logger ? { log: logger.log } : {}) });
     return { running, token: tokens[0] as string, generated };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} on ${options.host} is already in use; pick another with --port`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}: no such local address`);
-    throw error;
+    throw explainListenError(error, options, '--port');
   }
+}
+
+/** A port in use or an address that is not local is the user's to fix (exit 2); `flag` names the option. */
+export function explainListenError(error: unknown, where: { port: number; host: string }, flag: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new UsageError(`port ${where.port} on ${where.host} is already in use; pick another with ${flag}`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`cannot listen on ${where.host}: no such local address`);
+  return error;
 }
 
 export { UsageError };

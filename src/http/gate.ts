@@ -14,14 +14,19 @@ export const DEFAULT_MAX_DEPTH = 64;
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
 
 /**
- * Finds the operation for a request, or the 404/405 Error. The query string is ignored; an
- * absolute-form target (`http://host/plants`), which a server must accept, is routed by its path.
+ * A request target's path and query string (without `?`). An absolute-form target
+ * (`http://host/plants`), which a server must accept, gives its path.
  */
-export function route(contract: Contract, method: string, url: string): OperationContract | PlantStoreError {
+export function splitTarget(url: string): { path: string; query: string } {
   const authority = ABSOLUTE_FORM.exec(url);
   const target = authority ? url.slice(authority[0].length) || '/' : url;
-  const query = target.indexOf('?');
-  const path = query === -1 ? target : target.slice(0, query);
+  const mark = target.indexOf('?');
+  return { path: mark === -1 ? target : target.slice(0, mark), query: mark === -1 ? '' : target.slice(mark + 1) };
+}
+
+/** Finds the operation for a request, or the 404/405 Error. The query string is ignored. */
+export function route(contract: Contract, method: string, url: string): OperationContract | PlantStoreError {
+  const { path } = splitTarget(url);
   const operation = contract.findOperation(method, path);
   if (operation) return operation;
   const allowed = contract.methodsFor(path);
@@ -156,6 +161,42 @@ export function parseRequestBody(operation: OperationContract, bytes: Uint8Array
   if (!validation.valid) return new PlantStoreError('invalid_body', formatIssues(validation.issues));
   if (!isJsonObject(value)) return new PlantStoreError('invalid_body', 'body: must be an object');
   return value;
+}
+
+/** Request headers as node:http gives them: lower-case names, repeated ones as arrays. */
+export type HeaderLookup = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export function headerValue(headers: HeaderLookup, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === 'string' ? value : value?.[0];
+}
+
+/**
+ * Everything that can be judged from a request's head, in DESIGN.md's order: route,
+ * credentials, media type, content coding, declared length. The operation, or the Error to
+ * answer before any of the body is read.
+ */
+export function checkHead(
+  contract: Contract,
+  method: string,
+  url: string,
+  headers: HeaderLookup,
+  limits: { readonly accept: TokenPolicy; readonly maxBodyBytes: number },
+): OperationContract | PlantStoreError {
+  const operation = route(contract, method, url);
+  if (operation instanceof PlantStoreError) return operation;
+  if (operation.security.length > 0) {
+    const denied = checkCredentials(headerValue(headers, 'authorization'), limits.accept);
+    if (denied) return denied;
+  }
+  if (operation.requestBody) {
+    const problem =
+      checkMediaType(headerValue(headers, 'content-type'), operation.requestBody.mediaTypes) ??
+      checkContentEncoding(headerValue(headers, 'content-encoding')) ??
+      checkDeclaredLength(headerValue(headers, 'content-length'), limits.maxBodyBytes);
+    if (problem) return problem;
+  }
+  return operation;
 }
 
 /**

@@ -6,17 +6,14 @@
 import { exactInteger, isLosslessNumber, LosslessNumber, loadContract, stringifyJson, type Contract, type JsonObject, type OperationContract } from '../contract/index.js';
 import {
   acceptTokens,
-  checkContentEncoding,
-  checkCredentials,
-  checkDeclaredLength,
-  checkMediaType,
+  checkHead,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_DEPTH,
   errorBodyText,
   parseRequestBody,
   PlantStoreError,
-  route,
   tooLarge,
+  type HeaderLookup,
   type TokenPolicy,
 } from '../http/index.js';
 import { DEFAULT_MAX_ENTRIES, PlantStore } from './store.js';
@@ -30,7 +27,7 @@ export interface AppOptions {
   readonly contract?: Contract;
 }
 
-export type Headers = Readonly<Record<string, string | readonly string[] | undefined>>;
+export type Headers = HeaderLookup;
 
 export interface AppRequest {
   readonly method: string;
@@ -73,11 +70,6 @@ export function errorResponse(error: PlantStoreError): AppResponse {
   return { status: error.status, headers: { ...JSON_HEADERS, ...error.headers }, body: errorBodyText(error.status, error.message), code: error.code };
 }
 
-function header(headers: Headers, name: string): string | undefined {
-  const value = headers[name];
-  return typeof value === 'string' ? value : value?.[0];
-}
-
 export function createApp(options: AppOptions): App {
   if (options.tokens.length === 0) throw new Error('the reference server needs at least one token');
   const contract = options.contract ?? loadContract();
@@ -88,20 +80,8 @@ export function createApp(options: AppOptions): App {
   const ok = (plant: JsonObject): AppResponse => ({ status: 200, headers: JSON_HEADERS, body: stringifyJson(plant) });
 
   const admit = (method: string, url: string, headers: Headers): Admitted | AppResponse => {
-    const operation = route(contract, method, url);
-    if (operation instanceof PlantStoreError) return errorResponse(operation);
-    if (operation.security.length > 0) {
-      const denied = checkCredentials(header(headers, 'authorization'), accept);
-      if (denied) return errorResponse(denied);
-    }
-    if (operation.requestBody) {
-      const problem =
-        checkMediaType(header(headers, 'content-type'), operation.requestBody.mediaTypes) ??
-        checkContentEncoding(header(headers, 'content-encoding')) ??
-        checkDeclaredLength(header(headers, 'content-length'), maxBodyBytes);
-      if (problem) return errorResponse(problem);
-    }
-    return { operation };
+    const operation = checkHead(contract, method, url, headers, { accept, maxBodyBytes });
+    return operation instanceof PlantStoreError ? errorResponse(operation) : { operation };
   };
 
   const complete = ({ operation }: Admitted, body: Uint8Array): AppResponse => {

@@ -7,7 +7,28 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { PlantStoreError, type ErrorCode } from '../http/index.js';
-import { errorResponse, internalError, type App, type AppResponse } from './app.js';
+import { errorResponse, internalError, type Admitted, type AppResponse, type Headers } from './app.js';
+
+/**
+ * What the socket layer drives: the reference app, or the mock's front. `admit` sees the head
+ * only, so that a request can be refused before any of its body is read; `complete` answers from
+ * the whole body - synchronously for the reference, asynchronously where the answer comes from
+ * elsewhere (Prism, for the mock).
+ */
+export interface Gate<A extends object = Admitted> {
+  readonly maxBodyBytes: number;
+  /** The request may go on (its body is then read), or the answer to give at once. */
+  admit(method: string, url: string, headers: Headers): A | AppResponse;
+  complete(admitted: A, body: Uint8Array): AppResponse | Promise<AppResponse>;
+  /** The answer to a body that went over the limit while it was read. */
+  bodyTooLarge(): AppResponse;
+  /** Applied to every answer of the gate just before it is written (the mock adds CORS headers and latency). */
+  finish?(response: AppResponse, request: { readonly method: string; readonly headers: Headers }): AppResponse | Promise<AppResponse>;
+}
+
+function isResponse(value: object): value is AppResponse {
+  return 'status' in value;
+}
 
 export interface ListenOptions {
   readonly port?: number;
@@ -43,7 +64,7 @@ const continuing = new WeakSet<IncomingMessage>();
 /** A body this many times over the limit is not drained any further: the connection is cut. */
 const DRAIN_FACTOR = 16;
 
-export function createPlantServer(app: App, options: Omit<ListenOptions, 'port' | 'host' | 'shutdownGraceMs'> = {}): Server {
+export function createPlantServer<A extends object>(app: Gate<A>, options: Omit<ListenOptions, 'port' | 'host' | 'shutdownGraceMs'> = {}): Server {
   const log = options.log;
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
@@ -91,7 +112,7 @@ export function createPlantServer(app: App, options: Omit<ListenOptions, 'port' 
     let response: AppResponse;
     try {
       const admitted = app.admit(req.method ?? 'CONNECT', req.url ?? '', req.headers);
-      response = 'status' in admitted ? admitted : errorResponse(new PlantStoreError('method_not_allowed', 'method: CONNECT is not allowed'));
+      response = isResponse(admitted) ? admitted : errorResponse(new PlantStoreError('method_not_allowed', 'method: CONNECT is not allowed'));
     } catch (cause) {
       response = internalError(cause);
     }
@@ -118,8 +139,8 @@ function writeRaw(socket: Socket, response: AppResponse): void {
   socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${head}\r\n${response.body}`);
 }
 
-function handle(app: App, server: Server, req: IncomingMessage, res: ServerResponse): void {
-  let admitted;
+function handle<A extends object>(app: Gate<A>, server: Server, req: IncomingMessage, res: ServerResponse): void {
+  let admitted: A | AppResponse;
   try {
     admitted =
       req.httpVersion === '1.1' && req.headers.host === undefined
@@ -128,15 +149,16 @@ function handle(app: App, server: Server, req: IncomingMessage, res: ServerRespo
   } catch (cause) {
     admitted = internalError(cause);
   }
-  if ('status' in admitted) {
+  if (isResponse(admitted)) {
     // A body nobody will read is discarded and the connection kept, unless the client declared
     // (or may send, chunked) more than the limit: then it closes rather than reading it all.
     const declared = req.headers['content-length'];
     const smallBody = req.headers['transfer-encoding'] === undefined && (declared === undefined || Number(declared) <= app.maxBodyBytes);
-    send(res, admitted, !server.listening || !smallBody);
+    respond(app, server, req, res, admitted, !smallBody);
     req.resume();
     return;
   }
+  const head = admitted;
   if (continuing.delete(req)) res.writeContinue();
   const chunks: Buffer[] = [];
   let size = 0;
@@ -151,36 +173,56 @@ function handle(app: App, server: Server, req: IncomingMessage, res: ServerRespo
       over = true;
       chunks.length = 0;
       // Answer at once and close after: the rest of the body is read and thrown away.
-      send(res, app.bodyTooLarge(), true);
+      respond(app, server, req, res, app.bodyTooLarge(), true);
       return;
     }
     chunks.push(chunk);
   });
   req.on('end', () => {
     if (over) return;
-    let response: AppResponse;
+    let response: AppResponse | Promise<AppResponse>;
     try {
-      response = app.complete(admitted, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+      response = app.complete(head, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     } catch (cause) {
       response = internalError(cause);
     }
-    send(res, response, !server.listening);
+    respond(app, server, req, res, response, false);
   });
   req.on('error', () => {
     // The client went away mid-body: there is nobody to answer, and nothing was stored.
   });
 }
 
+/** Writes the gate's answer; a synchronous answer with no `finish` step is written at once (the reference's hot path). */
+function respond<A extends object>(app: Gate<A>, server: Server, req: IncomingMessage, res: ServerResponse, answer: AppResponse | Promise<AppResponse>, close: boolean): void {
+  if (app.finish === undefined && !(answer instanceof Promise)) {
+    send(res, answer, close || !server.listening);
+    return;
+  }
+  const request = { method: req.method ?? '', headers: req.headers };
+  Promise.resolve(answer)
+    .then((response) => (app.finish ? app.finish(response, request) : response))
+    .catch(internalError)
+    .then(
+      (response) => {
+        send(res, response, close || !server.listening);
+      },
+      () => undefined,
+    );
+}
+
 function send(res: ServerResponse, response: AppResponse, close: boolean): void {
   if (res.headersSent) return;
-  const headers: Record<string, string | number> = { ...response.headers, 'content-length': Buffer.byteLength(response.body) };
+  const headers: Record<string, string | number> = { ...response.headers };
+  // RFC 9110, section 8.6: no Content-Length on a 204 (the mock's answer to a CORS preflight).
+  if (response.status !== 204) headers['content-length'] = Buffer.byteLength(response.body);
   if (close) headers.connection = 'close';
   res.writeHead(response.status, headers);
   res.end(response.body);
 }
 
 /** Starts the server; resolves once it listens. Port 0 picks a free port. */
-export function listen(app: App, options: ListenOptions = {}): Promise<RunningServer> {
+export function listen<A extends object>(app: Gate<A>, options: ListenOptions = {}): Promise<RunningServer> {
   const server = createPlantServer(app, options);
   const grace = options.shutdownGraceMs ?? 10_000;
   const connections = new Set<Socket>();
