@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isJsonObject, parseJson, stringifyJson, type JsonObject } from '../src/contract/index.js';
 import type { RunningServer } from '../src/server/index.js';
 import { startFaulty, startReference, TEST_TOKEN, type Fault } from '../test/support/servers.js';
+import { startMock } from '../test/mock/support.js';
 import { recordPacts } from './src/consumer-contract.js';
 
 const bin = fileURLToPath(new URL('../bin/plant-store.js', import.meta.url));
@@ -172,6 +173,23 @@ describe('plant-store verify against implementations', () => {
       expect(run.code).toBe(0);
     } finally {
       await prefixed.close();
+    }
+  });
+
+  it('holds against the Prism mock every interaction a mock can hold, and names the two that need an echo', async () => {
+    // The mock answers the contract's first example (Monstera, tropical): it stores nothing, so
+    // it cannot echo "Fern" or a replaced plant. No --token: the pact's example token is sent,
+    // and the mock accepts any well-formed one.
+    const mock = await startMock();
+    try {
+      const run = await verify(['--base-url', mock.url]);
+      const failed = failures(run);
+      expect(Object.keys(failed).sort(), run.stdout + run.stderr).toEqual([REPLACE, WITHOUT_TAG].sort());
+      expect(failed[WITHOUT_TAG]?.join('\n')).toMatch(/Fern/);
+      expect(summary(run)).toMatch(new RegExp(`^plant-store verify: 2 of 5 interactions failed against ${mock.url}\n`));
+      expect(run.code).toBe(1);
+    } finally {
+      await mock.close();
     }
   });
 

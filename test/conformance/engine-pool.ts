@@ -13,9 +13,19 @@ import type { ConformanceOptions, Report } from '../../fuzz/index.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const ENGINE = join(ROOT, 'dist', 'fuzz', 'index.js');
 
-/** Sources (not tests) under fuzz/ and src/ whose compiled file in dist/ is missing or older. */
+/**
+ * Sources (not tests) under fuzz/ and src/ whose compiled file in dist/ is missing or older than
+ * they are. tsc's incremental build leaves an output alone when its source was touched but not
+ * changed (a checkout, a merge), so `npm run build` also stamps dist/.built when tsc succeeds.
+ */
 function staleOutputs(): string[] {
   const stale: string[] = [];
+  let stamped = 0;
+  try {
+    stamped = statSync(join(ROOT, 'dist', '.built')).mtimeMs;
+  } catch {
+    // never built with the stamp: only the outputs' own times count
+  }
   for (const dir of ['fuzz', 'src']) {
     for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) continue;
@@ -27,7 +37,7 @@ function staleOutputs(): string[] {
       } catch {
         // missing: stale
       }
-      if (built < statSync(source).mtimeMs) stale.push(source.slice(ROOT.length + 1));
+      if (built === 0 || Math.max(built, stamped) < statSync(source).mtimeMs) stale.push(source.slice(ROOT.length + 1));
     }
   }
   return stale;
