@@ -11,6 +11,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { INTEGER_SPELLINGS, spellInteger, type IntegerSpelling } from '../../fuzz/index.js';
 import { INT64_MAX, INT64_MIN, stringifyJson } from '../../src/contract/index.js';
 import { createApp, type App, type AppRequest } from '../../src/server/index.js';
 import { TEST_TOKEN } from '../support/servers.js';
@@ -57,26 +58,8 @@ const EDGES = [INT64_MIN, INT64_MIN + 1n, -(2n ** 53n) - 1n, -(2n ** 53n), 2n **
 const idArb = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...EDGES) }, { weight: 2, arbitrary: fc.bigInt({ min: -1n, max: 1n }) });
 const outsideArb = fc.oneof(fc.constantFrom(INT64_MAX + 1n, INT64_MIN - 1n, 2n ** 64n), fc.bigInt({ min: INT64_MAX + 1n, max: 2n ** 80n }), fc.bigInt({ min: -(2n ** 80n), max: INT64_MIN - 1n }));
 
-type Spelling = 'plain' | 'fraction' | 'exponent' | 'shifted' | 'scientific';
-const spellingArb = fc.constantFrom<Spelling>('plain', 'fraction', 'exponent', 'shifted', 'scientific');
-
-/** An integer as JSON number text; every spelling denotes the same integer (JSON Schema 2020-12). */
-function spell(id: bigint, spelling: Spelling): string {
-  const sign = id < 0n ? '-' : '';
-  const digits = (id < 0n ? -id : id).toString();
-  switch (spelling) {
-    case 'plain':
-      return id.toString();
-    case 'fraction':
-      return `${id}.00`;
-    case 'exponent':
-      return digits.endsWith('0') && digits !== '0' ? `${sign}${digits.slice(0, -1)}e1` : `${id}E+0`;
-    case 'shifted':
-      return id === 0n ? '0e-1' : `${id}0e-1`;
-    case 'scientific':
-      return `${sign}${digits[0] ?? '0'}.${digits.slice(1) || '0'}e${digits.length - 1}`;
-  }
-}
+// The integer spellings the conformance engine writes (fuzz/json-text.ts): 100, 100.0, 1e2, 1E+2, ...
+const spellingArb = fc.constantFrom(...INTEGER_SPELLINGS);
 
 /** Strings with astral characters, NUL, quotes, backslashes and lone surrogates. */
 const textArb = fc.string({
@@ -99,7 +82,7 @@ function newPlantText(idText: string, plant: ModelPlant, extras: readonly (reado
 class PutPlant implements fc.Command<StoreModel, Real> {
   constructor(
     readonly id: bigint,
-    readonly spelling: Spelling,
+    readonly spelling: IntegerSpelling,
     readonly plant: ModelPlant,
     readonly extras: readonly (readonly [string, unknown])[],
   ) {}
@@ -108,13 +91,13 @@ class PutPlant implements fc.Command<StoreModel, Real> {
   }
   run(model: StoreModel, real: Real): void {
     model.seen.add(this.id);
-    const answer = real.app.request(post(newPlantText(spell(this.id, this.spelling), this.plant, this.extras)));
+    const answer = real.app.request(post(newPlantText(spellInteger(this.id, this.spelling), this.plant, this.extras)));
     expectAnswer(answer, { status: 200, plant: { ...this.plant, id: this.id.toString() } });
     model.put(this.id, this.plant);
     expectSameStore(model, real);
   }
   toString(): string {
-    return `put ${newPlantText(spell(this.id, this.spelling), this.plant, this.extras)}`;
+    return `put ${newPlantText(spellInteger(this.id, this.spelling), this.plant, this.extras)}`;
   }
 }
 
@@ -141,7 +124,7 @@ class Refused implements fc.Command<StoreModel, Real> {
 }
 
 const plantArb = fc.record({ name: textArb, tag: fc.option(textArb, { nil: undefined }) }).map(({ name, tag }): ModelPlant => (tag === undefined ? { name } : { name, tag }));
-const validText = fc.tuple(idArb, spellingArb, plantArb).map(([id, spelling, plant]) => ({ id, text: newPlantText(spell(id, spelling), plant, []) }));
+const validText = fc.tuple(idArb, spellingArb, plantArb).map(([id, spelling, plant]) => ({ id, text: newPlantText(spellInteger(id, spelling), plant, []) }));
 
 const putArb = fc.tuple(idArb, spellingArb, plantArb, extrasArb).map(([id, spelling, plant, extras]) => new PutPlant(id, spelling, plant, extras));
 const refusedArbs = [
@@ -149,7 +132,7 @@ const refusedArbs = [
     ([{ id, text }, authorization]) => new Refused('bad credentials', id, post(text, { 'content-type': 'application/json', ...(authorization === undefined ? {} : { authorization }) })),
   ),
   fc.tuple(validText, fc.constantFrom('text/plain', 'application/json-patch+json', '')).map(([{ id, text }, type]) => new Refused('bad media type', id, post(text, { ...DEFAULT_HEADERS, 'content-type': type }))),
-  fc.tuple(outsideArb, spellingArb, plantArb).map(([id, spelling, plant]) => new Refused('id outside int64', id, post(newPlantText(spell(id, spelling), plant, [])))),
+  fc.tuple(outsideArb, spellingArb, plantArb).map(([id, spelling, plant]) => new Refused('id outside int64', id, post(newPlantText(spellInteger(id, spelling), plant, [])))),
   fc.tuple(idArb, plantArb).map(([id, plant]) => new Refused('id not an integer', id, post(newPlantText(`${id}.5`, plant, [])))),
   fc.tuple(idArb, textArb).map(([id, name]) => new Refused('tag null', id, post(`{"name":${JSON.stringify(name)},"id":${id},"tag":null}`))),
   idArb.map((id) => new Refused('no name', id, post(`{"id":${id}}`))),
@@ -177,9 +160,9 @@ describe('the reference store against a model', () => {
 
   it('every spelling of an id is that integer (the generator tests itself)', () => {
     for (const id of [...EDGES, -10n, 0n, 10n, 120n]) {
-      for (const spelling of ['plain', 'fraction', 'exponent', 'shifted', 'scientific'] as const) {
+      for (const spelling of INTEGER_SPELLINGS) {
         const app = createApp({ tokens: [TEST_TOKEN] });
-        expectAnswer(app.request(post(`{"name":"a","id":${spell(id, spelling)}}`)), { status: 200, plant: { name: 'a', id: id.toString() } });
+        expectAnswer(app.request(post(`{"name":"a","id":${spellInteger(id, spelling)}}`)), { status: 200, plant: { name: 'a', id: id.toString() } });
       }
     }
   });
