@@ -67,7 +67,10 @@ const MAX_EXPONENT = 400;
  * to ±10^400: still an integer, still outside every bounded format, and cheap to compute.
  */
 export function exactInteger(number: LosslessNumber | string): bigint | undefined {
-  const match = NUMBER.exec(typeof number === 'string' ? number : number.value);
+  const text = typeof number === 'string' ? number : number.value;
+  // Most ids are written as plain integers: BigInt reads those exactly, with no regex or slicing.
+  if (isPlainInteger(text)) return BigInt(text);
+  const match = NUMBER.exec(text);
   if (!match) return undefined;
   const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
   let digits = (whole + fraction).replace(/^0+/, '');
@@ -81,6 +84,20 @@ export function exactInteger(number: LosslessNumber | string): bigint | undefine
   const magnitude = digits.length + exponent > MAX_EXPONENT ? 10n ** BigInt(MAX_EXPONENT) : BigInt(digits) * 10n ** BigInt(exponent);
   return sign === '-' ? -magnitude : magnitude;
 }
+
+/** `-?[0-9]+`: an integer with neither fraction nor exponent. */
+function isPlainInteger(text: string): boolean {
+  const start = text.charCodeAt(0) === 0x2d /* - */ ? 1 : 0;
+  if (text.length === start) return false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
+/** Plain integers of at most this many digits are below 2^53, so Number() reads them exactly. */
+const SAFE_DIGITS = 15;
 
 const SAFE_LIMIT = 2n ** 53n;
 /** The largest double below 2^63: in int64 range, like every integer it stands for. */
@@ -97,6 +114,8 @@ const LARGEST_FRACTION = 2 ** 52 - 0.5;
  */
 export function projectNumber(number: LosslessNumber | string): number {
   const text = typeof number === 'string' ? number : number.value;
+  // `|| 0`: -0 is projected as 0, as the exact path (via 0n) does.
+  if (text.length <= SAFE_DIGITS && isPlainInteger(text)) return Number(text) || 0;
   const integer = exactInteger(text);
   if (integer === undefined) {
     const double = Number(text);

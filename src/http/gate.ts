@@ -103,6 +103,8 @@ function unauthorized(message: string, invalidToken: boolean): PlantStoreError {
  * others) are allowed and type and subtype compare case-insensitively (RFC 9110, section 8.3.1).
  */
 export function checkMediaType(contentType: string | undefined, declared: readonly string[]): PlantStoreError | undefined {
+  // The common case, a bare declared type, needs no parsing.
+  if (contentType !== undefined && declared.includes(contentType)) return undefined;
   const expected = declared.join(' or ');
   if (contentType === undefined || contentType.trim() === '') return new PlantStoreError('unsupported_media_type', `content-type: missing; send ${expected}`);
   const essence = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();

@@ -67,7 +67,12 @@ export interface App {
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 
 export function errorResponse(error: PlantStoreError): AppResponse {
-  return { status: error.status, headers: { ...JSON_HEADERS, ...error.headers }, body: errorBodyText(error.status, error.message), code: error.code };
+  return { status: error.status, headers: hasAny(error.headers) ? { ...JSON_HEADERS, ...error.headers } : JSON_HEADERS, body: errorBodyText(error.status, error.message), code: error.code };
+}
+
+function hasAny(headers: Readonly<Record<string, string>>): boolean {
+  for (const name in headers) if (Object.hasOwn(headers, name)) return true;
+  return false;
 }
 
 export function createApp(options: AppOptions): App {
