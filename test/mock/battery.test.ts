@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN, startReference } from '../support/servers.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { battery } from './battery.js';
-import { send } from './http.js';
+import { send } from '../support/http.js';
 import { shapeViolations, startMock, type RunningMock } from './support.js';
 
 const cases = battery(TEST_TOKEN);

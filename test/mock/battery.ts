@@ -6,7 +6,7 @@
  */
 import { INT64_MAX, INT64_MIN } from '../../src/contract/index.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../../src/http/index.js';
-import type { WireRequest } from './http.js';
+import type { WireRequest } from '../support/http.js';
 
 /**
  * Where a mock may answer otherwise than the reference implementation, and how.

@@ -7,7 +7,7 @@
 import { acceptAnyToken, acceptTokens, checkCredentials } from '../../src/http/index.js';
 import { isPreflight } from '../../mock/index.js';
 import type { Freedom } from './battery.js';
-import { send, type WireRequest } from './http.js';
+import { send, type WireRequest } from '../support/http.js';
 
 export interface SourcedRequest {
   /** What is special about it, for people. */

@@ -11,7 +11,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { loadContract, parseJson, stringifyJson } from '../../src/contract/index.js';
 import type { AppRequest, AppResponse } from '../../src/server/index.js';
 import { createMock, keepContract, type Mock } from '../../mock/index.js';
-import { send, type WireRequest } from './http.js';
+import { send, type WireRequest } from '../support/http.js';
 import { shapeViolations, startMock, type RunningMock } from './support.js';
 
 const contract = loadContract();

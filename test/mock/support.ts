@@ -7,7 +7,7 @@ import { exactInteger, isJsonObject, isLosslessNumber, loadContract, parseJson, 
 import { splitTarget } from '../../src/http/index.js';
 import { listen } from '../../src/server/index.js';
 import { createMock, type Mock, type MockOptions } from '../../mock/index.js';
-import type { WireRequest, WireResponse } from './http.js';
+import type { WireRequest, WireResponse } from '../support/http.js';
 
 export interface RunningMock {
   readonly mock: Mock;

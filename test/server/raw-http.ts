@@ -4,8 +4,9 @@
  * not HTTP, a head sent without its body, several requests on one connection, interim 100s.
  * Responses are read with Content-Length framing, which is all the reference server writes.
  */
-import { request as httpRequest, type Agent } from 'node:http';
+import type { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { send as sendWire } from '../support/http.js';
 import type { BatteryCase } from './battery.js';
 import { decodeBody, type Answer } from './expect-answer.js';
 
@@ -135,26 +136,10 @@ export function rawRequest(head: string, body = ''): string {
   return `${head.trim().split('\n').map((line) => line.trim()).join('\r\n')}\r\n\r\n${body}`;
 }
 
-/** One battery case through node:http; resolves with the whole answer. */
-export function send(baseUrl: string, agent: Agent, c: Pick<BatteryCase, 'method' | 'url' | 'headers' | 'body'>): Promise<Answer> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(c.headers)) if (value !== undefined) headers[name] = value;
-    if (c.body !== undefined) headers['content-length'] = String(Buffer.byteLength(c.body));
-    const req = httpRequest({ host: hostname, port, method: c.method, path: c.url, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const answerHeaders: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') answerHeaders[name] = value;
-        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, body: decodeBody(Buffer.concat(chunks)) });
-      });
-      res.on('error', reject);
-    });
-    // An early answer may close the connection while the body is still going out; once the
-    // answer is in, the write error that follows rejects a settled promise and changes nothing.
-    req.on('error', reject);
-    req.end(c.body === undefined ? undefined : Buffer.from(c.body));
-  });
+/** One battery case through node:http (the shared test client); resolves with the whole answer. */
+export async function send(baseUrl: string, agent: Agent, c: Pick<BatteryCase, 'method' | 'url' | 'headers' | 'body'>): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(c.headers)) if (value !== undefined) headers[name] = value;
+  const response = await sendWire(baseUrl, { method: c.method, path: c.url, headers, ...(c.body === undefined ? {} : { body: Buffer.from(c.body) }) }, agent);
+  return { status: response.status, headers: response.headers, body: decodeBody(response.body) };
 }

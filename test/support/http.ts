@@ -1,8 +1,9 @@
 /**
- * A small HTTP client for the battery: exact bytes, any method, any header value node:http lets
- * through, chunked bodies, and raw bytes on a socket for what is not HTTP at all.
+ * A small HTTP client for the batteries of the reference and the mock: exact bytes, any method,
+ * any header value node:http lets through, chunked bodies, and raw bytes on a socket for what is
+ * not HTTP at all.
  */
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Agent } from 'node:http';
 import { connect } from 'node:net';
 
 export interface WireRequest {
@@ -27,14 +28,15 @@ export interface WireResponse {
 
 const TIMEOUT_MS = 10_000;
 
-export function send(baseUrl: string, request: WireRequest): Promise<WireResponse> {
-  return request.raw ? sendRaw(baseUrl, request.raw) : sendHttp(baseUrl, request);
+/** One request; `agent` keeps connections alive across calls (a fresh connection each time without one). */
+export function send(baseUrl: string, request: WireRequest, agent?: Agent): Promise<WireResponse> {
+  return request.raw ? sendRaw(baseUrl, request.raw) : sendHttp(baseUrl, request, agent);
 }
 
-function sendHttp(baseUrl: string, request: WireRequest): Promise<WireResponse> {
+function sendHttp(baseUrl: string, request: WireRequest, agent: Agent | undefined): Promise<WireResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method: request.method, path: request.path, agent: false, timeout: TIMEOUT_MS }, (res) => {
+    const req = httpRequest({ host: hostname, port, method: request.method, path: request.path, agent: agent ?? false, timeout: TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -45,6 +47,8 @@ function sendHttp(baseUrl: string, request: WireRequest): Promise<WireResponse> 
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
+    // An early answer may close the connection while the body is still going out; once the
+    // answer is in, the write error that follows rejects a settled promise and changes nothing.
     req.on('error', reject);
     req.setHeader('host', new URL(baseUrl).host);
     for (const [name, value] of Object.entries(request.headers)) req.setHeader(name, value);
