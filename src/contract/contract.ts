@@ -290,6 +290,8 @@ function runValidator(validate: ValidateFunction, value: JsonValue): Validation 
 const VALID: Validation = Object.freeze({ valid: true, issues: Object.freeze([]) });
 
 function fieldOf(instancePath: string, child?: string): string {
+  // A property of the body itself, the usual case: no pointer to take apart.
+  if (instancePath === '') return child ?? 'body';
   const segments = instancePath.split('/').slice(1).map(decodePointerSegment);
   if (child !== undefined) segments.push(child);
   return segments.length === 0 ? 'body' : segments.join('.');
@@ -316,5 +318,7 @@ function describeIssue(error: ErrorObject): ValidationIssue {
 
 /** Issues as one line: `id: is required; tag: must be a string`. */
 export function formatIssues(issues: readonly ValidationIssue[]): string {
+  const [only] = issues;
+  if (only !== undefined && issues.length === 1) return `${only.field}: ${only.message}`;
   return [...new Map(issues.map((i) => [`${i.field}: ${i.message}`, true])).keys()].join('; ');
 }

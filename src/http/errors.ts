@@ -23,28 +23,32 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-export class PlantStoreError extends Error {
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * A refusal: the Error answer a request gets. A value that the gate returns, never an exception
+ * that is thrown: half of a typical mix is refused, and constructing a JavaScript Error (even
+ * without a stack trace) costs more than parsing a small body. A defect of the kit keeps the
+ * exception that caused it in `cause`.
+ */
+export class PlantStoreError {
   readonly code: ErrorCode;
   readonly status: number;
+  readonly message: string;
   /** Headers the answer must carry (WWW-Authenticate, Allow). */
   readonly headers: Readonly<Record<string, string>>;
+  readonly cause: unknown;
 
   constructor(code: ErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown } = {}) {
-    // Every 4xx is an expected answer, built on the hot path for half of a typical mix; capturing
-    // a stack trace is most of the cost of constructing an Error and nobody reads it. A defect of
-    // the kit ('internal') keeps its stack. V8 reads the limit when the Error is constructed.
-    const limit = Error.stackTraceLimit;
-    if (code !== 'internal') Error.stackTraceLimit = 0;
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    Error.stackTraceLimit = limit;
-    this.name = 'PlantStoreError';
     this.code = code;
     this.status = ERROR_CATALOGUE[code].status;
-    this.headers = options.headers ?? {};
+    this.message = message;
+    this.headers = options.headers ?? NO_HEADERS;
+    this.cause = options.cause;
   }
 }
 
-/** The Error body, as JSON text. */
+/** The Error body, as JSON text: `{"error":<status>,"message":<message>}`. */
 export function errorBodyText(status: number, message: string): string {
-  return JSON.stringify({ error: status, message });
+  return `{"error":${status},"message":${JSON.stringify(message)}}`;
 }

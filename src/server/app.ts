@@ -82,7 +82,6 @@ export function createApp(options: AppOptions): App {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const store = new PlantStore(options.maxEntries ?? DEFAULT_MAX_ENTRIES);
-  const ok = (plant: JsonObject): AppResponse => ({ status: 200, headers: JSON_HEADERS, body: stringifyJson(plant) });
 
   const admit = (method: string, url: string, headers: Headers): Admitted | AppResponse => {
     const operation = checkHead(contract, method, url, headers, { accept, maxBodyBytes });
@@ -93,24 +92,37 @@ export function createApp(options: AppOptions): App {
     if (body.length > maxBodyBytes) return errorResponse(tooLarge(maxBodyBytes));
     const value = parseRequestBody(operation, body, maxDepth);
     if (value instanceof PlantStoreError) return errorResponse(value);
-    return ok(storePlant(operation, value));
+    return { status: 200, headers: JSON_HEADERS, body: storePlant(operation, value) };
   };
 
-  /** Rule 1 and decisions 2 and 3: store the declared properties, keyed by the exact id, and answer with the plant as stored. */
-  const storePlant = (operation: OperationContract, body: JsonObject): JsonObject => {
+  /**
+   * Rule 1 and decisions 2 and 3: stores the declared properties, keyed by the exact id, and
+   * gives the plant as stored, as JSON text written member by member while it is built.
+   */
+  const storePlant = (operation: OperationContract, body: JsonObject): string => {
     const shape = operation.requestBody?.shape;
     const plant: JsonObject = {};
+    let text = '';
     let id: bigint | undefined;
     for (const [name, schema] of shape?.properties ?? []) {
       const value = body[name];
       if (value === undefined || !Object.hasOwn(body, name)) continue;
       // Integers are written back in canonical form: 1e2 and 100.0 are stored as 100.
       const integer = schema.type === 'integer' && isLosslessNumber(value) ? exactInteger(value) : undefined;
-      plant[name] = integer === undefined ? value : new LosslessNumber(integer.toString());
+      let member: string;
+      if (integer === undefined) {
+        plant[name] = value;
+        member = typeof value === 'string' ? JSON.stringify(value) : stringifyJson(value);
+      } else {
+        member = integer.toString();
+        plant[name] = new LosslessNumber(member);
+      }
+      text += `${text === '' ? '{' : ','}${JSON.stringify(name)}:${member}`;
       if (name === 'id' && integer !== undefined) id = integer;
     }
     if (id === undefined) throw new Error('the contract validated a NewPlant without an integer id');
-    return store.put(id, plant);
+    store.put(id, plant);
+    return `${text}}`;
   };
 
   return {
