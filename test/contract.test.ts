@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exactInteger, formatIssues, INT64_MAX, INT64_MIN, loadContract, nestingExceeds, parseJson, projectNumber, stringifyJson } from '../src/contract/index.js';
+import { exactInteger, formatIssues, integerText, INT64_MAX, INT64_MIN, loadContract, nestingExceeds, parseJson, projectNumber, stringifyJson } from '../src/contract/index.js';
 
 const contract = loadContract();
 const addPlant = contract.findOperation('POST', '/plants');
@@ -71,6 +71,26 @@ describe('lossless JSON', () => {
     ['1e-1', undefined],
   ])('exactInteger(%s) = %s', (text, expected) => {
     expect(exactInteger(text)).toBe(expected);
+  });
+
+  it.each([
+    ['100', '100'],
+    ['0', '0'],
+    ['-0', '0'],
+    ['-7', '-7'],
+    ['9223372036854775807', '9223372036854775807'],
+    ['-9223372036854775808', '-9223372036854775808'],
+    ['1.0', '1'],
+    ['1e2', '100'],
+    ['-1E+2', '-100'],
+    ['00', '0'],
+    ['-05', '-5'],
+    ['1.5', undefined],
+    ['', undefined],
+    ['-', undefined],
+  ])('integerText(%s) = %s, the canonical decimal text of exactInteger', (text, expected) => {
+    expect(integerText(text)).toBe(expected);
+    expect(integerText(text)).toBe(exactInteger(text)?.toString());
   });
 
   it('projects numbers so that integer-ness and int64 range survive', () => {

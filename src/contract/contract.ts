@@ -253,7 +253,10 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
     path,
     pattern: new RegExp('^' + path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+') + '$'),
   }));
-  const matchPath = (path: string): string | undefined => templates.find((t) => t.pattern.test(path))?.path;
+  // A path without parameters is found by a lookup: the one operation of the Plant Store on every request.
+  const literal = new Map(templates.filter((t) => !t.path.includes('{')).map((t) => [t.path, t.path]));
+  const matchPath = (path: string): string | undefined => literal.get(path) ?? templates.find((t) => t.pattern.test(path))?.path;
+  const byMethodAndPath = new Map(operations.map((o) => [`${o.method} ${o.path}`, o]));
   const info = asRecord(document.info);
 
   return {
@@ -264,7 +267,7 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
     operations,
     findOperation: (method, path) => {
       const template = matchPath(path);
-      return operations.find((o) => o.path === template && o.method === method.toUpperCase());
+      return template === undefined ? undefined : byMethodAndPath.get(`${method.toUpperCase()} ${template}`);
     },
     methodsFor: (path) => {
       const template = matchPath(path);

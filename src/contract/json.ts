@@ -85,6 +85,18 @@ export function exactInteger(number: LosslessNumber | string): bigint | undefine
   return sign === '-' ? -magnitude : magnitude;
 }
 
+/**
+ * The integer a JSON number denotes in canonical decimal form (`1e2` → `100`, `-0` → `0`), or
+ * undefined when it has a non-zero fractional part. A plain integer as JSON writes it (no
+ * leading zero) is its own canonical form and is returned as it is, with no bigint in between.
+ */
+export function integerText(number: LosslessNumber | string): string | undefined {
+  const text = typeof number === 'string' ? number : number.value;
+  const first = text.charCodeAt(0) === 0x2d /* - */ ? 1 : 0;
+  if (isPlainInteger(text) && (text.length === first + 1 ? text !== '-0' : text.charCodeAt(first) !== 0x30 /* 0 */)) return text;
+  return exactInteger(text)?.toString();
+}
+
 /** `-?[0-9]+`: an integer with neither fraction nor exponent. */
 function isPlainInteger(text: string): boolean {
   const start = text.charCodeAt(0) === 0x2d /* - */ ? 1 : 0;

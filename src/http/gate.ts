@@ -159,21 +159,29 @@ export function parseRequestBody(operation: OperationContract, bytes: Uint8Array
   const request = operation.requestBody;
   if (!request) return new PlantStoreError('invalid_body', 'body: this operation takes no body');
   if (bytes.length === 0) return new PlantStoreError('invalid_body', 'body: is required');
-  let text: string;
-  try {
-    text = withoutStackTraces(() => utf8.decode(bytes));
-  } catch (cause) {
-    return new PlantStoreError('invalid_utf8', 'body: not valid UTF-8', { cause });
-  }
-  // RFC 8259, section 8.1: a JSON text carries no byte order mark; a parser may ignore one, the
-  // kit is strict and says so plainly (the parser's own message would show an invisible character).
-  if (text.charCodeAt(0) === 0xfeff) return new PlantStoreError('malformed_json', 'malformed JSON: a byte order mark (U+FEFF) precedes the JSON text; send UTF-8 without one (RFC 8259, section 8.1)');
-  if (nestingExceeds(text, maxDepth)) return new PlantStoreError('too_deep', `body: nested deeper than ${maxDepth} levels`);
+  // Decoding and parsing errors become 400 answers of which only the message is read: no stack
+  // trace is captured for them (capturing one costs more than parsing a small body).
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   let value;
   try {
-    value = withoutStackTraces(() => parseJson(text));
-  } catch (cause) {
-    return new PlantStoreError('malformed_json', `malformed JSON: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch (cause) {
+      return new PlantStoreError('invalid_utf8', 'body: not valid UTF-8', { cause });
+    }
+    // RFC 8259, section 8.1: a JSON text carries no byte order mark; a parser may ignore one, the
+    // kit is strict and says so plainly (the parser's own message would show an invisible character).
+    if (text.charCodeAt(0) === 0xfeff) return new PlantStoreError('malformed_json', 'malformed JSON: a byte order mark (U+FEFF) precedes the JSON text; send UTF-8 without one (RFC 8259, section 8.1)');
+    if (nestingExceeds(text, maxDepth)) return new PlantStoreError('too_deep', `body: nested deeper than ${maxDepth} levels`);
+    try {
+      value = parseJson(text);
+    } catch (cause) {
+      return new PlantStoreError('malformed_json', `malformed JSON: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    }
+  } finally {
+    Error.stackTraceLimit = limit;
   }
   const validation = request.validate(value);
   if (!validation.valid) return new PlantStoreError('invalid_body', formatIssues(validation.issues));
@@ -215,20 +223,6 @@ export function checkHead(
     if (problem) return problem;
   }
   return operation;
-}
-
-/**
- * Runs a decoder whose errors become 400 answers: only their message is read, so no stack trace
- * is captured for them (capturing one costs more than parsing a small body). See PlantStoreError.
- */
-function withoutStackTraces<T>(decode: () => T): T {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return decode();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
 }
 
 function truncate(text: string, max = 80): string {

@@ -3,7 +3,7 @@
  * call `app.request()`, the socket layer (listen.ts) calls `admit()` on the head and `complete()`
  * on the body so that credentials are checked before any of the body is read.
  */
-import { exactInteger, isLosslessNumber, LosslessNumber, loadContract, stringifyJson, type Contract, type JsonObject, type OperationContract } from '../contract/index.js';
+import { integerText, isLosslessNumber, LosslessNumber, loadContract, stringifyJson, type Contract, type JsonObject, type OperationContract } from '../contract/index.js';
 import {
   acceptTokens,
   checkHead,
@@ -103,19 +103,19 @@ export function createApp(options: AppOptions): App {
     const shape = operation.requestBody?.shape;
     const plant: JsonObject = {};
     let text = '';
-    let id: bigint | undefined;
+    let id: string | undefined;
     for (const [name, schema] of shape?.properties ?? []) {
       const value = body[name];
       if (value === undefined || !Object.hasOwn(body, name)) continue;
       // Integers are written back in canonical form: 1e2 and 100.0 are stored as 100.
-      const integer = schema.type === 'integer' && isLosslessNumber(value) ? exactInteger(value) : undefined;
+      const integer = schema.type === 'integer' && isLosslessNumber(value) ? integerText(value) : undefined;
       let member: string;
       if (integer === undefined) {
         plant[name] = value;
         member = typeof value === 'string' ? JSON.stringify(value) : stringifyJson(value);
       } else {
-        member = integer.toString();
-        plant[name] = new LosslessNumber(member);
+        member = integer;
+        plant[name] = isLosslessNumber(value) && value.value === integer ? value : new LosslessNumber(integer);
       }
       text += `${text === '' ? '{' : ','}${JSON.stringify(name)}:${member}`;
       if (name === 'id' && integer !== undefined) id = integer;

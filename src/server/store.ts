@@ -17,9 +17,12 @@ export class PlantStore {
     this.maxEntries = maxEntries;
   }
 
-  /** Stores (or replaces) the plant with this id and returns it as stored. */
-  put(id: bigint, plant: JsonObject): JsonObject {
-    const key = id.toString();
+  /**
+   * Stores (or replaces) the plant with this id - an integer, or its canonical decimal text as
+   * `integerText` gives it - and returns it as stored.
+   */
+  put(id: bigint | string, plant: JsonObject): JsonObject {
+    const key = typeof id === 'string' ? id : id.toString();
     // delete first: a replaced plant counts as the newest.
     if (!this.#plants.delete(key) && this.#plants.size >= this.maxEntries) {
       const oldest = this.#plants.keys().next();
