@@ -83,32 +83,36 @@ export function createApp(options: AppOptions): App {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const store = new PlantStore(options.maxEntries ?? DEFAULT_MAX_ENTRIES);
 
+  // Worked out once per operation: the admitted request (no object per request) and how each
+  // declared property of its body is written back.
+  const prepared = new Map<OperationContract, Prepared>(contract.operations.map((operation) => [operation, prepare(operation)]));
+  const preparedFor = (operation: OperationContract): Prepared => prepared.get(operation) ?? prepare(operation);
+
   const admit = (method: string, url: string, headers: Headers): Admitted | AppResponse => {
     const operation = checkHead(contract, method, url, headers, { accept, maxBodyBytes });
-    return operation instanceof PlantStoreError ? errorResponse(operation) : { operation };
+    return operation instanceof PlantStoreError ? errorResponse(operation) : preparedFor(operation);
   };
 
   const complete = ({ operation }: Admitted, body: Uint8Array): AppResponse => {
     if (body.length > maxBodyBytes) return errorResponse(tooLarge(maxBodyBytes));
     const value = parseRequestBody(operation, body, maxDepth);
     if (value instanceof PlantStoreError) return errorResponse(value);
-    return { status: 200, headers: JSON_HEADERS, body: storePlant(operation, value) };
+    return { status: 200, headers: JSON_HEADERS, body: storePlant(preparedFor(operation).members, value) };
   };
 
   /**
    * Rule 1 and decisions 2 and 3: stores the declared properties, keyed by the exact id, and
    * gives the plant as stored, as JSON text written member by member while it is built.
    */
-  const storePlant = (operation: OperationContract, body: JsonObject): string => {
-    const shape = operation.requestBody?.shape;
+  const storePlant = (members: readonly Member[], body: JsonObject): string => {
     const plant: JsonObject = {};
     let text = '';
     let id: string | undefined;
-    for (const [name, schema] of shape?.properties ?? []) {
+    for (const { name, key, integer: declaredInteger } of members) {
       const value = body[name];
       if (value === undefined || !Object.hasOwn(body, name)) continue;
       // Integers are written back in canonical form: 1e2 and 100.0 are stored as 100.
-      const integer = schema.type === 'integer' && isLosslessNumber(value) ? integerText(value) : undefined;
+      const integer = declaredInteger && isLosslessNumber(value) ? integerText(value) : undefined;
       let member: string;
       if (integer === undefined) {
         plant[name] = value;
@@ -117,7 +121,7 @@ export function createApp(options: AppOptions): App {
         member = integer;
         plant[name] = isLosslessNumber(value) && value.value === integer ? value : new LosslessNumber(integer);
       }
-      text += `${text === '' ? '{' : ','}${JSON.stringify(name)}:${member}`;
+      text += (text === '' ? '{' : ',') + key + member;
       if (name === 'id' && integer !== undefined) id = integer;
     }
     if (id === undefined) throw new Error('the contract validated a NewPlant without an integer id');
@@ -143,6 +147,22 @@ export function createApp(options: AppOptions): App {
       }
     },
   };
+}
+
+/** A declared property of a request body: its name, its JSON key text (`"name":`), and whether the contract types it integer. */
+interface Member {
+  readonly name: string;
+  readonly key: string;
+  readonly integer: boolean;
+}
+
+interface Prepared extends Admitted {
+  readonly members: readonly Member[];
+}
+
+function prepare(operation: OperationContract): Prepared {
+  const properties = [...(operation.requestBody?.shape.properties ?? [])];
+  return { operation, members: properties.map(([name, schema]) => ({ name, key: `${JSON.stringify(name)}:`, integer: schema.type === 'integer' })) };
 }
 
 export function internalError(cause: unknown): AppResponse {

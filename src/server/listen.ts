@@ -188,9 +188,8 @@ function handle<A extends object>(app: Gate<A>, server: Server, req: IncomingMes
     }
     respond(app, server, req, res, response, false);
   });
-  req.on('error', () => {
-    // The client went away mid-body: there is nobody to answer, and nothing was stored.
-  });
+  // No 'error' listener: node emits a request's 'error' (a client gone mid-body) only to listeners,
+  // and there is nobody to answer then; nothing was stored.
 }
 
 /** Writes the gate's answer; a synchronous answer with no `finish` step is written at once (the reference's hot path). */

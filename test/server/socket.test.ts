@@ -192,6 +192,21 @@ describe('keep-alive', () => {
     expect(server.app.store.get(41n)).toBeUndefined();
     connection.destroy();
   });
+
+  it('a client that leaves in the middle of its body stores nothing and the server goes on', async () => {
+    for (let i = 0; i < 3; i++) {
+      const leaving = await RawConnection.open(server.port);
+      leaving.send(rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 40`, '{"name":"gone","id":43'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      leaving.destroy();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const after = await RawConnection.open(server.port);
+    after.send(rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 24`, '{"name":"after","id":44}'));
+    expectAnswer(await after.next(), ok('44', 'after'));
+    after.destroy();
+    expect(server.app.store.get(43n)).toBeUndefined();
+  });
 });
 
 describe('bytes that are not a request the contract knows', () => {
