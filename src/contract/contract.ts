@@ -285,6 +285,8 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
 function runValidator(validate: ValidateFunction, value: JsonValue): Validation {
   if (validate(validationView(value))) return VALID;
   const errors = validate.errors ?? [];
+  const [only] = errors;
+  if (only !== undefined && errors.length === 1) return { valid: false, issues: [describeIssue(only)] };
   // A value of the wrong type also fails its format; the type is the one thing worth saying.
   const mistyped = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   return { valid: false, issues: errors.filter((e) => e.keyword !== 'format' || !mistyped.has(e.instancePath)).map(describeIssue) };

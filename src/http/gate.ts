@@ -62,10 +62,21 @@ export type TokenPolicy = (token: string) => boolean;
 export function acceptTokens(tokens: readonly string[]): TokenPolicy {
   const width = 4 + Math.max(0, ...tokens.map((token) => Buffer.byteLength(token, 'utf8')));
   const record = (token: string, into: Buffer = Buffer.alloc(width)): Buffer => {
-    into.fill(0);
     // A presented token longer than every accepted one keeps its true length, so it cannot match.
-    into.writeUInt32BE(Buffer.byteLength(token, 'utf8'), 0);
-    into.write(token, 4, width - 4, 'utf8');
+    let end = 4 + Math.min(token.length, width - 4);
+    let ascii = true;
+    for (let i = 4; i < end && ascii; i++) {
+      const code = token.charCodeAt(i - 4);
+      into[i] = code;
+      ascii = code < 0x80;
+    }
+    // A b64token is ASCII, written above a byte per character; anything else is written as UTF-8.
+    if (ascii) into.writeUInt32BE(token.length, 0);
+    else {
+      into.writeUInt32BE(Buffer.byteLength(token, 'utf8'), 0);
+      end = 4 + into.write(token, 4, width - 4, 'utf8');
+    }
+    into.fill(0, end);
     return into;
   };
   const expected = tokens.map((token) => record(token));
@@ -174,7 +185,8 @@ export function parseRequestBody(operation: OperationContract, bytes: Uint8Array
     // RFC 8259, section 8.1: a JSON text carries no byte order mark; a parser may ignore one, the
     // kit is strict and says so plainly (the parser's own message would show an invisible character).
     if (text.charCodeAt(0) === 0xfeff) return new PlantStoreError('malformed_json', 'malformed JSON: a byte order mark (U+FEFF) precedes the JSON text; send UTF-8 without one (RFC 8259, section 8.1)');
-    if (nestingExceeds(text, maxDepth)) return new PlantStoreError('too_deep', `body: nested deeper than ${maxDepth} levels`);
+    // A text nests no deeper than it has characters: a short body needs no scan.
+    if (text.length > maxDepth && nestingExceeds(text, maxDepth)) return new PlantStoreError('too_deep', `body: nested deeper than ${maxDepth} levels`);
     try {
       value = parseJson(text);
     } catch (cause) {

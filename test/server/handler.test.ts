@@ -97,6 +97,14 @@ describe('configured limits', () => {
     expectAnswer(post('{"name":"a","id":1,"x":[[]]}'), { status: 400, code: 'too_deep', message: 'nested deeper than 2 levels' });
     expectAnswer(post(`{"name":"${'a'.repeat(32)}","id":1}`), { status: 400, code: 'body_too_large', message: 'larger than the limit of 32 bytes' });
   });
+
+  it('finds nesting past the limit in bodies just longer than the limit (short ones skip the scan)', () => {
+    const app = createApp({ tokens: [TEST_TOKEN], maxDepth: 6 });
+    const post = (body: string) => app.request({ method: 'POST', url: '/plants', headers: DEFAULT_HEADERS, body });
+    expectAnswer(post('[[[[[[]]]]]]'), { status: 400, code: 'invalid_body', message: 'body: must be an object' });
+    expectAnswer(post('[[[[[[[]]]]]]]'), { status: 400, code: 'too_deep', message: 'nested deeper than 6 levels' });
+    expectAnswer(post('[[[[[[['), { status: 400, code: 'too_deep', message: 'nested deeper than 6 levels' });
+  });
 });
 
 it('the battery is not trivially small and names every skipped socket case', () => {
