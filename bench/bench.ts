@@ -3,7 +3,7 @@
  * (and the kit's mock once `plant-store mock` exists), the same autocannon workload for each, in
  * alternating rounds, so every ratio compares figures taken under the same machine load.
  *
- *   npm run bench -- [--rounds 3] [--duration 4] [--warmup 2] [--connections 32]
+ *   npm run bench -- [--rounds 5] [--duration 4] [--warmup 2] [--connections 32]
  *                    [--targets baseline,reference,prism,mock] [--profile] [--no-conform] [--strict]
  *                    [--compare <another checkout of the kit, built>]
  *
@@ -27,7 +27,7 @@ const parsed = (() => {
   try {
     return parseArgs({
       options: {
-        rounds: { type: 'string', default: '3' },
+        rounds: { type: 'string', default: '5' },
         duration: { type: 'string', default: '4' },
         warmup: { type: 'string', default: '2' },
         connections: { type: 'string', default: '32' },
