@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exactInteger, formatIssues, integerText, INT64_MAX, INT64_MIN, loadContract, nestingExceeds, parseJson, projectNumber, stringifyJson } from '../src/contract/index.js';
+import { compileContract, exactInteger, formatIssues, integerText, INT64_MAX, INT64_MIN, loadContract, nestingExceeds, parseJson, projectNumber, stringifyJson } from '../src/contract/index.js';
 
 const contract = loadContract();
 const addPlant = contract.findOperation('POST', '/plants');
@@ -35,6 +35,42 @@ describe('the contract layer reads openapi.yaml', () => {
     const result = addPlant?.requestBody?.validate(parseJson(text));
     expect(result?.valid).toBe(valid);
     expect(formatIssues(result?.issues ?? [])).toContain(message);
+  });
+
+  it('names the field of every issue, nested properties and keys with / and ~ included', () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/things': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      'a/b': { type: 'string' },
+                      'x~y': { type: 'integer' },
+                      nested: { type: 'object', required: ['inner'], properties: { deep: { type: 'string' }, 'c/d': { type: 'integer', format: 'int64' } } },
+                    },
+                  },
+                },
+              },
+            },
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    const validate = compileContract(document).findOperation('POST', '/things')?.requestBody?.validate;
+    const issues = (text: string): string => formatIssues(validate?.(parseJson(text)).issues ?? []);
+    expect(issues('{"a/b":1}')).toBe('a/b: must be a string');
+    expect(issues('{"x~y":"s"}')).toBe('x~y: must be an integer');
+    expect(issues('{"nested":{}}')).toBe('nested.inner: is required');
+    expect(issues('{"nested":{"inner":1,"deep":1}}')).toBe('nested.deep: must be a string');
+    expect(issues('{"nested":{"inner":1,"c/d":9223372036854775808}}')).toBe(`nested.c/d: must be an int64 integer, from ${INT64_MIN} to ${INT64_MAX}`);
+    expect(issues('[]')).toBe('body: must be an object');
   });
 
   it('validates response bodies against the declared response, int32 exactly', () => {

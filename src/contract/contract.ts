@@ -297,10 +297,15 @@ const VALID: Validation = Object.freeze({ valid: true, issues: Object.freeze([])
 function fieldOf(instancePath: string, child?: string): string {
   // A property of the body itself, the usual case: no pointer to take apart.
   if (instancePath === '') return child ?? 'body';
+  // One plain segment (`/id`): the property itself.
+  if (instancePath.lastIndexOf('/') === 0 && !instancePath.includes('~')) return child === undefined ? instancePath.slice(1) : `${instancePath.slice(1)}.${child}`;
   const segments = instancePath.split('/').slice(1).map(decodePointerSegment);
   if (child !== undefined) segments.push(child);
   return segments.length === 0 ? 'body' : segments.join('.');
 }
+
+const INT64_MESSAGE = `must be an int64 integer, from ${INT64_MIN} to ${INT64_MAX}`;
+const INT32_MESSAGE = `must be an int32 integer, from ${-(2 ** 31)} to ${2 ** 31 - 1}`;
 
 /** One ajv error as a field and a message a person can act on. */
 function describeIssue(error: ErrorObject): ValidationIssue {
@@ -313,8 +318,8 @@ function describeIssue(error: ErrorObject): ValidationIssue {
       return { field: fieldOf(error.instancePath), message: `must be ${type === 'integer' || type === 'object' || type === 'array' ? 'an' : 'a'} ${type}` };
     }
     case 'format':
-      if (params.format === 'int64') return { field: fieldOf(error.instancePath), message: `must be an int64 integer, from ${INT64_MIN} to ${INT64_MAX}` };
-      if (params.format === 'int32') return { field: fieldOf(error.instancePath), message: `must be an int32 integer, from ${-(2 ** 31)} to ${2 ** 31 - 1}` };
+      if (params.format === 'int64') return { field: fieldOf(error.instancePath), message: INT64_MESSAGE };
+      if (params.format === 'int32') return { field: fieldOf(error.instancePath), message: INT32_MESSAGE };
       return { field: fieldOf(error.instancePath), message: error.message ?? 'has the wrong format' };
     default:
       return { field: fieldOf(error.instancePath), message: error.message ?? `fails ${error.keyword}` };
