@@ -43,6 +43,8 @@ export interface AppResponse {
   readonly body: string;
   /** The catalogue code of an Error answer, for logs and tests. */
   readonly code?: string;
+  /** For a 500 (a defect of the kit): the exception behind it, for the server's log; never sent. */
+  readonly cause?: unknown;
 }
 
 /** A request whose head passed: the body may now be read. */
@@ -67,7 +69,8 @@ export interface App {
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 
 export function errorResponse(error: PlantStoreError): AppResponse {
-  return { status: error.status, headers: hasAny(error.headers) ? { ...JSON_HEADERS, ...error.headers } : JSON_HEADERS, body: errorBodyText(error.status, error.message), code: error.code };
+  const response = { status: error.status, headers: hasAny(error.headers) ? { ...JSON_HEADERS, ...error.headers } : JSON_HEADERS, body: errorBodyText(error.status, error.message), code: error.code };
+  return error.code === 'internal' ? { ...response, cause: error.cause ?? error.message } : response;
 }
 
 function hasAny(headers: Readonly<Record<string, string>>): boolean {

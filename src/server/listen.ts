@@ -41,6 +41,17 @@ export interface ListenOptions {
   readonly headersTimeoutMs?: number;
   /** A request not received whole by then gets a 408 Error (default 30 s). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Told the exception behind every 500 (a defect of the kit; the client gets only an Error that
+   * says so). Default: its stack trace on stderr, whether or not requests are logged.
+   */
+  readonly onDefect?: (cause: unknown) => void;
+}
+
+/** The default `onDefect`: a defect is never silent, even with `--quiet`. */
+export function reportDefect(cause: unknown): void {
+  const detail = cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
+  process.stderr.write(`plant-store: a request was answered 500 because of a defect of the kit: ${detail}\n`);
 }
 
 export interface RunningServer {
@@ -66,6 +77,7 @@ const DRAIN_FACTOR = 16;
 
 export function createPlantServer<A extends object>(app: Gate<A>, options: Omit<ListenOptions, 'port' | 'host' | 'shutdownGraceMs'> = {}): Server {
   const log = options.log;
+  const onDefect = options.onDefect ?? reportDefect;
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const logLine = (method: string | undefined, url: string | undefined, status: number, started: number): void => {
@@ -80,7 +92,7 @@ export function createPlantServer<A extends object>(app: Gate<A>, options: Omit<
         logLine(req.method, req.url, res.statusCode, started);
       });
     }
-    handle(app, server, req, res);
+    handle(app, server, req, res, onDefect);
   };
   const server = createServer(
     {
@@ -116,6 +128,7 @@ export function createPlantServer<A extends object>(app: Gate<A>, options: Omit<
     } catch (cause) {
       response = internalError(cause);
     }
+    if (response.cause !== undefined) onDefect(response.cause);
     writeRaw(socket, response);
     logLine(req.method, req.url, response.status, started);
   });
@@ -139,7 +152,7 @@ function writeRaw(socket: Socket, response: AppResponse): void {
   socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${head}\r\n${response.body}`);
 }
 
-function handle<A extends object>(app: Gate<A>, server: Server, req: IncomingMessage, res: ServerResponse): void {
+function handle<A extends object>(app: Gate<A>, server: Server, req: IncomingMessage, res: ServerResponse, onDefect: (cause: unknown) => void): void {
   let admitted: A | AppResponse;
   try {
     admitted =
@@ -154,7 +167,7 @@ function handle<A extends object>(app: Gate<A>, server: Server, req: IncomingMes
     // (or may send, chunked) more than the limit: then it closes rather than reading it all.
     const declared = req.headers['content-length'];
     const smallBody = req.headers['transfer-encoding'] === undefined && (declared === undefined || Number(declared) <= app.maxBodyBytes);
-    respond(app, server, req, res, admitted, !smallBody);
+    respond(app, server, req, res, admitted, !smallBody, onDefect);
     req.resume();
     return;
   }
@@ -173,7 +186,7 @@ function handle<A extends object>(app: Gate<A>, server: Server, req: IncomingMes
       over = true;
       chunks.length = 0;
       // Answer at once and close after: the rest of the body is read and thrown away.
-      respond(app, server, req, res, app.bodyTooLarge(), true);
+      respond(app, server, req, res, app.bodyTooLarge(), true, onDefect);
       return;
     }
     chunks.push(chunk);
@@ -186,15 +199,24 @@ function handle<A extends object>(app: Gate<A>, server: Server, req: IncomingMes
     } catch (cause) {
       response = internalError(cause);
     }
-    respond(app, server, req, res, response, false);
+    respond(app, server, req, res, response, false, onDefect);
   });
   // No 'error' listener: node emits a request's 'error' (a client gone mid-body) only to listeners,
   // and there is nobody to answer then; nothing was stored.
 }
 
 /** Writes the gate's answer; a synchronous answer with no `finish` step is written at once (the reference's hot path). */
-function respond<A extends object>(app: Gate<A>, server: Server, req: IncomingMessage, res: ServerResponse, answer: AppResponse | Promise<AppResponse>, close: boolean): void {
+function respond<A extends object>(
+  app: Gate<A>,
+  server: Server,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: AppResponse | Promise<AppResponse>,
+  close: boolean,
+  onDefect: (cause: unknown) => void,
+): void {
   if (app.finish === undefined && !(answer instanceof Promise)) {
+    if (answer.cause !== undefined) onDefect(answer.cause);
     send(res, answer, close || !server.listening);
     return;
   }
@@ -204,6 +226,7 @@ function respond<A extends object>(app: Gate<A>, server: Server, req: IncomingMe
     .catch(internalError)
     .then(
       (response) => {
+        if (response.cause !== undefined) onDefect(response.cause);
         send(res, response, close || !server.listening);
       },
       () => undefined,
