@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileContract, exactInteger, formatIssues, integerText, INT64_MAX, INT64_MIN, loadContract, nestingExceeds, parseJson, projectNumber, stringifyJson } from '../src/contract/index.js';
+import { compileContract, exactInteger, formatIssues, integerText, INT64_MAX, INT64_MIN, isInt64Projection, loadContract, nestingExceeds, parseJson, projectNumber, stringifyJson } from '../src/contract/index.js';
 
 const contract = loadContract();
 const addPlant = contract.findOperation('POST', '/plants');
@@ -138,6 +139,29 @@ describe('lossless JSON', () => {
     expect(inInt64(projectNumber('1e400'))).toBe(false);
     expect(Number.isInteger(projectNumber('9223372036854775807.5'))).toBe(false);
     expect(projectNumber('9007199254740991')).toBe(9007199254740991);
+  });
+
+  it('projects a plain integer as it projects the same integer spelled otherwise, keeping sign, int32 and int64 (property)', () => {
+    const seed = process.env.FC_SEED === undefined ? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0 : Number(process.env.FC_SEED);
+    console.log(`projection: fast-check seed ${seed} (replay: FC_SEED=${seed} npx vitest run test/contract.test.ts)`);
+    const near = (edge: bigint) => fc.bigInt({ min: edge - 3n, max: edge + 3n });
+    const integers = fc.oneof(
+      fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+      fc.bigInt({ min: -(10n ** 400n), max: 10n ** 400n }),
+      ...[2n ** 31n, 2n ** 53n, 2n ** 63n, 10n ** 15n, 10n ** 18n, 10n ** 19n].flatMap((edge) => [near(edge), near(-edge)]),
+    );
+    fc.assert(
+      fc.property(integers, (n) => {
+        const plain = projectNumber(n.toString());
+        expect(plain).toBe(projectNumber(`${n}.0`));
+        expect(plain).toBe(projectNumber(`${n}e0`));
+        expect(Number.isInteger(plain)).toBe(true);
+        expect(Math.sign(plain)).toBe(n === 0n ? 0 : n > 0n ? 1 : -1);
+        expect(isInt64Projection(plain)).toBe(n >= INT64_MIN && n <= INT64_MAX);
+        expect(plain >= -(2 ** 31) && plain <= 2 ** 31 - 1).toBe(n >= -(2n ** 31n) && n <= 2n ** 31n - 1n);
+      }),
+      { seed, numRuns: 2000 },
+    );
   });
 
   it('finds nesting beyond a limit without parsing, ignoring brackets in strings', () => {
