@@ -17,6 +17,8 @@ import { RawConnection, rawExchange, rawRequest, send } from './raw-http.js';
 type Reference = Awaited<ReturnType<typeof startReference>>;
 
 const ok = (id: string, name = 'a'): Expected => ({ status: 200, plant: { name, id } });
+/** The head of a POST /plants with the test token and a JSON body of `length` bytes, plus any further header lines. */
+const authorizedHead = (length: number, more = ''): string => `POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: ${length}${more}`;
 const post = (body: string, headers: Record<string, string | undefined> = DEFAULT_HEADERS) => ({ method: 'POST', url: '/plants', headers, body });
 
 describe('the battery over a socket', () => {
@@ -62,7 +64,7 @@ describe('limits enforced while reading', () => {
   afterAll(() => server.close());
 
   it('a Content-Length over the limit is answered before any of the body is sent, and the connection closes', async () => {
-    const answer = await rawExchange(server.port, rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: ${LIMIT + 1}`), { waitForClose: true });
+    const answer = await rawExchange(server.port, rawRequest(authorizedHead(LIMIT + 1)), { waitForClose: true });
     expectAnswer(answer, { status: 400, code: 'body_too_large', message: `larger than the limit of ${LIMIT} bytes` });
     expect(answer.closedAfter).toBe(true);
   });
@@ -122,7 +124,7 @@ describe('credentials before the body', () => {
 
   it('with Expect: 100-continue an admitted head gets a 100, then the answer to its body', async () => {
     const connection = await RawConnection.open(server.port);
-    connection.send(rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20\nExpect: 100-continue`));
+    connection.send(rawRequest(authorizedHead(20, '\nExpect: 100-continue')));
     expect((await connection.next()).status).toBe(100);
     connection.send('{"name":"a","id":11}');
     expectAnswer(await connection.next(), ok('11'));
@@ -145,7 +147,7 @@ describe('credentials before the body', () => {
   });
 
   it('another expectation is ignored rather than answered with an empty 417', async () => {
-    expectAnswer(await rawExchange(server.port, rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20\nExpect: teapot`, '{"name":"a","id":12}')), ok('12'));
+    expectAnswer(await rawExchange(server.port, rawRequest(authorizedHead(20, '\nExpect: teapot'), '{"name":"a","id":12}')), ok('12'));
   });
 });
 
@@ -175,7 +177,7 @@ describe('keep-alive', () => {
 
   it('pipelined requests are answered in order', async () => {
     const connection = await RawConnection.open(server.port);
-    const one = (id: number) => rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20`, `{"name":"a","id":${id}}`);
+    const one = (id: number) => rawRequest(authorizedHead(20), `{"name":"a","id":${id}}`);
     connection.send(one(31) + rawRequest('GET /plants HTTP/1.1\nHost: x') + one(32));
     expectAnswer(await connection.next(), ok('31'));
     expectAnswer(await connection.next(), { status: 405, code: 'method_not_allowed', message: 'GET' });
@@ -187,7 +189,7 @@ describe('keep-alive', () => {
     const connection = await RawConnection.open(server.port);
     connection.send(rawRequest('POST /plants HTTP/1.1\nHost: x\nContent-Type: application/json\nContent-Length: 20', '{"name":"a","id":41}'));
     expectAnswer(await connection.next(), { status: 401, code: 'unauthorized', message: 'missing' });
-    connection.send(rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20`, '{"name":"b","id":42}'));
+    connection.send(rawRequest(authorizedHead(20), '{"name":"b","id":42}'));
     expectAnswer(await connection.next(), ok('42', 'b'));
     expect(server.app.store.get(41n)).toBeUndefined();
     connection.destroy();
@@ -196,13 +198,13 @@ describe('keep-alive', () => {
   it('a client that leaves in the middle of its body stores nothing and the server goes on', async () => {
     for (let i = 0; i < 3; i++) {
       const leaving = await RawConnection.open(server.port);
-      leaving.send(rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 40`, '{"name":"gone","id":43'));
+      leaving.send(rawRequest(authorizedHead(40), '{"name":"gone","id":43'));
       await new Promise((resolve) => setTimeout(resolve, 20));
       leaving.destroy();
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
     const after = await RawConnection.open(server.port);
-    after.send(rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 24`, '{"name":"after","id":44}'));
+    after.send(rawRequest(authorizedHead(24), '{"name":"after","id":44}'));
     expectAnswer(await after.next(), ok('44', 'after'));
     after.destroy();
     expect(server.app.store.get(43n)).toBeUndefined();
@@ -278,7 +280,7 @@ describe('graceful shutdown', () => {
     const idle = await RawConnection.open(server.port);
     const busy = await RawConnection.open(server.port);
     // The 100 Continue says the server has admitted the head: the request is in flight.
-    busy.send(rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20\nExpect: 100-continue`));
+    busy.send(rawRequest(authorizedHead(20, '\nExpect: 100-continue')));
     expect((await busy.next()).status).toBe(100);
     let closed = false;
     const closing = server.close().then(() => {
@@ -328,7 +330,7 @@ describe('a defect of the kit', () => {
     const server = await listen(broken, { port: 0, host: '127.0.0.1', onDefect: (cause) => reported.push(cause) });
     try {
       const connection = await RawConnection.open(server.port);
-      connection.send(rawRequest(`POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: 20`, '{"name":"a","id":45}'));
+      connection.send(rawRequest(authorizedHead(20), '{"name":"a","id":45}'));
       expectAnswer(await connection.next(), { status: 500, code: 'internal', message: 'internal: the reference server failed; this is a defect of the kit' });
       connection.destroy();
       expect(reported).toEqual([defect]);
