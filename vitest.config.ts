@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'contracts/**/*.test.ts', 'fuzz/**/*.test.ts', 'mock/**/*.test.ts', 'src/**/*.test.ts'],
+    // One layout: every test lives under test/, in a folder named after what it tests.
+    include: ['test/**/*.test.ts'],
     // Pact's native mock server and verifier do not like worker threads; every suite runs in a forked process.
     pool: 'forks',
     testTimeout: 30_000,

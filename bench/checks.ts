@@ -6,7 +6,7 @@
  * the id echoed digit for digit. Pure: returns the violations as `check: message` strings.
  */
 import { runChecks, type HttpOutcome, type RequestCase } from '../fuzz/index.js';
-import { exactInteger, isJsonObject, isLosslessNumber, loadContract, parseJson, stringifyJson, type Contract, type JsonValue } from '../src/contract/index.js';
+import { exactInteger, isJsonObject, isLosslessNumber, loadContract, parseJson, stringifyJson, type Contract, type JsonValue } from '../src/openapi/index.js';
 import type { Kind } from './workload.js';
 
 export interface Exchange {

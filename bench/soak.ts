@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type autocannon from 'autocannon';
-import { loadContract } from '../src/contract/index.js';
+import { loadContract } from '../src/openapi/index.js';
 import { checkExchange, type Exchange } from './checks.js';
 import { runLoad, type LoadResult } from './load.js';
 import { describeMachine, fixed, machine, runMain, sleep, usage, writeResult } from './report.js';

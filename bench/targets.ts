@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultContractFile } from '../src/contract/index.js';
+import { defaultContractFile } from '../src/openapi/index.js';
 import { BENCH_TOKEN } from './workload.js';
 
 /** The kit's root (where openapi.yaml and package.json are), from bench/ or dist/bench/. */

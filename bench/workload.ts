@@ -6,7 +6,7 @@
  */
 import type autocannon from 'autocannon';
 import type { CaseLabel, Credentials } from '../fuzz/index.js';
-import { loadContract, parseJson, type OperationContract } from '../src/contract/index.js';
+import { loadContract, parseJson, type OperationContract } from '../src/openapi/index.js';
 
 export const BENCH_TOKEN = 'bench-token';
 export const PATH = '/plants';

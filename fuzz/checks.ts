@@ -4,8 +4,8 @@
  * contract says: any declared 4xx will do for an invalid request, whatever status the reference
  * implementation happens to use (decision 6).
  */
-import { exactInteger, isJsonObject, isLosslessNumber, parseJson, type Contract, type JsonValue, type OperationContract, type Schema } from '../src/contract/index.js';
-import { formatIssues } from '../src/contract/index.js';
+import { exactInteger, isJsonObject, isLosslessNumber, parseJson, type Contract, type JsonValue, type OperationContract, type Schema } from '../src/openapi/index.js';
+import { formatIssues } from '../src/openapi/index.js';
 import { codePointsOf } from './json-text.js';
 import type { CheckName, CheckOptions, HttpOutcome, RequestCase, Violation } from './types.js';
 

@@ -8,7 +8,7 @@
  * scheme, the path and method from the operation.
  */
 import fc from 'fast-check';
-import { loadContract, type Contract, type ObjectShape, type OperationContract, type Schema } from '../src/contract/index.js';
+import { loadContract, type Contract, type ObjectShape, type OperationContract, type Schema } from '../src/openapi/index.js';
 import { codePointsOf, LAYOUTS, writeJson, type JsonMember, type JsonModel, type Layout } from './json-text.js';
 import { SchemaArbitraries, type InvalidValue } from './schema-arbitraries.js';
 import { CASE_LABELS, type CaseLabel, type Credentials, type Profile, type RequestCase } from './types.js';

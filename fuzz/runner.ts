@@ -8,7 +8,7 @@
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { exactInteger, isJsonObject, isLosslessNumber, loadContract, type Contract } from '../src/contract/index.js';
+import { exactInteger, isJsonObject, isLosslessNumber, loadContract, type Contract } from '../src/openapi/index.js';
 import { checkApplies, CHECKS, decodeJson } from './checks.js';
 import { requestArbitrary } from './generators.js';
 import { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, type HttpClient } from './http-client.js';

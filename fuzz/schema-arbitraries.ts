@@ -9,7 +9,7 @@
  * and fast-check's own, already biased, generators.
  */
 import fc from 'fast-check';
-import { INT64_MAX, INT64_MIN, type Contract, type ObjectShape, type Schema } from '../src/contract/index.js';
+import { INT64_MAX, INT64_MIN, type Contract, type ObjectShape, type Schema } from '../src/openapi/index.js';
 import { codePointsOf, INTEGER_SPELLINGS, STRING_STYLES, nullModel, numberModel, spellInteger, stringModel, type IntegerSpelling, type JsonMember, type JsonModel, type StringStyle } from './json-text.js';
 
 /** A JSON value that breaks a schema, and what is wrong with it (`is null`, `is 2^63 (above int64)`). */

@@ -10,7 +10,7 @@
  * 405 with `Allow: POST`, like the reference implementation.
  */
 import { headerValue } from '../src/http/index.js';
-import type { AppResponse, Headers } from '../src/server/index.js';
+import type { AppResponse, Headers } from '../src/reference/index.js';
 
 /** How long a browser may cache a preflight answer (browsers cap it: Chromium at 2 hours). */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -11,9 +11,9 @@
  *   declares, application/json, a body its schema accepts, the headers it requires. Anything
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
-import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, loadContract, parseJson, validationView, type Contract, type OperationContract } from '../src/contract/index.js';
+import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, loadContract, parseJson, validationView, type Contract, type OperationContract } from '../src/openapi/index.js';
 import { acceptAnyToken, checkHead, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, headerValue, parseRequestBody, PlantStoreError, splitTarget, tooLarge } from '../src/http/index.js';
-import { errorResponse, type AppRequest, type AppResponse, type Gate, type Headers } from '../src/server/index.js';
+import { errorResponse, type AppRequest, type AppResponse, type Gate, type Headers } from '../src/reference/index.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { loadPrism, type Preferences, type PrismEngine, type PrismProblem, type PrismResponse } from './prism.js';
 

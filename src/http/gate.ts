@@ -4,7 +4,7 @@
  * headers and bytes, shared by the reference server and the mock's front.
  */
 import * as crypto from 'node:crypto';
-import { formatIssues, isJsonObject, nestingExceeds, parseJson, type Contract, type JsonObject, type OperationContract } from '../contract/index.js';
+import { formatIssues, isJsonObject, nestingExceeds, parseJson, type Contract, type JsonObject, type OperationContract } from '../openapi/index.js';
 import { PlantStoreError } from './errors.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

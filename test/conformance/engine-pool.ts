@@ -26,7 +26,7 @@ function staleOutputs(): string[] {
   } catch {
     // never built with the stamp: only the outputs' own times count
   }
-  for (const dir of ['fuzz', 'src']) {
+  for (const dir of ['fuzz', 'src', 'mock', 'cli']) {
     for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) continue;
       const source = join(entry.parentPath, entry.name);

@@ -4,8 +4,8 @@
  * checks: authentication, validation gaps, int64, Unicode and long strings, error bodies, media
  * types, repeated ids, an intermittent fault, hostile keys and transport-level misbehaviour.
  */
-import { exactInteger, isLosslessNumber, LosslessNumber, type JsonObject } from '../../src/contract/index.js';
-import type { AppResponse } from '../../src/server/index.js';
+import { exactInteger, isLosslessNumber, LosslessNumber, type JsonObject } from '../../src/openapi/index.js';
+import type { AppResponse } from '../../src/reference/index.js';
 import type { CheckName } from '../../fuzz/index.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';

@@ -2,8 +2,8 @@
  * Small tools for writing faulty implementations: read the request's JSON, answer with an Error or
  * a changed body, send a changed request to the reference. Each fault stays a few lines.
  */
-import { isJsonObject, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/contract/index.js';
-import type { App, AppRequest, AppResponse } from '../../src/server/index.js';
+import { isJsonObject, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/openapi/index.js';
+import type { App, AppRequest, AppResponse } from '../../src/reference/index.js';
 
 /** The request body as lossless JSON, or undefined when it is not JSON. */
 export function bodyOf(request: AppRequest): JsonValue | undefined {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN, startReference } from '../support/servers.js';
-import type { RunningServer } from '../../src/server/index.js';
+import type { RunningServer } from '../../src/reference/index.js';
 import { battery } from './battery.js';
 import { send } from '../support/http.js';
 import { shapeViolations, startMock, type RunningMock } from './support.js';

@@ -4,7 +4,7 @@
  * interface, not against an implementation: the reference implementation and the mock must both
  * hold it, the mock with its two freedoms (any well-formed token; no echo of what was sent).
  */
-import { INT64_MAX, INT64_MIN } from '../../src/contract/index.js';
+import { INT64_MAX, INT64_MIN } from '../../src/openapi/index.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../../src/http/index.js';
 import type { WireRequest } from '../support/http.js';
 

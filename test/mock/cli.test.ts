@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract, parseJson } from '../../src/contract/index.js';
+import { loadContract, parseJson } from '../../src/openapi/index.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'plant-store.js');
 const READY_TIMEOUT_MS = 20_000;

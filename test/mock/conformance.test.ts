@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeConformance, runCli, useEnginePool } from '../conformance/common.js';
-import { MOCK_EXAMPLE_TOKEN } from '../../src/cli/mock.js';
+import { MOCK_EXAMPLE_TOKEN } from '../../cli/mock.js';
 import { startMock } from './support.js';
 
 /** The one check a mock is not held to (DESIGN.md, `--profile mock`). */

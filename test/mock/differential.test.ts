@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestArbitrary, type RequestCase } from '../../fuzz/index.js';
-import { loadContract } from '../../src/contract/index.js';
-import type { RunningServer } from '../../src/server/index.js';
-import { ALL_CASES as REFERENCE_BATTERY } from '../server/battery.js';
+import { loadContract } from '../../src/openapi/index.js';
+import type { RunningServer } from '../../src/reference/index.js';
+import { ALL_CASES as REFERENCE_BATTERY } from '../reference/battery.js';
 import { TEST_TOKEN, startFaulty, startReference, type RunningFaulty } from '../support/servers.js';
 import { battery } from './battery.js';
 import { compare, type RequestSource, type SourcedRequest } from './differential.js';

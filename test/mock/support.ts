@@ -3,9 +3,9 @@
  * a Plant (200) or an Error whose `error` is the status, as application/json, with the headers its
  * status requires.
  */
-import { exactInteger, isJsonObject, isLosslessNumber, loadContract, parseJson, type JsonValue } from '../../src/contract/index.js';
+import { exactInteger, isJsonObject, isLosslessNumber, loadContract, parseJson, type JsonValue } from '../../src/openapi/index.js';
 import { splitTarget } from '../../src/http/index.js';
-import { listen } from '../../src/server/index.js';
+import { listen } from '../../src/reference/index.js';
 import { createMock, type Mock, type MockOptions } from '../../mock/index.js';
 import type { WireRequest, WireResponse } from '../support/http.js';
 

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, listen, type App, type AppOptions, type AppRequest, type AppResponse, type ListenOptions, type RunningServer } from '../../src/server/index.js';
+import { createApp, listen, type App, type AppOptions, type AppRequest, type AppResponse, type ListenOptions, type RunningServer } from '../../src/reference/index.js';
 
 export const TEST_TOKEN = 'test-token';
 

@@ -1,0 +1,186 @@
+/**
+ * Pact provider verification of any Plant Store implementation, with pact-js's own Verifier: its
+ * proxy runs the provider states and the request filter, its native core replays every
+ * interaction against the target and compares the answers. Between its proxy and the target sits
+ * the kit's forwarder (forwarder.ts), so a target that resets or stalls fails interactions
+ * instead of hanging the run.
+ *
+ * Split so the wiring can be tested without a broker: `verifierOptions` (verifier-options.ts) is a
+ * pure function of the flags and the environment; `stateHandlers` and `bearerFilter` are the two
+ * functions the proxy calls; `readVerifierResult` turns the core's JSON report into data.
+ * `verify` in cli/ runs them.
+ *
+ * This module imports pact-js at run time; import it only after PACT_DO_NOT_TRACK is set.
+ */
+import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
+import { formatIssues, isJsonObject, parseJson, type JsonValue } from '../src/openapi/index.js';
+import { createPlant, toNewPlant } from './client.js';
+import { startForwarder, type TransportFailure } from './forwarder.js';
+import { EXAMPLE_TOKEN, PLANT_STORED } from './names.js';
+import { DEFAULT_TIMEOUT_MS, verifierOptions, type Environment, type VerifyFlags } from './verifier-options.js';
+
+/** The part of an Express request the filter touches (pact-js's proxy is an Express app). */
+export interface FilteredRequest {
+  headers: Record<string, string | string[] | undefined>;
+}
+export type RequestFilter = (request: FilteredRequest, response: unknown, next: () => void) => void;
+
+/**
+ * Replaces the credentials of every replayed request that carries any with `Bearer <token>`, so
+ * the provider's real token is sent without ever being in a pact. A request without an
+ * Authorization header (the missing-credentials interaction) is left without one. With no token,
+ * requests go as the pact wrote them (the example token: enough for a mock that accepts any).
+ */
+export function bearerFilter(token: string | undefined): RequestFilter {
+  return (request, _response, next) => {
+    if (token !== undefined && request.headers.authorization !== undefined) request.headers.authorization = `Bearer ${token}`;
+    next();
+  };
+}
+
+type StateHandlers = NonNullable<VerifierOptions['stateHandlers']>;
+
+/**
+ * Provider states, set up through the target's own interface (the kit cannot reach into an
+ * arbitrary implementation's storage): "a plant is stored" posts that plant first.
+ */
+export function stateHandlers(baseUrl: string, token: string | undefined, timeoutMs = DEFAULT_TIMEOUT_MS): StateHandlers {
+  return {
+    [PLANT_STORED]: async (params?: unknown) => {
+      const plant = toNewPlant(parseJson(JSON.stringify(params ?? {})));
+      if (!plant.ok) throw new Error(`state "${PLANT_STORED}": the pact's parameters are not a NewPlant: ${formatIssues(plant.issues)}`);
+      const result = await createPlant(baseUrl, token ?? EXAMPLE_TOKEN, plant.plant, { signal: AbortSignal.timeout(timeoutMs) });
+      if (result.status !== 200) throw new Error(`state "${PLANT_STORED}": storing the plant was answered ${result.status}: ${result.body.message}`);
+      return undefined;
+    },
+  };
+}
+
+export interface InteractionFailure {
+  /** How the verifier names the interaction: the pact, the provider state, the description. */
+  readonly interaction: string;
+  /** One line per mismatch: what differed, where, expected and actual. */
+  readonly mismatches: readonly string[];
+}
+
+export interface VerificationOutcome {
+  readonly passed: boolean;
+  /** Interactions verified. */
+  readonly interactions: number;
+  readonly failures: readonly InteractionFailure[];
+  /** Failures of pending pacts: reported, not failing the run. */
+  readonly pendingFailures: readonly InteractionFailure[];
+  /** Requests the target reset, refused or did not answer in time. */
+  readonly transportFailures: readonly TransportFailure[];
+}
+
+/** The native verifier's JSON report as data; undefined when `text` is not such a report. */
+export function readVerifierResult(text: string): Omit<VerificationOutcome, 'transportFailures'> | undefined {
+  let report: JsonValue;
+  try {
+    report = parseJson(text);
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(report) || typeof report.result !== 'boolean') return undefined;
+  const failuresOf = (value: JsonValue | undefined): InteractionFailure[] =>
+    (Array.isArray(value) ? value : []).filter(isJsonObject).map((error) => ({
+      interaction: typeof error.interaction === 'string' ? error.interaction : '(unnamed interaction)',
+      mismatches: describeMismatch(error.mismatch),
+    }));
+  return {
+    passed: report.result,
+    interactions: Array.isArray(report.interactionResults) ? report.interactionResults.length : 0,
+    failures: failuresOf(report.errors),
+    pendingFailures: failuresOf(report.pendingErrors),
+  };
+}
+
+function describeMismatch(mismatch: JsonValue | undefined): string[] {
+  if (!isJsonObject(mismatch)) return ['(no detail)'];
+  if (mismatch.type === 'error') return [`error: ${text(mismatch.message)}`];
+  const all = Array.isArray(mismatch.mismatches) ? mismatch.mismatches.filter(isJsonObject) : [];
+  return all.map((m) => {
+    const what = text(m.mismatch);
+    switch (m.type) {
+      case 'StatusMismatch':
+        return `status: ${what}`;
+      case 'BodyMismatch':
+        return `body ${text(m.path)}: ${what}`;
+      case 'HeaderMismatch':
+        return `header ${text(m.key)}: ${what}`;
+      case 'BodyTypeMismatch':
+        return `body type: ${what}`;
+      default:
+        return `${text(m.type)}: ${what}`;
+    }
+  });
+}
+
+function text(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+}
+
+/** The outcome as lines for a person: a summary, then each failing interaction and its mismatches. */
+export function formatOutcome(outcome: VerificationOutcome, baseUrl: string): string {
+  const lines: string[] = [];
+  const failed = outcome.failures.length;
+  lines.push(
+    failed === 0
+      ? `plant-store verify: ${outcome.interactions === 1 ? 'the one interaction holds' : `all ${outcome.interactions} interactions hold`} against ${baseUrl}`
+      : `plant-store verify: ${failed} of ${outcome.interactions} interactions failed against ${baseUrl}`,
+  );
+  for (const failure of outcome.failures) {
+    lines.push(`  FAILED ${failure.interaction}`);
+    for (const mismatch of failure.mismatches) lines.push(`      ${mismatch}`);
+  }
+  for (const failure of outcome.pendingFailures) {
+    lines.push(`  pending (does not fail the run) ${failure.interaction}`);
+    for (const mismatch of failure.mismatches) lines.push(`      ${mismatch}`);
+  }
+  if (outcome.transportFailures.length > 0) {
+    lines.push('  requests the target did not answer (the verifier got a 502 or 504 from plant-store verify instead):');
+    for (const failure of outcome.transportFailures) lines.push(`      ${failure.method} ${failure.path}: the target ${failure.reason}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export interface RunOptions {
+  readonly flags: VerifyFlags;
+  readonly token: string | undefined;
+  /** Local pact files (for the 'files' and 'recorded' sources). */
+  readonly pactUrls: readonly string[];
+  readonly env: Environment;
+}
+
+/**
+ * Runs pact-js's Verifier against the target, through a forwarder that turns transport failures
+ * into answers. Resolves with the outcome when the core produced a report (whether or not every
+ * interaction held); rejects when it could not run at all.
+ */
+export async function runVerification({ flags, token, pactUrls, env }: RunOptions): Promise<VerificationOutcome> {
+  const timeoutMs = flags.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const forwarder = await startForwarder(flags.baseUrl, timeoutMs);
+  try {
+    const verifier = new Verifier({
+      ...verifierOptions(flags, env, pactUrls),
+      providerBaseUrl: forwarder.url,
+      stateHandlers: stateHandlers(flags.baseUrl, token, timeoutMs),
+      requestFilter: bearerFilter(token),
+    });
+    let report: string;
+    try {
+      report = await verifier.verifyProvider();
+    } catch (error) {
+      // pact-core rejects a failed verification with its JSON report as the message.
+      const outcome = readVerifierResult((error as Error).message);
+      if (outcome) return { ...outcome, transportFailures: [...forwarder.failures] };
+      throw error;
+    }
+    const outcome = readVerifierResult(report);
+    if (!outcome) throw new Error(`the verifier's report could not be read: ${report.slice(0, 200)}`);
+    return { ...outcome, transportFailures: [...forwarder.failures] };
+  } finally {
+    await forwarder.close();
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Laws of the generators (after fast-check's own ArbitraryAssertions): every `valid` request is
+ * valid by the contract, every invalid one has exactly the one thing wrong its label says; edges
+ * come often; what is generated follows the contract; and a seed-pinned snapshot (after
+ * fast-check's NoRegression.spec.ts) shows any change of what is generated in review.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileContract, exactInteger, INT64_MAX, INT64_MIN, isJsonObject, isLosslessNumber, loadContract, parseJson, type JsonValue, type Schema } from '../../src/openapi/index.js';
+import { essence } from '../../fuzz/checks.js';
+import { requestArbitrary } from '../../fuzz/generators.js';
+import { LONG_STRING } from '../../fuzz/schema-arbitraries.js';
+import { CASE_LABELS, type RequestCase } from '../../fuzz/types.js';
+
+const contract = loadContract();
+const operation = contract.findOperation('POST', '/plants');
+const requestBody = operation?.requestBody;
+const TOKEN = 'plant-token';
+const SEED = 20240611;
+
+function strictJson(bytes: Uint8Array): JsonValue | undefined {
+  try {
+    return parseJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+function isValidBody(bytes: Uint8Array): boolean {
+  const value = strictJson(bytes);
+  return value !== undefined && requestBody?.validate(value).valid === true;
+}
+
+const declaredMediaType = (c: RequestCase): boolean => requestBody?.mediaTypes.includes(essence(c.headers['content-type'])) === true;
+const goodCredentials = (c: RequestCase): boolean => new RegExp(`^bearer ${TOKEN}$`, 'i').test(c.headers.authorization ?? '');
+
+describe('requestArbitrary: each label is what it says', () => {
+  const samples = fc.sample(requestArbitrary(contract, { token: TOKEN }), { seed: SEED, numRuns: 2000 });
+
+  it('generates every label, POST /plants', () => {
+    expect(new Set(samples.map((c) => c.label))).toEqual(new Set(CASE_LABELS));
+    expect(samples.every((c) => c.method === 'POST' && c.path === '/plants')).toBe(true);
+  });
+
+  it('valid: the body validates against the contract, with valid credentials and a declared media type; so does every setup request', () => {
+    for (const c of samples.filter((s) => s.label === 'valid').flatMap((s) => [s, ...s.setup])) {
+      expect(isValidBody(c.body), Buffer.from(c.body).toString()).toBe(true);
+      expect(declaredMediaType(c), c.headers['content-type']).toBe(true);
+      expect(goodCredentials(c), c.headers.authorization).toBe(true);
+    }
+  });
+
+  it('invalid-body: JSON that does not validate, and nothing else wrong', () => {
+    for (const c of samples.filter((s) => s.label === 'invalid-body')) {
+      expect(strictJson(c.body), c.variant).toBeDefined();
+      expect(isValidBody(c.body), `${c.variant}: ${Buffer.from(c.body).toString().slice(0, 200)}`).toBe(false);
+      expect(declaredMediaType(c) && goodCredentials(c)).toBe(true);
+    }
+  });
+
+  it('malformed-json: not JSON for a strict parser, and nothing else wrong', () => {
+    for (const c of samples.filter((s) => s.label === 'malformed-json')) {
+      expect(strictJson(c.body), `${c.variant}: ${Buffer.from(c.body).toString().slice(0, 200)}`).toBeUndefined();
+      // Nor for the JSON parser of JavaScript, which other implementations use.
+      expect(() => JSON.parse(Buffer.from(c.body).toString('utf8')) as unknown, c.variant).toThrow();
+      expect(declaredMediaType(c) && goodCredentials(c)).toBe(true);
+    }
+  });
+
+  it('bad-media-type: a valid body with a media type the operation does not declare', () => {
+    for (const c of samples.filter((s) => s.label === 'bad-media-type')) {
+      expect(isValidBody(c.body)).toBe(true);
+      expect(declaredMediaType(c), c.headers['content-type']).toBe(false);
+      expect(goodCredentials(c)).toBe(true);
+    }
+  });
+
+  it('bad-auth: a valid body with credentials that are not `Bearer <token>`', () => {
+    for (const c of samples.filter((s) => s.label === 'bad-auth')) {
+      expect(isValidBody(c.body)).toBe(true);
+      expect(declaredMediaType(c)).toBe(true);
+      expect(goodCredentials(c), c.headers.authorization).toBe(false);
+      expect(c.credentials).not.toBe('valid');
+    }
+  });
+
+  it('keeps every body under 100 kB, a size limit common among frameworks that the contract does not forbid', () => {
+    expect(Math.max(...samples.flatMap((c) => [c, ...c.setup]).map((c) => c.body.length))).toBeLessThan(100_000);
+  });
+
+  it('repeats ids through setup requests carrying the same id with other values', () => {
+    const repeated = samples.filter((c) => c.setup.length > 0);
+    expect(repeated.length).toBeGreaterThan(50);
+    for (const c of repeated) {
+      const id = (v: JsonValue | undefined): bigint | undefined => (isJsonObject(v) && isLosslessNumber(v.id) ? exactInteger(v.id) : undefined);
+      expect(id(strictJson(c.setup[0]?.body ?? new Uint8Array()))).toBe(id(strictJson(c.body)));
+    }
+  });
+});
+
+describe('requestArbitrary: edges come often', () => {
+  const samples = fc.sample(requestArbitrary(contract, { token: TOKEN }), { seed: SEED + 1, numRuns: 1000 });
+  const valid = samples.filter((c) => c.label === 'valid');
+  const texts = valid.map((c) => Buffer.from(c.body).toString('utf8'));
+  const objects = valid.map((c) => strictJson(c.body)).filter(isJsonObject);
+  const ids = objects.map((o) => (isLosslessNumber(o.id) ? exactInteger(o.id) : undefined)).filter((n): n is bigint => n !== undefined);
+  const names = objects.map((o) => o.name).filter((n): n is string => typeof n === 'string');
+  const count = (predicate: (c: RequestCase) => boolean): number => samples.filter(predicate).length;
+  const atLeast = 10;
+
+  it('int64: both bounds, beyond the 2^53 cliff, negatives, and spellings such as 1.0 and 1e2', () => {
+    expect(ids).toContain(INT64_MAX);
+    expect(ids).toContain(INT64_MIN);
+    expect(ids.filter((n) => n > 2n ** 53n || n < -(2n ** 53n)).length).toBeGreaterThan(atLeast);
+    expect(ids.filter((n) => n < 0n).length).toBeGreaterThan(atLeast);
+    expect(texts.filter((t) => /"id"\s*:\s*-?\d+(\.\d+)?[eE]/.test(t)).length).toBeGreaterThan(atLeast);
+    expect(texts.filter((t) => /"id"\s*:\s*-?\d+\.0[,}\s]/.test(t)).length).toBeGreaterThan(0);
+  });
+
+  it('strings: empty, whitespace-only, long, astral, escaped', () => {
+    expect(names.filter((n) => n === '').length).toBeGreaterThan(0);
+    expect(names.filter((n) => n !== '' && n.trim() === '').length).toBeGreaterThan(0);
+    expect(names.filter((n) => Array.from(n).length >= LONG_STRING).length).toBeGreaterThan(atLeast);
+    expect(names.filter((n) => /[\u{10000}-\u{10FFFF}]/u.test(n)).length).toBeGreaterThan(atLeast);
+    expect(texts.filter((t) => /\\u[0-9a-fA-F]{4}/.test(t)).length).toBeGreaterThan(atLeast);
+  });
+
+  it('extra properties, hostile keys among them', () => {
+    expect(objects.filter((o) => Object.keys(o).some((k) => !['name', 'id', 'tag'].includes(k))).length).toBeGreaterThan(atLeast);
+    expect(objects.filter((o) => Object.hasOwn(o, '__proto__') || Object.hasOwn(o, 'constructor')).length).toBeGreaterThan(atLeast);
+  });
+
+  it('schema violations of every kind: missing fields, null, wrong types, out of int64, non-objects', () => {
+    const variants = samples.filter((c) => c.label === 'invalid-body').map((c) => c.variant);
+    for (const pattern of [/^name is missing$/, /^id is missing$/, /^tag is null$/, /^id is the string/, /^id is .* \(not an integer\)$/, /^id is (2\^63|\d+) \(outside int64\)$/, /^the body is/]) {
+      expect(variants.filter((v) => pattern.test(v)).length, String(pattern)).toBeGreaterThan(0);
+    }
+  });
+
+  it('every way credentials and media types can be wrong, and every valid way of writing them', () => {
+    for (const kind of ['missing', 'other-scheme', 'malformed', 'wrong-token'] as const) expect(count((c) => c.credentials === kind), kind).toBeGreaterThan(atLeast);
+    expect(new Set(valid.map((c) => c.headers.authorization?.split(' ')[0])).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(valid.map((c) => c.headers['content-type'])).size).toBeGreaterThanOrEqual(4);
+    expect(new Set(samples.filter((c) => c.label === 'bad-media-type').map((c) => essence(c.headers['content-type']))).size).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('requestArbitrary follows the contract', () => {
+  it('under the mock profile, sends no wrong tokens: a mock accepts any well-formed one', () => {
+    const samples = fc.sample(requestArbitrary(contract, { token: TOKEN, profile: 'mock', labels: ['bad-auth'] }), { seed: SEED, numRuns: 300 });
+    expect(samples.some((c) => c.credentials === 'wrong-token')).toBe(false);
+    expect(new Set(samples.map((c) => c.credentials))).toEqual(new Set(['missing', 'other-scheme', 'malformed']));
+  });
+
+  it('changes what it generates when openapi.yaml changes: a new required property, an int32 id', () => {
+    const document = structuredClone(contract.document);
+    const schemas = (document.components as { schemas: Record<string, Schema> }).schemas;
+    const plant = schemas.Plant as { required: string[]; properties: Record<string, Schema> };
+    plant.required.push('colour');
+    plant.properties.colour = { type: 'string', maxLength: 5 };
+    const newPlant = (schemas.NewPlant as { allOf: Schema[] }).allOf[1] as { properties: { id: Schema } };
+    newPlant.properties.id = { type: 'integer', format: 'int32' };
+    const changed = compileContract(document);
+    const changedBody = changed.findOperation('POST', '/plants')?.requestBody;
+    const samples = fc.sample(requestArbitrary(changed, { token: TOKEN }), { seed: SEED, numRuns: 800 });
+    for (const c of samples.filter((s) => s.label === 'valid')) {
+      const body = strictJson(c.body);
+      expect(isJsonObject(body) && typeof body.colour === 'string' && Array.from(body.colour).length <= 5).toBe(true);
+      expect(changedBody?.validate(body ?? null).valid).toBe(true);
+    }
+    const variants = samples.filter((c) => c.label === 'invalid-body').map((c) => c.variant);
+    expect(variants).toContain('colour is missing');
+    expect(variants.some((v) => v.includes('outside int32'))).toBe(true);
+    expect(variants.some((v) => v.includes('longer than 5'))).toBe(true);
+  });
+});
+
+describe('no regression in what is generated', () => {
+  it(`stays the same for seed ${SEED} (update with vitest -u when a change is intended)`, () => {
+    const lines = fc.sample(requestArbitrary(contract, { token: TOKEN }), { seed: SEED, numRuns: 40 }).map((c) => {
+      const body = Buffer.from(c.body).toString('utf8');
+      const shown = body.length > 120 ? `${body.slice(0, 120)}…(${c.body.length} bytes)` : body;
+      return `${c.label} | ${c.variant} | ${c.headers['content-type'] ?? '-'} | ${c.headers.authorization ?? '-'} | ${c.setup.length} | ${JSON.stringify(shown)}`;
+    });
+    expect(lines.join('\n')).toMatchSnapshot();
+  });
+});

@@ -1,0 +1,139 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startReference, TEST_TOKEN } from '../support/servers.js';
+import { formatReport, shellQuote, toCurl, toJUnit } from '../../fuzz/report.js';
+import type { Report } from '../../fuzz/runner.js';
+import type { RequestCase } from '../../fuzz/types.js';
+
+const run = promisify(execFile);
+const base = new URL('http://127.0.0.1:3000');
+
+function plantRequest(body: Uint8Array | string, authorization = `Bearer ${TEST_TOKEN}`): RequestCase {
+  return { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json', authorization }, body: typeof body === 'string' ? Buffer.from(body) : body, label: 'valid', variant: '', credentials: 'valid', setup: [] };
+}
+
+/** What the shell passes to curl as the body: the printf part run by sh, or the quoted argument echoed back. */
+async function bytesFromShell(command: string): Promise<Buffer> {
+  const printf = /^(printf '.*') \| curl /s.exec(command)?.[1];
+  const script = printf ?? `printf '%s' ${/--data-binary ('.*')$/s.exec(command)?.[1] ?? "''"}`;
+  const { stdout } = await run('sh', ['-c', script], { encoding: 'buffer' });
+  return stdout;
+}
+
+describe('toCurl', () => {
+  it.each([
+    ['plain text', '{"name":"Monstera","id":1}'],
+    ['quotes, a dollar sign and astral characters', `{"name":"it's $HOME 🌱 \`x\`","id":1}`],
+    ['control characters and a percent sign', '{"name":"a\u0001\t\n%s\\\\","id":1}'],
+    ['a NUL byte', '{"name":"a\u0000b","id":1}'],
+  ])('sends exactly the bytes of a body with %s', async (_what, body) => {
+    const command = toCurl(base, plantRequest(body), TEST_TOKEN);
+    expect(Buffer.compare(await bytesFromShell(command), Buffer.from(body))).toBe(0);
+  });
+
+  it('sends exactly the bytes of a body that is not UTF-8', async () => {
+    const body = Buffer.from([0x7b, 0xff, 0xc0, 0x22, 0x27, 0x7d]);
+    const command = toCurl(base, plantRequest(body), TEST_TOKEN);
+    expect(command).toMatch(/^printf '/);
+    expect(Buffer.compare(await bytesFromShell(command), body)).toBe(0);
+  });
+
+  it('never shows the token: the command reads it from $TOKEN', () => {
+    const command = toCurl(base, plantRequest('{}', `bearer ${TEST_TOKEN}x`), TEST_TOKEN);
+    expect(command).toContain('-H "authorization: bearer ${TOKEN}x"');
+    expect(command).not.toContain(TEST_TOKEN);
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+  });
+
+  describe('with curl, against the reference implementation', () => {
+    const servers: { close(): Promise<void> }[] = [];
+    afterAll(async () => {
+      await Promise.all(servers.map((s) => s.close()));
+    });
+
+    it('reproduces the request: the same answer as the engine got', async () => {
+      const server = await startReference();
+      servers.push(server);
+      // A newline between tokens sends it through printf; the escaped NUL stays an escape.
+      const body = '{\n"name":"𝕄onstera\\u0000",\n"id":9007199254740993e0}';
+      const command = toCurl(new URL(server.url), plantRequest(body), TEST_TOKEN);
+      const { stdout } = await run('sh', ['-c', command], { env: { ...process.env, TOKEN: TEST_TOKEN } }).catch((error: unknown) => {
+        throw new Error(`curl is needed to check the commands the reports print: ${String(error)}`);
+      });
+      expect(stdout).toMatch(/^HTTP\/1\.1 200/);
+      expect(stdout).toContain('{"name":"𝕄onstera\\u0000","id":9007199254740993}');
+    });
+  });
+});
+
+const report: Report = {
+  target: 'http://127.0.0.1:3000/',
+  contract: { title: 'OpenAPI Plant Store', version: '1.0.0' },
+  profile: 'reference',
+  seed: 42,
+  runs: 1000,
+  requests: 1100,
+  labels: { valid: 500, 'invalid-body': 300, 'malformed-json': 100, 'bad-media-type': 80, 'bad-auth': 120 },
+  checkingMs: 1000,
+  durationMs: 1500,
+  requestsPerSecond: 1100,
+  checks: {
+    'response-shape': { requests: 1100, violations: 0 },
+    'status-declared': { requests: 1100, violations: 0 },
+    'accepts-valid': { requests: 500, violations: 0 },
+    'rejects-invalid': { requests: 480, violations: 0 },
+    'requires-auth': { requests: 120, violations: 0 },
+    'no-server-error': { requests: 1100, violations: 0 },
+    echo: { requests: 500, violations: 3 },
+  },
+  failures: [
+    {
+      check: 'echo',
+      message: 'name was sent as "a\u0000<b>" but came back as "a"',
+      request: { method: 'POST', url: 'http://127.0.0.1:3000/plants', label: 'valid', variant: 'a valid body', credentials: 'valid', headers: {}, body: '{"name":"a\u0000<b>","id":0}', bodyEncoding: 'utf8', bodyBytes: 24 },
+      setup: [],
+      curl: "curl -sS -i -X POST 'http://127.0.0.1:3000/plants'",
+      response: { kind: 'response', status: 200, headers: { 'content-type': 'application/json' }, body: '{"name":"a","id":0}', bodyBytes: 19, durationMs: 1 },
+      occurrences: 3,
+      reproduced: true,
+      shrinks: 12,
+      seed: 42,
+      path: '17:1:2',
+    },
+  ],
+  passed: false,
+};
+
+describe('formatReport and toJUnit', () => {
+  it('summarise every check and show each failure with its request, response and the command to replay the run', () => {
+    const text = formatReport(report);
+    expect(text).toMatch(/^echo\s+500\s+3\s+FAILED$/m);
+    expect(text).toMatch(/^requires-auth\s+120\s+0\s+ok$/m);
+    expect(text).toContain('FAILED echo: name was sent as');
+    expect(text).toContain('shrunk in 12 steps');
+    expect(text).toContain("curl -sS -i -X POST 'http://127.0.0.1:3000/plants'");
+    expect(text).toContain('HTTP 200  content-type: application/json');
+    expect(text).toContain('plant-store conform --base-url http://127.0.0.1:3000 --token "$TOKEN" --runs 1000 --seed 42');
+  });
+
+  it('asks about the token when every valid request got 401', () => {
+    const refused: Report = {
+      ...report,
+      checks: { ...report.checks, 'accepts-valid': { requests: 500, violations: 500 } },
+      failures: [{ ...(report.failures[0] as Report['failures'][number]), check: 'accepts-valid', response: { kind: 'response', status: 401, headers: {}, body: '{}', bodyBytes: 2, durationMs: 1 } }],
+    };
+    expect(formatReport(refused)).toContain('Every valid request got 401: is --token a token the implementation accepts?');
+    expect(formatReport(report)).not.toContain('is --token');
+  });
+
+  it('writes JUnit XML with a test case per check, escaped, without characters XML cannot carry', () => {
+    const xml = toJUnit(report);
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="plant-store conform" tests="7" failures="1" errors="0"/);
+    expect(xml.match(/<testcase /g)).toHaveLength(7);
+    expect(xml).toContain('<failure message="name was sent as &quot;a\\u0000&lt;b&gt;&quot; but came back as &quot;a&quot;" type="echo">');
+    // eslint-disable-next-line no-control-regex -- the point: none of them may appear
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+    expect(xml).toContain('<property name="seed" value="42"/>');
+  });
+});

@@ -1,0 +1,101 @@
+/** The runner against real sockets: reproducible from a seed, shrinking to a minimal request, never hanging. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { startFaulty, startReference, TEST_TOKEN, type Fault } from '../support/servers.js';
+import { runConformance, TargetUnreachableError, type Progress } from '../../fuzz/runner.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+async function faulty(fault: Fault): Promise<string> {
+  const server = await startFaulty(fault);
+  closers.push(() => server.close());
+  return server.url;
+}
+
+describe('runConformance', () => {
+  it('sends the same requests for the same seed', async () => {
+    const seen: string[][] = [[], []];
+    let round = 0;
+    const url = await faulty((request, correct) => {
+      seen[round]?.push(`${String(request.headers.authorization)} ${String(request.headers['content-type'])} ${Buffer.from(request.body ?? '').toString('base64')}`);
+      return correct();
+    });
+    const first = await runConformance({ baseUrl: url, token: TEST_TOKEN, seed: 42, runs: 150 });
+    round = 1;
+    const second = await runConformance({ baseUrl: url, token: TEST_TOKEN, seed: 42, runs: 150 });
+    expect(first.passed && second.passed).toBe(true);
+    expect(seen[0]?.length).toBeGreaterThan(150);
+    // Requests run concurrently, so their order may differ; the requests themselves may not.
+    expect([...(seen[1] ?? [])].sort()).toEqual([...(seen[0] ?? [])].sort());
+    expect(second.labels).toEqual(first.labels);
+  });
+
+  it('shrinks a failure to a minimal request, with its check, response, curl command and seed', async () => {
+    const url = await faulty((request, correct, app) => {
+      const body = Buffer.from(request.body ?? '').toString('utf8');
+      // Accepts a NewPlant without a name, as if name were optional.
+      if (body.startsWith('{') && !body.includes('"name"') && correct().code === 'invalid_body') {
+        return app.request({ ...request, body: body.replace('{', '{"name":"unnamed",') });
+      }
+      return correct();
+    });
+    const report = await runConformance({ baseUrl: url, token: TEST_TOKEN, seed: 7 });
+    expect(report.passed).toBe(false);
+    expect(report.failures.map((f) => f.check)).toEqual(['rejects-invalid']);
+    const [failure] = report.failures;
+    expect(failure?.reproduced).toBe(true);
+    expect(failure?.shrinks).toBeGreaterThan(0);
+    expect(failure?.request.variant).toBe('name is missing');
+    // The minimal NewPlant without a name: an id and nothing else.
+    expect(JSON.parse(failure?.request.body ?? '')).toEqual({ id: 0 });
+    expect(failure?.response).toMatchObject({ kind: 'response', status: 200 });
+    expect(failure?.curl).toContain(`-H "authorization: Bearer \${TOKEN}"`);
+    expect(failure?.curl).not.toContain(TEST_TOKEN);
+    expect(failure?.seed).toBe(7);
+    expect(report.checks['rejects-invalid'].violations).toBe(failure?.occurrences);
+  });
+
+  it('stops a run against a target that never answers, reporting it, in bounded time', async () => {
+    const url = await faulty(() => 'hang');
+    const started = Date.now();
+    const report = await runConformance({ baseUrl: url, token: TEST_TOKEN, seed: 1, timeoutMs: 200, shrinkTimeMs: 2000 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(report.stoppedEarly).toMatch(/timed out on \d+ requests/);
+    expect(report.passed).toBe(false);
+    expect(report.failures.map((f) => f.check)).toEqual(['no-server-error']);
+    expect(report.failures[0]?.response).toMatchObject({ kind: 'failure', failure: 'timeout' });
+  });
+
+  it('says an unreachable target cannot be reached, before sending anything', async () => {
+    const server = await startReference();
+    const url = server.url;
+    await server.close();
+    await expect(runConformance({ baseUrl: url, token: TEST_TOKEN })).rejects.toThrow(TargetUnreachableError);
+  });
+
+  it('under the mock profile, needs no token and does not check echo', async () => {
+    // Like a mock: any well-formed bearer token is accepted.
+    const url = await faulty((request, correct, app) => {
+      const match = /^(bearer) [A-Za-z0-9\-._~+/]+=*$/i.exec(String(request.headers.authorization));
+      return match ? app.request({ ...request, headers: { ...request.headers, authorization: `${match[1] ?? ''} ${TEST_TOKEN}` } }) : correct();
+    });
+    const report = await runConformance({ baseUrl: url, profile: 'mock', seed: 3, runs: 300 });
+    expect(report.failures).toEqual([]);
+    expect(report.checks.echo.requests).toBe(0);
+    expect(report.checks['accepts-valid'].requests).toBeGreaterThan(0);
+  });
+
+  it('reports progress and refuses options it cannot use', async () => {
+    const server = await startReference();
+    closers.push(() => server.close());
+    const progress: Progress[] = [];
+    const report = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, seed: 5, runs: 50, onProgress: (p) => progress.push(p) });
+    expect(progress.map((p) => p.done)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(report.requestsPerSecond).toBeGreaterThan(0);
+    await expect(runConformance({ baseUrl: server.url, token: TEST_TOKEN, runs: 0 })).rejects.toThrow(RangeError);
+    await expect(runConformance({ baseUrl: server.url })).rejects.toThrow(/token/);
+    await expect(runConformance({ baseUrl: 'ftp://127.0.0.1/', token: TEST_TOKEN })).rejects.toThrow(/http and https/);
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * `plant-store serve` as a user runs it: the built command (`node bin/plant-store.js`, what
+ * `npx plant-store` runs) in a child process on port 0, read from what it prints. Exit codes are
+ * DESIGN.md's: 0 done, 2 bad usage or a port that cannot be had.
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswer } from './expect-answer.js';
+import { RawConnection, rawRequest } from './raw-http.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/plant-store.js', import.meta.url));
+
+interface Run {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  readonly exit: Promise<number | null>;
+}
+
+function run(args: readonly string[], env: Record<string, string> = {}): Run {
+  const base = { ...process.env };
+  delete base.PLANT_STORE_TOKENS;
+  const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => {
+    child.on('exit', (code) => {
+      resolve(code);
+    });
+  });
+  return { child, stdout: () => stdout, stderr: () => stderr, exit };
+}
+
+interface Serving extends Run {
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  readonly banner: string;
+}
+
+/** Starts `serve` and waits for the URL and the token it prints. */
+async function serve(args: readonly string[], env: Record<string, string> = {}): Promise<Serving> {
+  const started = run(['serve', '--port', '0', ...args], env);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const out = started.stdout();
+    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+    const token = /token: (\S+)/.exec(out)?.[1];
+    if (url !== undefined && token !== undefined && out.includes('try:')) {
+      return { ...started, url, port: Number(new URL(url).port), token, banner: out.slice(0, out.indexOf('\n', out.indexOf('try:')) + 1) };
+    }
+    if (started.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start: ${out}${started.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function post(url: string, authorization: string | undefined, body = '{"name":"a","id":1}', path = '/plants'): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const response = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization === undefined ? {} : { authorization }) }, body });
+  return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+}
+
+/** Whether a TCP connection to the port is accepted. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => {
+      resolve(false);
+    });
+  });
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The request log: every line after the banner. */
+const logLines = (s: Serving): string[] => s.stdout().slice(s.banner.length).split('\n').filter(Boolean);
+
+beforeAll(() => {
+  if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('dist/ is missing: run `npm run build` (npm test does)');
+});
+
+// Each case is a process of its own: run them side by side.
+describe.concurrent('plant-store --help and bad usage', () => {
+  it('--help exits 0 and lists serve; serve --help documents its options', async ({ expect }) => {
+    const [top, sub] = [run(['--help']), run(['serve', '--help'])];
+    expect(await top.exit).toBe(0);
+    expect(top.stdout()).toMatch(/serve/);
+    expect(await sub.exit).toBe(0);
+    for (const option of ['--port', '--host', '--token', 'PLANT_STORE_TOKENS', '--max-body-bytes', '--max-depth', '--max-entries', 'generated']) expect(sub.stdout()).toContain(option);
+  });
+
+  it.for([
+    [['serve', '--port', 'abc'], {}, /--port/],
+    [['serve', '--token', 'not a token'], {}, /--token/],
+    [['serve', '--bogus'], {}, /unknown option/],
+    [['nope'], {}, /unknown command/],
+    [['serve', '--port', '0'], { PLANT_STORE_TOKENS: 'good,b@d' }, /PLANT_STORE_TOKENS/],
+  ] as const)('%j %j exits 2 with a message', async ([args, env, message], { expect }) => {
+    const result = run(args, env);
+    expect(await result.exit).toBe(2);
+    expect(result.stderr()).toMatch(message);
+  });
+
+  it('a port already taken exits 2 saying so', async ({ expect }) => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = blocker.address() as AddressInfo;
+      const result = run(['serve', '--port', String(port), '--token', 'secret']);
+      expect(await result.exit).toBe(2);
+      expect(result.stderr()).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(result.stderr()).not.toMatch(/\n\s+at /); // a message, not a stack trace
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe('serve --port 0 --token secret', () => {
+  let s: Serving;
+  beforeAll(async () => {
+    s = await serve(['--token', 'secret']);
+  });
+  afterAll(() => {
+    if (s.child.exitCode === null) s.child.kill('SIGKILL');
+  });
+
+  it('prints the URL with the port it really got', () => {
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(s.port).toBeGreaterThan(0);
+    expect(s.token).toBe('secret');
+    expect(s.banner).not.toContain('generated');
+  });
+
+  it('accepts that token and no other', async () => {
+    expectAnswer(await post(s.url, 'Bearer secret', '{"name":"a","id":9223372036854775807}'), { status: 200, plant: { name: 'a', id: '9223372036854775807' } });
+    expectAnswer(await post(s.url, 'Bearer secreT'), { status: 401, code: 'unauthorized', message: 'not accepted' });
+    expectAnswer(await post(s.url, undefined), { status: 401, code: 'unauthorized', message: 'missing' });
+  });
+
+  it('SIGTERM lets a request in flight finish, then exits 0; one log line per request, never the token', async () => {
+    await post(s.url, 'Bearer secret', '{"name":"a","id":2}', '/plants?access_token=secret');
+    await post(s.url, 'Bearer secret', '{}', '/nowhere');
+    const inFlight = await RawConnection.open(s.port);
+    // The 100 Continue says the server has admitted the head: the request is in flight.
+    inFlight.send(rawRequest('POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer secret\nContent-Type: application/json\nContent-Length: 20\nExpect: 100-continue'));
+    expect((await inFlight.next()).status).toBe(100);
+    s.child.kill('SIGTERM');
+    // Shutdown has begun once new connections are refused; the process still waits for the request in flight.
+    await until(async () => !(await accepts(s.port)));
+    expect(s.child.exitCode).toBeNull();
+    inFlight.send('{"name":"a","id":31}');
+    expectAnswer(await inFlight.next(), { status: 200, plant: { name: 'a', id: '31' } });
+    expect(await s.exit).toBe(0);
+    const lines = logLines(s);
+    // 3 requests in the test above, 2 here, the one in flight: the log is written in batches, so it is read after the exit.
+    expect(lines).toHaveLength(6);
+    for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\S+Z POST \/\S* \d{3} \d+\.\d\dms$/);
+    expect(lines.map((line) => line.split(' ')[3])).toEqual(['200', '401', '401', '200', '404', '200']);
+    // Neither the header's token nor one in a query string (RFC 6750 section 2.3) reaches the log.
+    expect(lines.join('\n')).not.toMatch(/secret|access_token|Bearer/i);
+  });
+});
+
+describe('where the tokens come from', () => {
+  it('PLANT_STORE_TOKENS and repeated --token are all accepted', async () => {
+    const s = await serve(['--token', 'one', '--token', 'two', '--quiet'], { PLANT_STORE_TOKENS: 'three, four' });
+    try {
+      const statuses = await Promise.all(['one', 'two', 'three', 'four', 'five'].map(async (token) => (await post(s.url, `Bearer ${token}`)).status));
+      expect(statuses).toEqual([200, 200, 200, 200, 401]);
+      s.child.kill('SIGINT');
+      expect(await s.exit).toBe(0);
+      expect(logLines(s)).toEqual([]); // --quiet
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  });
+
+  it('with none configured, a random token is generated, printed and required', async () => {
+    const s = await serve([]);
+    try {
+      expect(s.banner).toContain('generated');
+      expect(s.token).toMatch(/^[A-Za-z0-9\-._~+/]{16,}=*$/);
+      expect((await post(s.url, `Bearer ${s.token}`)).status).toBe(200);
+      expect((await post(s.url, undefined)).status).toBe(401);
+      expect((await post(s.url, `Bearer ${s.token.slice(1)}`)).status).toBe(401);
+    } finally {
+      s.child.kill('SIGTERM');
+      expect(await s.exit).toBe(0);
+    }
+  });
+});
