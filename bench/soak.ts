@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type autocannon from 'autocannon';
 import { loadContract } from '../src/openapi/index.js';
-import { checkExchange, type Exchange } from './checks.js';
+import { judgeExchange, type Exchange } from './verdict.js';
 import { runLoad, type LoadResult } from './load.js';
 import { describeMachine, fixed, machine, runMain, sleep, usage, writeResult } from './report.js';
 import type { SlowReport } from './slow-clients.js';
@@ -148,7 +148,7 @@ async function main(): Promise<number> {
     process.stdout.write(`reference ${server.url} (pid ${server.pid}), idle RSS ${fixed(idleRss / MiB)} MiB\n`);
     for (const kind of mix) {
       const exchange = await send(server.url, kind, kind.body);
-      const problems = checkExchange(exchange, contract);
+      const problems = judgeExchange(exchange, contract);
       if (problems.length > 0) throw new Error(`${kind.name} before the soak: ${problems.join('; ')}`);
     }
 
@@ -178,7 +178,7 @@ async function main(): Promise<number> {
           if (seen % config['sample-every'] !== 0 && status < 500) return;
           const sent = context[kind.name];
           const exchange: Exchange = { kind, status, headers, body, ...(typeof sent === 'string' ? { sentBody: sent } : {}) };
-          violations.record(exchange, checkExchange(exchange, contract));
+          violations.record(exchange, judgeExchange(exchange, contract));
         },
       };
     });
@@ -195,7 +195,7 @@ async function main(): Promise<number> {
         try {
           const exchange = await send(server.url, overLimit);
           probes.sent++;
-          const problems = checkExchange(exchange, contract);
+          const problems = judgeExchange(exchange, contract);
           violations.record(exchange, problems);
           if (problems.length > 0) probes.violations++;
         } catch {
@@ -296,7 +296,7 @@ async function main(): Promise<number> {
     // 5. Still answering, exactly, then a clean stop.
     const final = dynamic[0] as DynamicKind;
     const last = await send(server.url, final.kind, final.build('9007199254740993', 0));
-    const lastProblems = checkExchange(last, contract);
+    const lastProblems = judgeExchange(last, contract);
     criteria.push({ name: 'the server still answers afterwards (id 9007199254740993 echoed exactly)', held: lastProblems.length === 0, detail: lastProblems.length === 0 ? `${last.status} ${last.body}` : lastProblems.join('; ') });
     const exitCode = await server.stop();
     criteria.push({ name: 'the server stops cleanly on SIGTERM', held: exitCode === 0, detail: `exit code ${exitCode}` });

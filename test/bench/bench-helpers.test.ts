@@ -4,7 +4,7 @@
  * `npm run bench`, never asserted in a unit test.
  */
 import { describe, expect, it } from 'vitest';
-import { asEngineExchange, checkExchange, type Exchange } from '../../bench/checks.js';
+import { asEngineExchange, judgeExchange, type Exchange } from '../../bench/verdict.js';
 import { hotFunctions, type CpuProfile } from '../../bench/profile.js';
 import { meets, median, pairedRatio, percentile, ratio, Samples, slope, summarize, table, type RoundFigures } from '../../bench/stats.js';
 import { BENCH_MIX, checkWorkload, idSequence, overLimitKind, soakExtras, type Kind } from '../../bench/workload.js';
@@ -132,7 +132,7 @@ describe('the workload agrees with openapi.yaml', () => {
   });
 });
 
-describe('checkExchange', () => {
+describe('judgeExchange', () => {
   const valid = BENCH_MIX.find((k) => k.name === 'valid-2^53+1') as Kind;
   const missingId = BENCH_MIX.find((k) => k.name === 'missing-id') as Kind;
   const noCredentials = soakExtras(64).find((k) => k.name === 'no-credentials') as Kind;
@@ -142,10 +142,10 @@ describe('checkExchange', () => {
   const checksOf = (violations: readonly string[]): string[] => violations.map((v) => v.split(':', 1)[0] ?? v);
 
   it('holds for answers the reference gives', () => {
-    expect(checkExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor","id":9007199254740993}'))).toEqual([]);
-    expect(checkExchange(exchange(missingId, 400, '{"error":400,"message":"id: is required"}', { 'Content-Type': 'application/json; charset=utf-8' }))).toEqual([]);
-    expect(checkExchange(exchange(noCredentials, 401, '{"error":401,"message":"x"}', { ...json, 'WWW-Authenticate': 'Bearer realm="plant-store"' }))).toEqual([]);
-    expect(checkExchange(exchange(otherPath, 404, '{"error":404,"message":"x"}'))).toEqual([]);
+    expect(judgeExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor","id":9007199254740993}'))).toEqual([]);
+    expect(judgeExchange(exchange(missingId, 400, '{"error":400,"message":"id: is required"}', { 'Content-Type': 'application/json; charset=utf-8' }))).toEqual([]);
+    expect(judgeExchange(exchange(noCredentials, 401, '{"error":401,"message":"x"}', { ...json, 'WWW-Authenticate': 'Bearer realm="plant-store"' }))).toEqual([]);
+    expect(judgeExchange(exchange(otherPath, 404, '{"error":404,"message":"x"}'))).toEqual([]);
   });
 
   it('hands the exchange to the engine in its terms', () => {
@@ -156,19 +156,19 @@ describe('checkExchange', () => {
   });
 
   it('catches an id that went through a double (the engine\'s echo and the reference\'s own rule)', () => {
-    expect(checksOf(checkExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor","id":9007199254740992}')))).toEqual(['echo', 'reference']);
-    expect(checkExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor"}'))).toEqual(['reference: id null is not the id sent']);
+    expect(checksOf(judgeExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor","id":9007199254740992}')))).toEqual(['echo', 'reference']);
+    expect(judgeExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor"}'))).toEqual(['reference: id null is not the id sent']);
   });
 
   it('catches a 5xx, an undeclared status, a wrong media type and a body outside the contract', () => {
-    expect(checksOf(checkExchange(exchange(missingId, 500, '{"error":500,"message":"x"}')))).toEqual(['status-declared', 'no-server-error', 'reference']);
-    expect(checksOf(checkExchange(exchange(missingId, 400, '{"error":400,"message":"x"}', { 'content-type': 'application/problem+json' })))).toEqual(['response-shape']);
-    expect(checksOf(checkExchange(exchange(missingId, 400, '{"error":"400","message":"x"}')))).toEqual(['response-shape', 'reference']);
-    expect(checkExchange(exchange(otherPath, 404, '<html></html>'))).toEqual([expect.stringMatching(/^reference: 404 body is not an Error/)]);
+    expect(checksOf(judgeExchange(exchange(missingId, 500, '{"error":500,"message":"x"}')))).toEqual(['status-declared', 'no-server-error', 'reference']);
+    expect(checksOf(judgeExchange(exchange(missingId, 400, '{"error":400,"message":"x"}', { 'content-type': 'application/problem+json' })))).toEqual(['response-shape']);
+    expect(checksOf(judgeExchange(exchange(missingId, 400, '{"error":"400","message":"x"}')))).toEqual(['response-shape', 'reference']);
+    expect(judgeExchange(exchange(otherPath, 404, '<html></html>'))).toEqual([expect.stringMatching(/^reference: 404 body is not an Error/)]);
   });
 
   it('catches a 401 without its challenge and an Error whose error is not the status', () => {
-    expect(checksOf(checkExchange(exchange(noCredentials, 401, '{"error":401,"message":"x"}')))).toEqual(['response-shape', 'requires-auth']);
-    expect(checkExchange(exchange(missingId, 400, '{"error":401,"message":"x"}'))).toEqual(['reference: Error.error is not the status 400']);
+    expect(checksOf(judgeExchange(exchange(noCredentials, 401, '{"error":401,"message":"x"}')))).toEqual(['response-shape', 'requires-auth']);
+    expect(judgeExchange(exchange(missingId, 400, '{"error":401,"message":"x"}'))).toEqual(['reference: Error.error is not the status 400']);
   });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/openapi/index.js';
 import { createPlant, type CreatePlantResult } from '../../contracts/client.js';
 import { consumerPact, defaultPactDir, interactions, pactFileIn, runAgainstMock, type ConsumerInteraction } from '../../contracts/consumer-contract.js';
-import { checkPactFiles, formatFindings, pactFiles } from '../../contracts/pact-check.js';
+import { lintPactFiles, formatFindings, pactFiles } from '../../contracts/pact-lint.js';
 
 const pactDir = defaultPactDir();
 // Only this file writes contracts/pacts/, so cleaning it cannot race another test file.
@@ -58,7 +58,7 @@ describe('the typed client, against Pact mock server', () => {
     expect(text).not.toContain(token);
     const written = parseJson(text) as { interactions: { description: string }[] };
     expect(written.interactions.map((i) => i.description).sort()).toEqual(interactions.map((i) => i.description).sort());
-    const findings = checkPactFiles(files);
+    const findings = lintPactFiles(files);
     expect(findings, formatFindings(findings)).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 /**
- * The pact <-> contract check: every interaction of a pact file must stay inside openapi.yaml, in
+ * The pact lint: every interaction of a pact file must stay inside openapi.yaml, in
  * the manner of PactFlow's bi-directional contract testing (https://docs.pactflow.io/docs/bi-directional-contract-testing),
  * offline and with the kit's own validators (src/openapi). A pact's bodies hold the example
  * values of its matchers, so those examples are what is validated.
  *
- * Each finding names its check; the checks return findings as data and the caller (a test, a
+ * Each finding names its rule; the rules return findings as data and the caller (a test, a
  * command) decides what to do with them.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -21,7 +21,7 @@ import {
   type OperationContract,
 } from '../src/openapi/index.js';
 
-export type PactCheck =
+export type PactRule =
   /** The pact file is readable and an HTTP pact. */
   | 'pact-format'
   /** The method and path are an operation of openapi.yaml. */
@@ -41,7 +41,7 @@ export interface PactFinding {
   readonly file: string;
   /** The interaction's description, or '' for findings about the whole file. */
   readonly interaction: string;
-  readonly check: PactCheck;
+  readonly rule: PactRule;
   readonly message: string;
 }
 
@@ -60,27 +60,27 @@ interface HttpInteraction {
 }
 
 /** Checks every interaction of one parsed pact against the contract. */
-export function checkPact(pact: JsonValue, contract: Contract = loadContract(), file = '<pact>'): PactFinding[] {
+export function lintPact(pact: JsonValue, contract: Contract = loadContract(), file = '<pact>'): PactFinding[] {
   const findings: PactFinding[] = [];
-  const fileFinding = (message: string): PactFinding[] => [{ file, interaction: '', check: 'pact-format', message }];
+  const fileFinding = (message: string): PactFinding[] => [{ file, interaction: '', rule: 'pact-format', message }];
   if (!isJsonObject(pact) || !Array.isArray(pact.interactions)) return fileFinding('not a pact: no interactions array');
   const version = specificationVersion(pact);
   for (const raw of pact.interactions) {
     const description = isJsonObject(raw) && typeof raw.description === 'string' ? raw.description : '(no description)';
-    const add = (check: PactCheck, message: string): void => {
-      findings.push({ file, interaction: description, check, message });
+    const add = (rule: PactRule, message: string): void => {
+      findings.push({ file, interaction: description, rule, message });
     };
     const interaction = readInteraction(raw, version);
     if (typeof interaction === 'string') {
       add('pact-format', interaction);
       continue;
     }
-    checkInteraction(interaction, contract, add);
+    lintInteraction(interaction, contract, add);
   }
   return findings;
 }
 
-function checkInteraction(interaction: HttpInteraction, contract: Contract, add: (check: PactCheck, message: string) => void): void {
+function lintInteraction(interaction: HttpInteraction, contract: Contract, add: (rule: PactRule, message: string) => void): void {
   const { request, response } = interaction;
   const path = request.path.split('?', 1)[0] ?? request.path;
   const operation = contract.findOperation(request.method, path);
@@ -221,19 +221,19 @@ export function pactFiles(path: string): string[] {
 }
 
 /** Checks pact files, read losslessly so that an int64 example keeps every digit. */
-export function checkPactFiles(files: readonly string[], contract: Contract = loadContract()): PactFinding[] {
+export function lintPactFiles(files: readonly string[], contract: Contract = loadContract()): PactFinding[] {
   return files.flatMap((file) => {
     let pact: JsonValue;
     try {
       pact = parseJson(readFileSync(file, 'utf8'));
     } catch (error) {
-      return [{ file, interaction: '', check: 'pact-format' as const, message: `not readable as JSON: ${(error as Error).message}` }];
+      return [{ file, interaction: '', rule: 'pact-format' as const, message: `not readable as JSON: ${(error as Error).message}` }];
     }
-    return checkPact(pact, contract, file);
+    return lintPact(pact, contract, file);
   });
 }
 
 /** Findings as lines a person can act on. */
 export function formatFindings(findings: readonly PactFinding[]): string {
-  return findings.map((f) => `${f.file}${f.interaction ? ` - ${f.interaction}` : ''}: [${f.check}] ${f.message}`).join('\n');
+  return findings.map((f) => `${f.file}${f.interaction ? ` - ${f.interaction}` : ''}: [${f.rule}] ${f.message}`).join('\n');
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/openapi/index.js';
 import { recordPacts } from '../../contracts/consumer-contract.js';
-import { checkPact, checkPactFiles, formatFindings, type PactCheck } from '../../contracts/pact-check.js';
+import { lintPact, lintPactFiles, formatFindings, type PactRule } from '../../contracts/pact-lint.js';
 
 const brokenPact = fileURLToPath(new URL('fixtures/broken-pact.json', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'plant-store-pacts-'));
@@ -19,13 +19,13 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-describe('the pact <-> contract check', () => {
+describe('the pact lint (pacts against openapi.yaml)', () => {
   it("passes the kit's consumer contract", () => {
-    const findings = checkPactFiles([recorded]);
+    const findings = lintPactFiles([recorded]);
     expect(findings, formatFindings(findings)).toEqual([]);
   });
 
-  it.each<[string, PactCheck, RegExp]>([
+  it.each<[string, PactRule, RegExp]>([
     ['expects a status the contract does not declare', 'status-declared', /201 is not declared for POST \/plants \(declared: 200, 400, 401\)/],
     ['expects a 200 body without the required name', 'response-body', /name: is required/],
     ['expects an Error whose error is a string', 'response-body', /error: must be an integer/],
@@ -34,15 +34,15 @@ describe('the pact <-> contract check', () => {
     ['writes the token into the pact', 'credentials-matched', /written literally/],
     ['expects a plain-text 401', 'response-media-type', /text\/plain is not declared for 401/],
     ['calls an operation the contract does not have', 'operation-declared', /GET \/plants\/1 is not an operation/],
-  ])('fails the broken fixture: "%s" breaks %s', (interaction, check, message) => {
-    const findings = checkPactFiles([brokenPact]).filter((f) => f.interaction === interaction);
-    expect(findings).toContainEqual(expect.objectContaining({ file: brokenPact, check, message: expect.stringMatching(message) as unknown }));
+  ])('fails the broken fixture: "%s" breaks %s', (interaction, rule, message) => {
+    const findings = lintPactFiles([brokenPact]).filter((f) => f.interaction === interaction);
+    expect(findings).toContainEqual(expect.objectContaining({ file: brokenPact, rule, message: expect.stringMatching(message) as unknown }));
   });
 
   it('finds nothing in an empty pact, and something in every interaction of the broken fixture', () => {
     const pact = parseJson(JSON.stringify({ interactions: [] }));
-    expect(checkPact(pact)).toEqual([]);
-    const findings = checkPactFiles([brokenPact]);
+    expect(lintPact(pact)).toEqual([]);
+    const findings = lintPactFiles([brokenPact]);
     expect(new Set(findings.map((f) => f.interaction)).size).toBe(8);
   });
 
@@ -64,7 +64,7 @@ describe('the pact <-> contract check', () => {
         metadata: { pactSpecification: { version: '3.0.0' } },
       }),
     );
-    expect(checkPact(v3).map((f) => [f.interaction, f.check])).toEqual([['v2 rules, body without id', 'invalid-request-rejected']]);
+    expect(lintPact(v3).map((f) => [f.interaction, f.rule])).toEqual([['v2 rules, body without id', 'invalid-request-rejected']]);
   });
 
   it('keeps every digit of an int64 example', () => {
@@ -72,13 +72,13 @@ describe('the pact <-> contract check', () => {
       parseJson(
         `{"metadata":{"pactSpecification":{"version":"4.0"}},"interactions":[{"type":"Synchronous/HTTP","description":"d","request":{"method":"POST","path":"/plants","headers":{"Authorization":["Bearer x"]},"matchingRules":{"header":{"Authorization":{}}},"body":{"contentType":"application/json","encoded":false,"content":{"name":"a","id":${id}}}},"response":{"status":200,"headers":{"Content-Type":["application/json"]},"body":{"contentType":"application/json","encoded":false,"content":{"name":"a"}}}}]}`,
       );
-    expect(checkPact(pact('9223372036854775807'))).toEqual([]);
+    expect(lintPact(pact('9223372036854775807'))).toEqual([]);
     // 2^63 as a double would be 9223372036854775808 too; parsed exactly it is one past INT64_MAX.
-    expect(checkPact(pact('9223372036854775808')).map((f) => f.check)).toEqual(['invalid-request-rejected']);
+    expect(lintPact(pact('9223372036854775808')).map((f) => f.rule)).toEqual(['invalid-request-rejected']);
   });
 
   it('reports a file that is not a pact', () => {
-    expect(checkPact(parseJson('{"consumer":{}}'), undefined, 'x.json')).toEqual([{ file: 'x.json', interaction: '', check: 'pact-format', message: 'not a pact: no interactions array' }]);
-    expect(checkPactFiles([fileURLToPath(import.meta.url)])[0]?.check).toBe('pact-format');
+    expect(lintPact(parseJson('{"consumer":{}}'), undefined, 'x.json')).toEqual([{ file: 'x.json', interaction: '', rule: 'pact-format', message: 'not a pact: no interactions array' }]);
+    expect(lintPactFiles([fileURLToPath(import.meta.url)])[0]?.rule).toBe('pact-format');
   });
 });

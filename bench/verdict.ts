@@ -42,7 +42,7 @@ export function asEngineExchange(exchange: Exchange): { request: RequestCase; ou
   };
 }
 
-export function checkExchange(exchange: Exchange, contract: Contract = loadContract()): string[] {
+export function judgeExchange(exchange: Exchange, contract: Contract = loadContract()): string[] {
   const { kind, status } = exchange;
   const engine = asEngineExchange(exchange);
   const violations = engine ? runChecks(engine.request, engine.outcome, contract, { profile: 'reference' }).map((v) => `${v.check}: ${v.message}`) : [];
