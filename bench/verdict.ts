@@ -37,7 +37,7 @@ export function asEngineExchange(exchange: Exchange): { request: RequestCase; ou
   }
   const sent = exchange.sentBody ?? kind.body;
   return {
-    request: { method: kind.method, path: kind.path, headers: { ...kind.headers }, body: typeof sent === 'string' ? Buffer.from(sent) : sent, label: kind.label, variant: kind.name, credentials: kind.credentials ?? 'valid', setup: [] },
+    request: { method: kind.method, path: kind.path, headers: { ...kind.headers }, body: typeof sent === 'string' ? Buffer.from(sent) : sent, kind: kind.label, variant: kind.name, content: kind.content ?? 'valid', credentials: kind.credentials ?? 'valid', setup: [] },
     outcome: { kind: 'response', status: exchange.status, headers, body: Buffer.from(exchange.body), durationMs: 0 },
   };
 }

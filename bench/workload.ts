@@ -5,7 +5,7 @@
  * valid NewPlant and refuses to run a mix that disagrees with openapi.yaml.
  */
 import type autocannon from 'autocannon';
-import type { CaseLabel, Credentials } from '../fuzz/index.js';
+import type { Content, Credentials, KindName } from '../fuzz/index.js';
 import { loadContract, parseJson, type OperationContract } from '../src/openapi/index.js';
 
 export const BENCH_TOKEN = 'bench-token';
@@ -25,13 +25,15 @@ export interface Kind {
    * What the request is in the conformance engine's terms, so its checks know what to expect;
    * undefined for requests that are no operation of the contract (another path or method).
    */
-  readonly label?: CaseLabel;
+  readonly label?: KindName;
+  /** Whether the body and media type make a valid request (see RequestCase.content); valid unless said. */
+  readonly content?: Content;
   readonly credentials?: Credentials;
 }
 
 export const JSON_AUTH = { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' } as const;
 
-const post = (name: string, body: string, expect: number, validNewPlant: boolean | undefined, label: CaseLabel): Kind => ({
+const post = (name: string, body: string, expect: number, validNewPlant: boolean | undefined, label: KindName): Kind => ({
   name,
   method: 'POST',
   path: PATH,
@@ -40,6 +42,7 @@ const post = (name: string, body: string, expect: number, validNewPlant: boolean
   expect,
   ...(validNewPlant === undefined ? {} : { validNewPlant }),
   label,
+  content: label === 'valid' ? 'valid' : 'invalid',
   credentials: 'valid',
 });
 
@@ -72,11 +75,11 @@ export function soakExtras(maxDepth: number): Kind[] {
     { name: 'basic-scheme', method: 'POST', path: PATH, headers: { ...JSON_AUTH, authorization: 'Basic Ym9iOnNlY3JldA==' }, body: valid, expect: 401, label: 'bad-auth', credentials: 'other-scheme' },
     { name: 'other-path', method: 'POST', path: '/plants/1', headers: JSON_AUTH, body: valid, expect: 404 },
     { name: 'other-method', method: 'GET', path: PATH, headers: { authorization: JSON_AUTH.authorization }, body: '', expect: 405 },
-    { ...invalid, name: 'text-plain', headers: { ...JSON_AUTH, 'content-type': 'text/plain' }, body: valid, label: 'bad-media-type' },
-    { ...invalid, name: 'invalid-utf8', body: Buffer.from([...Buffer.from('{"name":"'), 0xc3, 0x28, ...Buffer.from('","id":1}')]), label: 'malformed-json' },
+    { ...invalid, name: 'text-plain', headers: { ...JSON_AUTH, 'content-type': 'text/plain' }, body: valid, label: 'bad-media-type', content: 'invalid' },
+    { ...invalid, name: 'invalid-utf8', body: Buffer.from([...Buffer.from('{"name":"'), 0xc3, 0x28, ...Buffer.from('","id":1}')]), label: 'malformed-json', content: 'invalid' },
     // Valid by the schema, refused by the kit's nesting limit (DESIGN.md, decision 6).
-    { ...invalid, name: 'too-deep', body: `{"name":"a","id":1,"x":${'['.repeat(maxDepth + 1)}${']'.repeat(maxDepth + 1)}}`, label: 'invalid-body' },
-    { ...invalid, name: 'not-an-object', body: '[1,2,3]', label: 'invalid-body' },
+    { ...invalid, name: 'too-deep', body: `{"name":"a","id":1,"x":${'['.repeat(maxDepth + 1)}${']'.repeat(maxDepth + 1)}}`, label: 'invalid-body', content: 'invalid' },
+    { ...invalid, name: 'not-an-object', body: '[1,2,3]', label: 'invalid-body', content: 'invalid' },
   ];
 }
 

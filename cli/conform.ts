@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
+  CHECK_NAMES,
   DEFAULT_CONCURRENCY,
   DEFAULT_RUNS,
   DEFAULT_TIMEOUT_MS,
@@ -57,11 +58,11 @@ export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
 /** A progress bar on standard error when it is a terminal and not under CI; otherwise nothing. */
 function progressBar(stream: NodeJS.WriteStream): { update: (progress: Progress) => void; stop: () => void } {
   if (!stream.isTTY || isCi()) return { update: () => undefined, stop: () => undefined };
-  const bar = new SingleBar({ stream, format: '{bar} {value}/{total} {phase} | {violations} violations', hideCursor: true, clearOnComplete: true, barsize: 30 });
+  const bar = new SingleBar({ stream, format: '{bar} {value}/{total} {phase} | {findings} findings', hideCursor: true, clearOnComplete: true, barsize: 30 });
   let started = false;
   return {
     update: (progress) => {
-      const payload = { phase: progress.phase === 'checking' ? 'requests' : 'failures shrunk', violations: progress.violations };
+      const payload = { phase: progress.phase === 'shrinking' ? 'findings shrunk' : `${progress.phase} requests`, findings: progress.findings };
       if (!started) {
         bar.start(progress.total, progress.done, payload);
         started = true;
@@ -125,7 +126,7 @@ export function conformCommand(): Command {
     .addHelpText(
       'after',
       `
-Checks: response-shape, status-declared, accepts-valid, rejects-invalid, requires-auth, no-server-error, echo.
+Checks: ${CHECK_NAMES.join(', ')}.
 Each failure is shrunk to a minimal request and printed as a curl command that reads the token from $TOKEN.
 A progress bar is shown on a terminal, never under CI=true.
 Exit codes: 0 the target kept the contract, 1 it broke it, 2 bad usage or the target could not be reached.

@@ -41,10 +41,12 @@ export function parseBaseUrl(baseUrl: string): URL {
   return url;
 }
 
-/** The full URL of a request: the base URL's path, then the operation's path. */
+/** The full URL of a request: the base URL's path, then the operation's path and query string. */
 export function urlFor(baseUrl: URL, path: string): URL {
   const url = new URL(baseUrl.href);
-  url.pathname = url.pathname.replace(/\/+$/, '') + path;
+  const mark = path.indexOf('?');
+  url.pathname = url.pathname.replace(/\/+$/, '') + (mark === -1 ? path : path.slice(0, mark));
+  if (mark !== -1) url.search = path.slice(mark);
   return url;
 }
 

@@ -1,33 +1,76 @@
 /**
  * The conformance engine of Plant Store Kit - the public entry point.
  *
- * Generators (fast-check arbitraries derived from openapi.yaml):
- * - `requestArbitrary(contract, { token, profile?, labels?, weights? })` → `fc.Arbitrary<RequestCase>`:
- *   whole requests (method, path, lower-case headers, raw body bytes) labelled `valid`,
- *   `invalid-body`, `malformed-json`, `bad-media-type` or `bad-auth`, each with a `variant` saying
- *   what is special about it, its `credentials` kind, and `setup` requests to send first (a repeated id).
- * - `SchemaArbitraries` (valid and invalid values for any schema of the contract), `validBodyArbitrary`.
+ * Requests (kinds/, fast-check arbitraries and deterministic lists derived from openapi.yaml):
+ * - `KINDS` the registry of request kinds (valid, invalid-body, malformed-json, bad-media-type,
+ *   bad-auth, …), each with a random generator and a coverage list;
+ * - `requestArbitrary(contract, { token, profile?, kinds?, weights? })` → `fc.Arbitrary<RequestCase>`
+ *   for the random phase; `coverageCases(contract, options)` → the coverage phase's requests. Each
+ *   request has its `kind`, a `variant` saying what is special about it, its `content` (valid or
+ *   invalid) and `credentials` kind, and `setup` requests to send first (a repeated id).
+ * - `SchemaArbitraries` (valid, plain and invalid values for any schema of the contract).
  * - `writeJson`/`spellInteger`: the JSON text writer behind them (ids digit for digit, `1e2`, escapes).
  *
- * Checks (pure: `(request, outcome, contract, { profile }?) => Violation[]`):
- * - `CHECKS[name]` for the seven names in `CHECK_NAMES`, `runChecks` for all of them,
- *   `checkApplies` for whether a check has anything to say about an exchange.
+ * Checks (checks/, the registry `CHECKS`): exchange checks are pure functions of a request, what
+ * came back and the contract; run checks judge the run as a whole. `runChecks` runs every exchange
+ * check on one exchange and returns its findings (check, severity, message) as data.
  *
- * Runner:
- * - `runConformance({ baseUrl, token, profile, runs, seed, timeoutMs, concurrency, onProgress })`
- *   → `Promise<Report>`: per-check requests and violations, failures shrunk to a minimal request
- *   (with a curl command, the response, the seed and fast-check path), requests per second.
- *   Throws `TargetUnreachableError` when the target refuses connections, TypeError/RangeError on bad options.
- * - `createHttpClient(baseUrl, options)` → `{ send(request): Promise<HttpOutcome>, close() }`: the
- *   client the runner uses (keep-alive, timeouts, size cap; never throws).
+ * Runner: `runConformance(options)` → `Promise<Report>`: the coverage and random phases, per-check
+ * counts of failures and warnings, each check's first finding shrunk to a minimal request (with a
+ * curl command, the response, the seed and fast-check path). Throws `TargetUnreachableError` when
+ * the target refuses connections, TypeError/RangeError on bad options.
  *
  * Reports: `formatReport` (text), `toJUnit` (JUnit XML), `toCurl` (one request as a shell command);
  * a Report is plain data, so JSON.stringify(report) is the JSON report.
  */
-export { CHECK_NAMES, CASE_LABELS } from './types.js';
-export type { CaseLabel, CheckName, CheckOptions, Credentials, HttpOutcome, HttpRequest, Profile, RequestCase, TransportFailure, Violation } from './types.js';
-export { acceptsValid, checkApplies, CHECKS, echo, essence, noServerError, rejectsInvalid, requiresAuth, responseShape, runChecks, sameJson, statusDeclared, type Check } from './checks.js';
-export { DEFAULT_WEIGHTS, mediaTypeSpellings, requestArbitrary, validBodyArbitrary, type GeneratorOptions } from './generators.js';
+export { PHASES } from './types.js';
+export type { Content, CheckOptions, Credentials, Finding, HttpOutcome, HttpRequest, Phase, Profile, RequestCase, Severity, TransportFailure } from './types.js';
+export {
+  applicableChecks,
+  challenges,
+  CHECK_NAMES,
+  checkApplies,
+  checkNamed,
+  CHECKS,
+  decodeJson,
+  essence,
+  EXCHANGE_CHECKS,
+  exchangeCheck,
+  failure,
+  isCheckName,
+  judgeExchange,
+  RUN_CHECKS,
+  runCheck,
+  runChecks,
+  sameJson,
+  warning,
+  type Check,
+  type CheckContext,
+  type CheckName,
+  type ExchangeCheck,
+  type RunCheck,
+  type RunRecord,
+  type RunVerdict,
+  type TimedExchange,
+  type Verdict,
+} from './checks/index.js';
+export {
+  caseSpellings,
+  coverageCases,
+  KIND_NAMES,
+  KINDS,
+  mediaTypeSpellings,
+  REQUEST_EXTRAS,
+  requestArbitrary,
+  requestKind,
+  validBodyArbitrary,
+  type AuthSpelling,
+  type GeneratorOptions,
+  type KindContext,
+  type KindName,
+  type RequestExtras,
+  type RequestKind,
+} from './kinds/index.js';
 export { anyJsonModel, EDGE_STRINGS, HOSTILE_KEYS, integerBounds, integerValue, LONG_STRING, SchemaArbitraries, type InvalidValue } from './schema-arbitraries.js';
 export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './json-text.js';
 export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, urlFor, type ClientOptions, type HttpClient } from './http-client.js';
@@ -41,8 +84,9 @@ export {
   TargetUnreachableError,
   type CheckSummary,
   type ConformanceOptions,
-  type Failure,
+  type PhaseSummary,
   type Progress,
   type Report,
+  type ReportedFinding,
 } from './runner.js';
 export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './report.js';

@@ -3,14 +3,16 @@
  * XML for CI systems. The token never appears: commands read it from `$TOKEN`, reports show `<token>`.
  */
 import { urlFor } from './http-client.js';
-import type { Failure, Report } from './runner.js';
-import { CHECK_NAMES, type HttpOutcome, type RequestCase } from './types.js';
+import { CHECKS, CHECK_NAMES } from './checks/index.js';
+import type { Report, ReportedFinding } from './runner.js';
+import type { HttpOutcome, RequestCase } from './types.js';
 
 export interface ReportedRequest {
   readonly method: string;
   readonly url: string;
-  readonly label: RequestCase['label'];
+  readonly kind: string;
   readonly variant: string;
+  readonly content: RequestCase['content'];
   readonly credentials: RequestCase['credentials'];
   /** Header values with the token replaced by `<token>`. */
   readonly headers: Readonly<Record<string, string>>;
@@ -43,8 +45,9 @@ export function reportedRequest(base: URL, request: RequestCase, token?: string)
   return {
     method: request.method,
     url: urlFor(base, request.path).href,
-    label: request.label,
+    kind: request.kind,
     variant: request.variant,
+    content: request.content,
     credentials: request.credentials,
     headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, redact(v, token, '<token>')])),
     body: text ?? Buffer.from(request.body).toString('base64'),
@@ -134,48 +137,66 @@ export function replayCommand(report: Report): string {
   return `plant-store conform --base-url ${report.target.replace(/\/$/, '')} --token "$TOKEN"${report.profile === 'mock' ? ' --profile mock' : ''} --runs ${report.runs} --seed ${report.seed}`;
 }
 
-function describeFailure(failure: Failure, report: Report, maxChars: number): string {
-  const how = !failure.reproduced
-    ? 'did not fail again when replayed alone (intermittent, or it depends on earlier requests); shown as first seen'
-    : failure.shrinks > 0
-      ? `shrunk in ${failure.shrinks} steps`
-      : 'already minimal';
+const SEVERITY_WORD = { failure: 'FAILED', warning: 'WARNING' } as const;
+
+function describeFinding(finding: ReportedFinding, report: Report, maxChars: number): string {
+  const head = `${SEVERITY_WORD[finding.severity]} ${finding.check}: ${finding.message}`;
+  const times = `${finding.occurrences} of ${report.requests} requests`;
+  if (finding.request === undefined || finding.curl === undefined || finding.response === undefined) {
+    return [head, `  found in the run as a whole (${times} were looked at together); replay with: ${replayCommand(report)}`].join('\n');
+  }
+  const how = !finding.reproduced
+    ? 'did not show it again when replayed alone (intermittent, or it depends on earlier requests); shown as first seen'
+    : finding.shrinks > 0
+      ? `shrunk in ${finding.shrinks} steps`
+      : finding.phase === 'random'
+        ? 'already minimal'
+        : `a ${finding.phase} request, sent in every run`;
   return [
-    `FAILED ${failure.check}: ${failure.message}`,
-    `  request (${failure.request.label}${failure.request.variant ? `: ${failure.request.variant}` : ''}), ${how}:`,
-    indent(shorten(failure.curl, maxChars), '    '),
+    head,
+    `  request (${finding.request.kind}${finding.request.variant ? `: ${finding.request.variant}` : ''}), ${how}:`,
+    indent(shorten(finding.curl, maxChars), '    '),
     '  response:',
-    indent(describeOutcome(failure.response, maxChars), '    '),
-    `  ${failure.occurrences} of ${report.requests} requests broke ${failure.check}; replay with: ${replayCommand(report)}`,
+    indent(describeOutcome(finding.response, maxChars), '    '),
+    `  ${times} ${finding.severity === 'failure' ? 'broke' : 'warned of'} ${finding.check}; replay with: ${replayCommand(report)}`,
   ].join('\n');
 }
 
-/** The run as text: a line per check, then each failure with its minimal request. */
-export function formatReport(report: Report, options: { maxChars?: number } = {}): string {
+function verdictOf(failures: number, warnings: number, requests: number): string {
+  if (failures > 0) return 'FAILED';
+  if (warnings > 0) return 'warning';
+  return requests === 0 ? 'not exercised' : 'ok';
+}
+
+/** The run as text: a line per check, then each finding with its minimal request, failures first. */
+export function formatReport(report: Report, options: { maxChars?: number; strict?: boolean } = {}): string {
   const maxChars = options.maxChars ?? 2000;
   const width = Math.max(...CHECK_NAMES.map((n) => n.length));
+  const phases = Object.entries(report.phases).map(([phase, summary]) => `${phase} ${summary.requests}`);
   const lines = [
     `${report.contract.title} ${report.contract.version} at ${report.target} (profile ${report.profile}, seed ${report.seed})`,
-    `${report.requests} requests checked in ${seconds(report.checkingMs)} (${Math.round(report.requestsPerSecond)} requests/s); ${CHECK_NAMES.length} checks`,
+    `${report.requests} requests checked in ${seconds(report.checkingMs)} (${Math.round(report.requestsPerSecond)} requests/s; ${phases.join(', ')}); ${CHECK_NAMES.length} checks`,
     '',
-    `${'check'.padEnd(width)}  requests  violations`,
+    `${'check'.padEnd(width)}  requests  failures  warnings`,
     ...CHECK_NAMES.map((name) => {
-      const { requests, violations } = report.checks[name];
-      return `${name.padEnd(width)}  ${String(requests).padStart(8)}  ${String(violations).padStart(10)}  ${violations > 0 ? 'FAILED' : requests === 0 ? 'not exercised' : 'ok'}`;
+      const { requests, failures, warnings } = report.checks[name];
+      return `${name.padEnd(width)}  ${String(requests).padStart(8)}  ${String(failures).padStart(8)}  ${String(warnings).padStart(8)}  ${verdictOf(failures, warnings, requests)}`;
     }),
   ];
   if (report.stoppedEarly) lines.push('', `Stopped early: ${report.stoppedEarly}.`);
   const accepts = report.checks['accepts-valid'];
   const refused = report.failures.find((f) => f.check === 'accepts-valid')?.response;
-  if (accepts.requests > 0 && accepts.violations === accepts.requests && refused?.kind === 'response' && refused.status === 401) {
+  if (accepts.requests > 0 && accepts.failures === accepts.requests && refused?.kind === 'response' && refused.status === 401) {
     lines.push('', 'Every valid request got 401: is --token a token the implementation accepts?');
   }
-  for (const failure of report.failures) lines.push('', describeFailure(failure, report, maxChars));
+  for (const finding of [...report.failures, ...report.warnings]) lines.push('', describeFinding(finding, report, maxChars));
+  const warned = report.warnings.map((w) => w.check);
+  const warningNote = warned.length === 0 ? '' : ` ${warned.length} warning${warned.length === 1 ? '' : 's'} (${warned.join(', ')}): hazards the contract allows${options.strict === true ? ', failing the run under --strict' : ''}.`;
   lines.push(
     '',
-    report.passed
-      ? `The target kept the contract (seed ${report.seed}; ${seconds(report.durationMs)}).`
-      : `The target broke the contract: ${report.failures.map((f) => f.check).join(', ') || 'see above'} (seed ${report.seed}; ${seconds(report.durationMs)}). Commands use $TOKEN for your token.`,
+    report.passed && !(options.strict === true && warned.length > 0)
+      ? `The target kept the contract (seed ${report.seed}; ${seconds(report.durationMs)}).${warningNote}`
+      : `The target broke the contract: ${[...report.failures.map((f) => f.check), ...(options.strict === true ? warned : [])].join(', ') || 'see above'} (seed ${report.seed}; ${seconds(report.durationMs)}).${warningNote} Commands use $TOKEN for your token.`,
   );
   return lines.join('\n');
 }
@@ -193,30 +214,45 @@ function xml(text: string): string {
   );
 }
 
-/** JUnit XML (the format Jenkins, GitLab and GitHub test reporters read): one test case per check. */
-export function toJUnit(report: Report): string {
+/**
+ * JUnit XML (the format Jenkins, GitLab and GitHub test reporters read): one test case per check.
+ * A failure is a <failure>; a warning is printed in the case's <system-out> and, under `strict`,
+ * is a <failure> too.
+ */
+export function toJUnit(report: Report, options: { strict?: boolean } = {}): string {
+  const strict = options.strict === true;
   const failed = new Map(report.failures.map((f) => [f.check, f]));
+  const warned = new Map(report.warnings.map((f) => [f.check, f]));
   const time = (report.durationMs / 1000).toFixed(3);
-  const cases = CHECK_NAMES.map((name) => {
-    const { requests, violations } = report.checks[name];
-    const failure = failed.get(name);
+  let failures = 0;
+  const cases = CHECKS.map(({ name }) => {
+    const { requests } = report.checks[name];
+    const failure = failed.get(name) ?? (strict ? warned.get(name) : undefined);
+    const warning = warned.get(name);
     const open = `    <testcase classname="plant-store.conform" name="${name}" time="0">`;
-    if (failure) return `${open}\n      <failure message="${xml(failure.message)}" type="${name}">${xml(describeFailure(failure, report, 100_000))}</failure>\n    </testcase>`;
-    if (requests === 0 && violations === 0) return `${open}\n      <skipped message="no request exercised this check"/>\n    </testcase>`;
+    if (failure) {
+      failures++;
+      return `${open}\n      <failure message="${xml(failure.message)}" type="${failure.severity === 'failure' ? name : `${name} (warning, --strict)`}">${xml(describeFinding(failure, report, 100_000))}</failure>\n    </testcase>`;
+    }
+    if (warning) return `${open}\n      <system-out>${xml(describeFinding(warning, report, 100_000))}</system-out>\n    </testcase>`;
+    if (requests === 0) return `${open}\n      <skipped message="no request exercised this check"/>\n    </testcase>`;
     return `    <testcase classname="plant-store.conform" name="${name}" time="0"/>`;
   });
   const errors = report.stoppedEarly === undefined ? 0 : 1;
   const stopped = report.stoppedEarly === undefined ? [] : [`    <testcase classname="plant-store.conform" name="run completed" time="0">\n      <error message="${xml(report.stoppedEarly)}"/>\n    </testcase>`];
   const tests = CHECK_NAMES.length + errors;
+  const skipped = CHECK_NAMES.filter((n) => report.checks[n].requests === 0 && !failed.has(n) && !warned.has(n)).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="plant-store conform" tests="${tests}" failures="${failed.size}" errors="${errors}" time="${time}">`,
-    `  <testsuite name="${xml(`${report.contract.title} ${report.contract.version} at ${report.target}`)}" tests="${tests}" failures="${failed.size}" errors="${errors}" skipped="${CHECK_NAMES.filter((n) => report.checks[n].requests === 0 && !failed.has(n)).length}" time="${time}">`,
+    `<testsuites name="plant-store conform" tests="${tests}" failures="${failures}" errors="${errors}" time="${time}">`,
+    `  <testsuite name="${xml(`${report.contract.title} ${report.contract.version} at ${report.target}`)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time}">`,
     '    <properties>',
     `      <property name="seed" value="${report.seed}"/>`,
     `      <property name="runs" value="${report.runs}"/>`,
     `      <property name="profile" value="${report.profile}"/>`,
     `      <property name="requests" value="${report.requests}"/>`,
+    `      <property name="warnings" value="${report.warnings.length}"/>`,
+    `      <property name="strict" value="${strict}"/>`,
     '    </properties>',
     ...cases,
     ...stopped,

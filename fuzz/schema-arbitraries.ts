@@ -23,6 +23,8 @@ type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' |
 const INT32_MIN = -(2n ** 31n);
 const INT32_MAX = 2n ** 31n - 1n;
 const CLIFF = 2n ** 53n;
+/** Where plain integers start: clear of 0, 1 and the other small ids a target may already hold. */
+const PLAIN_INTEGER_BASE = 1_000_000n;
 
 /** Integer bounds a format implies (OpenAPI 3.1 Format Registry: int32, int64). */
 const FORMAT_BOUNDS: Readonly<Record<string, readonly [bigint, bigint]>> = { int32: [INT32_MIN, INT32_MAX], int64: [INT64_MIN, INT64_MAX] };
@@ -317,6 +319,57 @@ export class SchemaArbitraries {
       const members = how === 'reversed' ? [...own, ...extra].reverse() : how === 'extras-first' ? [...extra, ...own] : how === 'rotated' ? [...own.slice(1), ...extra, ...own.slice(0, 1)] : [...own, ...extra];
       return { kind: 'object', members };
     });
+  }
+
+  /**
+   * A plain valid value for `schema`, the same on every call with the same `n`: the value a
+   * deterministic request varies one thing of. `n` makes integers and strings differ between
+   * calls (so deterministic requests never share an id); objects carry every declared property
+   * when `n` is even and only the required ones when it is odd.
+   */
+  plain(schema: Schema, n = 0): JsonModel {
+    const resolved = this.#contract.resolve(schema);
+    if ('const' in resolved) return modelOf(resolved.const);
+    if (Array.isArray(resolved.enum) && resolved.enum.length > 0) return modelOf(resolved.enum[n % resolved.enum.length]);
+    const branches = Array.isArray(resolved.anyOf) ? resolved.anyOf : Array.isArray(resolved.oneOf) ? resolved.oneOf : undefined;
+    if (branches?.[0] !== undefined) return this.plain(branches[0] as Schema, n);
+    const types = typesOf(resolved) ?? ['string'];
+    const type = types.find((t) => t !== 'null') ?? 'null';
+    switch (type) {
+      case 'null':
+        return nullModel;
+      case 'boolean':
+        return { kind: 'literal', text: n % 2 === 0 ? 'true' : 'false' };
+      case 'integer':
+      case 'number': {
+        const { min, max } = integerBounds(resolved);
+        const wanted = PLAIN_INTEGER_BASE + BigInt(n);
+        const value = wanted >= min && wanted <= max ? wanted : min + BigInt(n) <= max ? min + BigInt(n) : min;
+        return numberModel(value.toString());
+      }
+      case 'string': {
+        const min = typeof resolved.minLength === 'number' ? resolved.minLength : 0;
+        const max = typeof resolved.maxLength === 'number' ? resolved.maxLength : Infinity;
+        if (typeof resolved.pattern === 'string') {
+          const [sample] = fc.sample(fc.stringMatching(new RegExp(resolved.pattern, 'u')).filter((v) => codePointsOf(v).length >= min && codePointsOf(v).length <= max), { seed: n, numRuns: 1 });
+          return stringModel(sample ?? '');
+        }
+        const text = `plant ${n}`;
+        return stringModel(text.padEnd(min, 'x').slice(0, Math.max(min, Math.min(max, text.length))));
+      }
+      case 'array': {
+        const items = typeof resolved.items === 'object' && resolved.items !== null ? (resolved.items as Schema) : {};
+        const count = typeof resolved.minItems === 'number' ? resolved.minItems : 0;
+        return { kind: 'array', items: Array.from({ length: count }, (_v, i) => this.plain(items, n + i)) };
+      }
+      case 'object': {
+        const shape = this.#contract.shapeOf(resolved);
+        const members = [...shape.properties]
+          .filter(([key]) => n % 2 === 0 || shape.required.has(key))
+          .map(([key, property]): JsonMember => ({ key, keyStyle: 'plain', value: this.plain(property, n) }));
+        return { kind: 'object', members };
+      }
+    }
   }
 
   /**

@@ -1,12 +1,8 @@
 /**
  * The vocabulary of the conformance engine: requests it generates, what came back, and the
- * violations its checks find. Plain data, so that checks stay pure functions and reports
+ * findings its checks report. Plain data, so that checks stay pure functions and reports
  * serialise as they are.
  */
-
-/** The seven named checks of DESIGN.md, in the order reports list them. */
-export const CHECK_NAMES = ['response-shape', 'status-declared', 'accepts-valid', 'rejects-invalid', 'requires-auth', 'no-server-error', 'echo'] as const;
-export type CheckName = (typeof CHECK_NAMES)[number];
 
 /**
  * What the target is expected to be. `reference`: a real implementation, held to every check.
@@ -16,17 +12,11 @@ export type CheckName = (typeof CHECK_NAMES)[number];
 export type Profile = 'reference' | 'mock';
 
 /**
- * What a generated request is, so that a check knows what to expect. Every request that is not
- * `valid` has exactly one thing wrong with it, so the expected answer is never ambiguous.
- * - `valid`: a NewPlant that validates against the contract, valid credentials, a valid media type.
- * - `invalid-body`: well-formed JSON that breaks the request schema (a field missing or of the wrong
- *   type, null, an integer out of its format's range, a body that is not an object).
- * - `malformed-json`: a body that is not JSON at all (RFC 8259).
- * - `bad-media-type`: a valid NewPlant sent with a media type the operation does not declare.
- * - `bad-auth`: a valid NewPlant with missing or wrong credentials.
+ * How bad a finding is. A `failure` breaks the contract, an RFC the contract relies on, or HTTP
+ * itself: the run fails (exit 1). A `warning` is a hazard the contract allows: it is printed and
+ * reported, and fails the run only under `--strict`.
  */
-export type CaseLabel = 'valid' | 'invalid-body' | 'malformed-json' | 'bad-media-type' | 'bad-auth';
-export const CASE_LABELS: readonly CaseLabel[] = ['valid', 'invalid-body', 'malformed-json', 'bad-media-type', 'bad-auth'];
+export type Severity = 'failure' | 'warning';
 
 /**
  * How a request carries its credentials (RFC 6750). `malformed` credentials (an empty or
@@ -35,24 +25,50 @@ export const CASE_LABELS: readonly CaseLabel[] = ['valid', 'invalid-body', 'malf
  */
 export type Credentials = 'valid' | 'missing' | 'other-scheme' | 'wrong-token' | 'malformed';
 
+/**
+ * Whether what the request carries - its body and the media type it is labelled with - is a
+ * valid request body for the operation. An `invalid` request has exactly one thing wrong with it
+ * (a schema violation, malformed JSON, a media type the operation does not declare), so the
+ * expected answer is never ambiguous.
+ */
+export type Content = 'valid' | 'invalid';
+
+/** The phases of a run, in order: see runner.ts. */
+export type Phase = 'coverage' | 'random' | 'capacity';
+export const PHASES: readonly Phase[] = ['coverage', 'random', 'capacity'];
+
 /** One HTTP request as it goes on the wire. Header names are lower case. */
 export interface HttpRequest {
   readonly method: string;
-  /** The operation's path (no base path, no query string). */
+  /** The operation's path, with a query string where the request has one (no base path). */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   /** The body, byte for byte: the generators write JSON text themselves (ids digit for digit, any spelling). */
   readonly body: Uint8Array;
 }
 
-/** A generated request with what it is. */
+/**
+ * A generated request with what it is. What a conforming target must answer follows from
+ * `content` and `credentials` (see the checks): a valid request with valid credentials gets the
+ * declared success (rule 1); an invalid one with valid credentials a declared 4xx; a valid one
+ * with bad credentials a 401 with a challenge; both wrong at once, a 401 or a declared 4xx.
+ */
 export interface RequestCase extends HttpRequest {
-  readonly label: CaseLabel;
+  /** The request kind that made it (see kinds/index.ts), e.g. `valid`, `malformed-json`. */
+  readonly kind: string;
   /** What is special about it, for people: `id is 2^63 (outside int64)`, `Authorization: Basic …`. */
   readonly variant: string;
+  readonly content: Content;
   readonly credentials: Credentials;
   /**
-   * Requests sent first, in order, on their own (all `valid`): e.g. the same id posted before with
+   * Set where the contract and the RFCs leave the answer open: the reason. On a valid request (a
+   * lone surrogate in a string, RFC 8259 section 8.2) a refusal or a changed echo is then a
+   * warning, not a failure; on an invalid one (invalid UTF-8 inside a string, which RFC 8259,
+   * section 9 lets a parser accept) so is a success. A 5xx is a failure all the same.
+   */
+  readonly lenient?: string;
+  /**
+   * Requests sent first, in order, on their own (all valid): e.g. the same id posted before with
    * another name, so that a repeated id is tested without depending on what else the run sent.
    */
   readonly setup: readonly RequestCase[];
@@ -68,7 +84,9 @@ export type HttpOutcome =
       readonly status: number;
       /** Lower-case names; repeated headers joined with `, `. */
       readonly headers: Readonly<Record<string, string>>;
+      /** The body as the checks read it (after any content coding was decoded). */
       readonly body: Uint8Array;
+      /** From the first byte of the request sent to the last byte of the response received. */
       readonly durationMs: number;
     }
   | {
@@ -78,9 +96,11 @@ export type HttpOutcome =
       readonly durationMs: number;
     };
 
-/** One way a response broke the contract. */
-export interface Violation {
-  readonly check: CheckName;
+/** What a check reports: one way an exchange (or a run) broke the contract, or a hazard. */
+export interface Finding {
+  /** The check's name (see checks/index.ts). */
+  readonly check: string;
+  readonly severity: Severity;
   readonly message: string;
 }
 

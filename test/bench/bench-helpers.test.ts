@@ -150,7 +150,7 @@ describe('judgeExchange', () => {
 
   it('hands the exchange to the engine in its terms', () => {
     const engine = asEngineExchange(exchange(valid, 200, '{}', { 'Content-Type': 'application/json', Vary: ['a', 'b'] }));
-    expect(engine?.request).toMatchObject({ method: 'POST', path: '/plants', label: 'valid', credentials: 'valid' });
+    expect(engine?.request).toMatchObject({ method: 'POST', path: '/plants', kind: 'valid', content: 'valid', credentials: 'valid' });
     expect(engine?.outcome).toMatchObject({ kind: 'response', status: 200, headers: { 'content-type': 'application/json', vary: 'a, b' } });
     expect(asEngineExchange(exchange(otherPath, 404, '{}'))).toBeUndefined();
   });

@@ -1,16 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
-import { acceptsValid, challenges, echo, noServerError, rejectsInvalid, requiresAuth, responseShape, runChecks, sameJson, statusDeclared } from '../../fuzz/checks.js';
-import { parseJson } from '../../src/openapi/index.js';
-import type { CaseLabel, Credentials, HttpOutcome, RequestCase } from '../../fuzz/types.js';
+import { challenges, CHECK_NAMES, CHECKS, judgeExchange, runChecks, sameJson, type CheckName } from '../../fuzz/checks/index.js';
+import { parseJson, type Contract } from '../../src/openapi/index.js';
+import type { CheckOptions, Credentials, Finding, HttpOutcome, RequestCase } from '../../fuzz/types.js';
 
 const contract = loadContract();
 const JSON_TYPE = { 'content-type': 'application/json' };
 const CHALLENGE = { ...JSON_TYPE, 'www-authenticate': 'Bearer realm="plant-store"' };
 
-function request(label: CaseLabel, body: string, credentials: Credentials = label === 'bad-auth' ? 'missing' : 'valid'): RequestCase {
-  return { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: Buffer.from(body), label, variant: '', credentials, setup: [] };
+type Kind = 'valid' | 'invalid-body' | 'malformed-json' | 'bad-media-type' | 'bad-auth';
+
+function request(kind: Kind, body: string, credentials: Credentials = kind === 'bad-auth' ? 'missing' : 'valid'): RequestCase {
+  const content = kind === 'valid' || kind === 'bad-auth' ? 'valid' : 'invalid';
+  return { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: Buffer.from(body), kind, variant: '', content, credentials, setup: [] };
 }
+
+/** One check of the registry as a function of an exchange. */
+const check =
+  (name: CheckName) =>
+  (request: RequestCase, outcome: HttpOutcome, on: Contract, options?: CheckOptions): Finding[] =>
+    judgeExchange(name, request, outcome, on, options);
+const responseShape = check('response-shape');
+const statusDeclared = check('status-declared');
+const acceptsValid = check('accepts-valid');
+const rejectsInvalid = check('rejects-invalid');
+const requiresAuth = check('requires-auth');
+const noServerError = check('no-server-error');
+const echo = check('echo');
 
 function response(status: number, body: string, headers: Record<string, string> = JSON_TYPE): HttpOutcome {
   return { kind: 'response', status, headers, body: Buffer.from(body), durationMs: 1 };
@@ -162,9 +178,53 @@ describe('sameJson', () => {
 });
 
 describe('runChecks', () => {
-  it('runs all seven and returns violations as data, each naming its check', () => {
+  it('runs every exchange check and returns findings as data, each naming its check and severity', () => {
     const violations = runChecks(plant, response(500, 'oops', { 'content-type': 'text/plain' }), contract);
     expect(violations.map((v) => v.check).sort()).toEqual(['no-server-error', 'status-declared']);
     expect(runChecks(plant, response(200, '{"name":"Monstera","id":1,"tag":"tropical"}'), contract)).toEqual([]);
+  });
+});
+
+describe('severities: a hazard the contract allows is a warning, never a failure', () => {
+  const lenient = (c: RequestCase): RequestCase => ({ ...c, lenient: 'the contract leaves it open' });
+
+  it('a lenient valid request may be refused with a declared 4xx (a warning), but not with an undeclared one', () => {
+    expect(acceptsValid(lenient(plant), response(400, error400), contract)).toMatchObject([{ check: 'accepts-valid', severity: 'warning' }]);
+    expect(acceptsValid(lenient(plant), response(422, error400), contract)).toMatchObject([{ check: 'accepts-valid', severity: 'failure' }]);
+    expect(acceptsValid(plant, response(400, error400), contract)).toMatchObject([{ severity: 'failure' }]);
+  });
+
+  it('a lenient valid request echoed differently is a warning', () => {
+    expect(echo(lenient(plant), response(200, '{"name":"x","tag":"tropical","id":1}'), contract)).toMatchObject([{ check: 'echo', severity: 'warning' }]);
+  });
+
+  it('a lenient invalid request may be accepted (a warning); a strict one may not', () => {
+    const invalid = request('malformed-json', '{"name":"\u00ff","id":1}');
+    expect(rejectsInvalid(lenient(invalid), response(200, '{"name":"x","id":1}'), contract)).toMatchObject([{ check: 'rejects-invalid', severity: 'warning' }]);
+    expect(rejectsInvalid(invalid, response(200, '{"name":"x","id":1}'), contract)).toMatchObject([{ severity: 'failure' }]);
+  });
+
+  it('a double fault (bad credentials and an invalid body) may get 401 or a declared 4xx, never a success', () => {
+    const both: RequestCase = { ...request('invalid-body', '{"id":1}'), credentials: 'missing' };
+    expect(requiresAuth(both, response(400, error400), contract)).toEqual([]);
+    expect(requiresAuth(both, response(401, '{"error":401,"message":"no"}', CHALLENGE), contract)).toEqual([]);
+    expect(requiresAuth(both, response(200, '{"name":"x"}'), contract)).toMatchObject([{ severity: 'failure' }]);
+    expect(rejectsInvalid(both, response(401, '{"error":401,"message":"no"}', CHALLENGE), contract)).toEqual([]);
+  });
+});
+
+describe('the registry', () => {
+  it('names every check once, each with a one-line description, exchange checks and run checks alike', () => {
+    expect(new Set(CHECK_NAMES).size).toBe(CHECKS.length);
+    for (const check of CHECKS) {
+      expect(check.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(check.description.length, check.name).toBeGreaterThan(20);
+      expect(check.description, check.name).not.toContain('\n');
+    }
+  });
+
+  it('skips a check under a profile only with a reason, and then never applies it', () => {
+    expect(echo(plant, response(200, '{"name":"x"}'), contract, { profile: 'mock' })).toEqual([]);
+    for (const check of CHECKS) for (const reason of Object.values(check.skippedUnder ?? {})) expect(reason.length).toBeGreaterThan(10);
   });
 });

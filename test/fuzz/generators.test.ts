@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileContract, exactInteger, INT64_MAX, INT64_MIN, isJsonObject, isLosslessNumber, loadContract, parseJson, type JsonValue, type Schema } from '../../src/openapi/index.js';
-import { essence } from '../../fuzz/checks.js';
-import { requestArbitrary } from '../../fuzz/generators.js';
+import { essence } from '../../fuzz/checks/index.js';
+import { coverageCases, KIND_NAMES, requestArbitrary } from '../../fuzz/kinds/index.js';
 import { LONG_STRING } from '../../fuzz/schema-arbitraries.js';
-import { CASE_LABELS, type RequestCase } from '../../fuzz/types.js';
+import type { RequestCase } from '../../fuzz/types.js';
 
 const contract = loadContract();
 const operation = contract.findOperation('POST', '/plants');
@@ -34,16 +34,28 @@ function isValidBody(bytes: Uint8Array): boolean {
 const declaredMediaType = (c: RequestCase): boolean => requestBody?.mediaTypes.includes(essence(c.headers['content-type'])) === true;
 const goodCredentials = (c: RequestCase): boolean => new RegExp(`^bearer ${TOKEN}$`, 'i').test(c.headers.authorization ?? '');
 
-describe('requestArbitrary: each label is what it says', () => {
-  const samples = fc.sample(requestArbitrary(contract, { token: TOKEN }), { seed: SEED, numRuns: 2000 });
+/**
+ * The laws every request obeys, whichever phase sends it: `content` and `credentials` say exactly
+ * what is wrong with it (the checks derive the expected answer from them alone), and each kind's
+ * requests are what the kind says.
+ */
+function describeLaws(title: string, samples: readonly RequestCase[]): void {
+describe(title, () => {
+  it('content and credentials say what is wrong: an invalid body or media type, and bad credentials, exactly when they are', () => {
+    for (const c of samples.flatMap((s) => [s, ...s.setup])) {
+      const what = `${c.kind}: ${c.variant}`;
+      expect(c.content === 'valid', what).toBe(isValidBody(c.body) && declaredMediaType(c));
+      expect(c.credentials === 'valid', what).toBe(goodCredentials(c));
+    }
+  });
 
-  it('generates every label, POST /plants', () => {
-    expect(new Set(samples.map((c) => c.label))).toEqual(new Set(CASE_LABELS));
-    expect(samples.every((c) => c.method === 'POST' && c.path === '/plants')).toBe(true);
+  it('has every kind, POST /plants', () => {
+    expect(new Set(samples.map((c) => c.kind))).toEqual(new Set(KIND_NAMES));
+    expect(samples.every((c) => c.method === 'POST' && c.path.split('?')[0] === '/plants')).toBe(true);
   });
 
   it('valid: the body validates against the contract, with valid credentials and a declared media type; so does every setup request', () => {
-    for (const c of samples.filter((s) => s.label === 'valid').flatMap((s) => [s, ...s.setup])) {
+    for (const c of samples.filter((s) => s.kind === 'valid').flatMap((s) => [s, ...s.setup])) {
       expect(isValidBody(c.body), Buffer.from(c.body).toString()).toBe(true);
       expect(declaredMediaType(c), c.headers['content-type']).toBe(true);
       expect(goodCredentials(c), c.headers.authorization).toBe(true);
@@ -51,7 +63,7 @@ describe('requestArbitrary: each label is what it says', () => {
   });
 
   it('invalid-body: JSON that does not validate, and nothing else wrong', () => {
-    for (const c of samples.filter((s) => s.label === 'invalid-body')) {
+    for (const c of samples.filter((s) => s.kind === 'invalid-body')) {
       expect(strictJson(c.body), c.variant).toBeDefined();
       expect(isValidBody(c.body), `${c.variant}: ${Buffer.from(c.body).toString().slice(0, 200)}`).toBe(false);
       expect(declaredMediaType(c) && goodCredentials(c)).toBe(true);
@@ -59,16 +71,17 @@ describe('requestArbitrary: each label is what it says', () => {
   });
 
   it('malformed-json: not JSON for a strict parser, and nothing else wrong', () => {
-    for (const c of samples.filter((s) => s.label === 'malformed-json')) {
+    for (const c of samples.filter((s) => s.kind === 'malformed-json')) {
       expect(strictJson(c.body), `${c.variant}: ${Buffer.from(c.body).toString().slice(0, 200)}`).toBeUndefined();
-      // Nor for the JSON parser of JavaScript, which other implementations use.
-      expect(() => JSON.parse(Buffer.from(c.body).toString('utf8')) as unknown, c.variant).toThrow();
+      // Nor for the JSON parser of JavaScript, which other implementations use - unless the request
+      // is lenient: bytes that are not UTF-8 inside a string, which a lenient decoder makes U+FFFD.
+      if (c.lenient === undefined) expect(() => JSON.parse(Buffer.from(c.body).toString('utf8')) as unknown, c.variant).toThrow();
       expect(declaredMediaType(c) && goodCredentials(c)).toBe(true);
     }
   });
 
   it('bad-media-type: a valid body with a media type the operation does not declare', () => {
-    for (const c of samples.filter((s) => s.label === 'bad-media-type')) {
+    for (const c of samples.filter((s) => s.kind === 'bad-media-type')) {
       expect(isValidBody(c.body)).toBe(true);
       expect(declaredMediaType(c), c.headers['content-type']).toBe(false);
       expect(goodCredentials(c)).toBe(true);
@@ -76,7 +89,7 @@ describe('requestArbitrary: each label is what it says', () => {
   });
 
   it('bad-auth: a valid body with credentials that are not `Bearer <token>`', () => {
-    for (const c of samples.filter((s) => s.label === 'bad-auth')) {
+    for (const c of samples.filter((s) => s.kind === 'bad-auth')) {
       expect(isValidBody(c.body)).toBe(true);
       expect(declaredMediaType(c)).toBe(true);
       expect(goodCredentials(c), c.headers.authorization).toBe(false);
@@ -90,17 +103,21 @@ describe('requestArbitrary: each label is what it says', () => {
 
   it('repeats ids through setup requests carrying the same id with other values', () => {
     const repeated = samples.filter((c) => c.setup.length > 0);
-    expect(repeated.length).toBeGreaterThan(50);
+    expect(repeated.length).toBeGreaterThan(0);
     for (const c of repeated) {
       const id = (v: JsonValue | undefined): bigint | undefined => (isJsonObject(v) && isLosslessNumber(v.id) ? exactInteger(v.id) : undefined);
       expect(id(strictJson(c.setup[0]?.body ?? new Uint8Array()))).toBe(id(strictJson(c.body)));
     }
   });
 });
+}
+
+describeLaws('requestArbitrary (the random phase): each request is what it says', fc.sample(requestArbitrary(contract, { token: TOKEN }), { seed: SEED, numRuns: 2000 }));
+describeLaws('coverageCases (the coverage phase): each request is what it says', coverageCases(contract, { token: TOKEN }));
 
 describe('requestArbitrary: edges come often', () => {
   const samples = fc.sample(requestArbitrary(contract, { token: TOKEN }), { seed: SEED + 1, numRuns: 1000 });
-  const valid = samples.filter((c) => c.label === 'valid');
+  const valid = samples.filter((c) => c.kind === 'valid');
   const texts = valid.map((c) => Buffer.from(c.body).toString('utf8'));
   const objects = valid.map((c) => strictJson(c.body)).filter(isJsonObject);
   const ids = objects.map((o) => (isLosslessNumber(o.id) ? exactInteger(o.id) : undefined)).filter((n): n is bigint => n !== undefined);
@@ -131,7 +148,7 @@ describe('requestArbitrary: edges come often', () => {
   });
 
   it('schema violations of every kind: missing fields, null, wrong types, out of int64, non-objects', () => {
-    const variants = samples.filter((c) => c.label === 'invalid-body').map((c) => c.variant);
+    const variants = samples.filter((c) => c.kind === 'invalid-body').map((c) => c.variant);
     for (const pattern of [/^name is missing$/, /^id is missing$/, /^tag is null$/, /^id is the string/, /^id is .* \(not an integer\)$/, /^id is (2\^63|\d+) \(outside int64\)$/, /^the body is/]) {
       expect(variants.filter((v) => pattern.test(v)).length, String(pattern)).toBeGreaterThan(0);
     }
@@ -141,13 +158,13 @@ describe('requestArbitrary: edges come often', () => {
     for (const kind of ['missing', 'other-scheme', 'malformed', 'wrong-token'] as const) expect(count((c) => c.credentials === kind), kind).toBeGreaterThan(atLeast);
     expect(new Set(valid.map((c) => c.headers.authorization?.split(' ')[0])).size).toBeGreaterThanOrEqual(3);
     expect(new Set(valid.map((c) => c.headers['content-type'])).size).toBeGreaterThanOrEqual(4);
-    expect(new Set(samples.filter((c) => c.label === 'bad-media-type').map((c) => essence(c.headers['content-type']))).size).toBeGreaterThanOrEqual(5);
+    expect(new Set(samples.filter((c) => c.kind === 'bad-media-type').map((c) => essence(c.headers['content-type']))).size).toBeGreaterThanOrEqual(5);
   });
 });
 
 describe('requestArbitrary follows the contract', () => {
   it('under the mock profile, sends no wrong tokens: a mock accepts any well-formed one', () => {
-    const samples = fc.sample(requestArbitrary(contract, { token: TOKEN, profile: 'mock', labels: ['bad-auth'] }), { seed: SEED, numRuns: 300 });
+    const samples = fc.sample(requestArbitrary(contract, { token: TOKEN, profile: 'mock', kinds: ['bad-auth'] }), { seed: SEED, numRuns: 300 });
     expect(samples.some((c) => c.credentials === 'wrong-token')).toBe(false);
     expect(new Set(samples.map((c) => c.credentials))).toEqual(new Set(['missing', 'other-scheme', 'malformed']));
   });
@@ -163,12 +180,12 @@ describe('requestArbitrary follows the contract', () => {
     const changed = compileContract(document);
     const changedBody = changed.findOperation('POST', '/plants')?.requestBody;
     const samples = fc.sample(requestArbitrary(changed, { token: TOKEN }), { seed: SEED, numRuns: 800 });
-    for (const c of samples.filter((s) => s.label === 'valid')) {
+    for (const c of samples.filter((s) => s.kind === 'valid')) {
       const body = strictJson(c.body);
       expect(isJsonObject(body) && typeof body.colour === 'string' && Array.from(body.colour).length <= 5).toBe(true);
       expect(changedBody?.validate(body ?? null).valid).toBe(true);
     }
-    const variants = samples.filter((c) => c.label === 'invalid-body').map((c) => c.variant);
+    const variants = samples.filter((c) => c.kind === 'invalid-body').map((c) => c.variant);
     expect(variants).toContain('colour is missing');
     expect(variants.some((v) => v.includes('outside int32'))).toBe(true);
     expect(variants.some((v) => v.includes('longer than 5'))).toBe(true);
@@ -180,7 +197,7 @@ describe('no regression in what is generated', () => {
     const lines = fc.sample(requestArbitrary(contract, { token: TOKEN }), { seed: SEED, numRuns: 40 }).map((c) => {
       const body = Buffer.from(c.body).toString('utf8');
       const shown = body.length > 120 ? `${body.slice(0, 120)}…(${c.body.length} bytes)` : body;
-      return `${c.label} | ${c.variant} | ${c.headers['content-type'] ?? '-'} | ${c.headers.authorization ?? '-'} | ${c.setup.length} | ${JSON.stringify(shown)}`;
+      return `${c.kind} | ${c.variant} | ${c.headers['content-type'] ?? '-'} | ${c.headers.authorization ?? '-'} | ${c.setup.length} | ${JSON.stringify(shown)}`;
     });
     expect(lines.join('\n')).toMatchSnapshot();
   });

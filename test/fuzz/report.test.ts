@@ -2,15 +2,16 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
+import { CHECK_NAMES, type CheckName } from '../../fuzz/checks/index.js';
 import { formatReport, shellQuote, toCurl, toJUnit } from '../../fuzz/report.js';
-import type { Report } from '../../fuzz/runner.js';
+import type { CheckSummary, Report, ReportedFinding } from '../../fuzz/runner.js';
 import type { RequestCase } from '../../fuzz/types.js';
 
 const run = promisify(execFile);
 const base = new URL('http://127.0.0.1:3000');
 
 function plantRequest(body: Uint8Array | string, authorization = `Bearer ${TEST_TOKEN}`): RequestCase {
-  return { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json', authorization }, body: typeof body === 'string' ? Buffer.from(body) : body, label: 'valid', variant: '', credentials: 'valid', setup: [] };
+  return { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json', authorization }, body: typeof body === 'string' ? Buffer.from(body) : body, kind: 'valid', variant: '', content: 'valid', credentials: 'valid', setup: [] };
 }
 
 /** What the shell passes to curl as the body: the printf part run by sh, or the quoted argument echoed back. */
@@ -67,6 +68,27 @@ describe('toCurl', () => {
   });
 });
 
+/** Every check of the registry exercised without a finding, but for the ones given. */
+function checks(overrides: Partial<Record<CheckName, Partial<CheckSummary>>>): Record<CheckName, CheckSummary> {
+  return Object.fromEntries(CHECK_NAMES.map((name) => [name, { requests: 1100, failures: 0, warnings: 0, ...overrides[name] }])) as Record<CheckName, CheckSummary>;
+}
+
+const echoFailure: ReportedFinding = {
+  check: 'echo',
+  severity: 'failure',
+  message: 'name was sent as "a\u0000<b>" but came back as "a"',
+  phase: 'random',
+  request: { method: 'POST', url: 'http://127.0.0.1:3000/plants', kind: 'valid', variant: 'a valid body', content: 'valid', credentials: 'valid', headers: {}, body: '{"name":"a\u0000<b>","id":0}', bodyEncoding: 'utf8', bodyBytes: 24 },
+  setup: [],
+  curl: "curl -sS -i -X POST 'http://127.0.0.1:3000/plants'",
+  response: { kind: 'response', status: 200, headers: { 'content-type': 'application/json' }, body: '{"name":"a","id":0}', bodyBytes: 19, durationMs: 1 },
+  occurrences: 3,
+  reproduced: true,
+  shrinks: 12,
+  seed: 42,
+  path: '17:1:2',
+};
+
 const report: Report = {
   target: 'http://127.0.0.1:3000/',
   contract: { title: 'OpenAPI Plant Store', version: '1.0.0' },
@@ -74,42 +96,31 @@ const report: Report = {
   seed: 42,
   runs: 1000,
   requests: 1100,
-  labels: { valid: 500, 'invalid-body': 300, 'malformed-json': 100, 'bad-media-type': 80, 'bad-auth': 120 },
+  kinds: { valid: 500, 'invalid-body': 300, 'malformed-json': 100, 'bad-media-type': 80, 'bad-auth': 120 },
+  phases: { coverage: { requests: 100, durationMs: 100 }, random: { requests: 1000, durationMs: 900 } },
   checkingMs: 1000,
   durationMs: 1500,
   requestsPerSecond: 1100,
-  checks: {
-    'response-shape': { requests: 1100, violations: 0 },
-    'status-declared': { requests: 1100, violations: 0 },
-    'accepts-valid': { requests: 500, violations: 0 },
-    'rejects-invalid': { requests: 480, violations: 0 },
-    'requires-auth': { requests: 120, violations: 0 },
-    'no-server-error': { requests: 1100, violations: 0 },
-    echo: { requests: 500, violations: 3 },
-  },
-  failures: [
-    {
-      check: 'echo',
-      message: 'name was sent as "a\u0000<b>" but came back as "a"',
-      request: { method: 'POST', url: 'http://127.0.0.1:3000/plants', label: 'valid', variant: 'a valid body', credentials: 'valid', headers: {}, body: '{"name":"a\u0000<b>","id":0}', bodyEncoding: 'utf8', bodyBytes: 24 },
-      setup: [],
-      curl: "curl -sS -i -X POST 'http://127.0.0.1:3000/plants'",
-      response: { kind: 'response', status: 200, headers: { 'content-type': 'application/json' }, body: '{"name":"a","id":0}', bodyBytes: 19, durationMs: 1 },
-      occurrences: 3,
-      reproduced: true,
-      shrinks: 12,
-      seed: 42,
-      path: '17:1:2',
-    },
-  ],
+  checks: checks({ 'accepts-valid': { requests: 500 }, 'requires-auth': { requests: 120 }, echo: { requests: 500, failures: 3 } }),
+  failures: [echoFailure],
+  warnings: [],
   passed: false,
+};
+
+/** A run that kept the contract but for one hazard the contract allows. */
+const warned: Report = {
+  ...report,
+  checks: checks({ 'accepts-valid': { requests: 500, warnings: 2 } }),
+  failures: [],
+  warnings: [{ ...echoFailure, check: 'accepts-valid', severity: 'warning', message: 'valid request (a lone surrogate) got 400, expected 200 (allowed: RFC 8259, section 8.2)', phase: 'coverage', occurrences: 2, shrinks: 0 }],
+  passed: true,
 };
 
 describe('formatReport and toJUnit', () => {
   it('summarise every check and show each failure with its request, response and the command to replay the run', () => {
     const text = formatReport(report);
-    expect(text).toMatch(/^echo\s+500\s+3\s+FAILED$/m);
-    expect(text).toMatch(/^requires-auth\s+120\s+0\s+ok$/m);
+    expect(text).toMatch(/^echo\s+500\s+3\s+0\s+FAILED$/m);
+    expect(text).toMatch(/^requires-auth\s+120\s+0\s+0\s+ok$/m);
     expect(text).toContain('FAILED echo: name was sent as');
     expect(text).toContain('shrunk in 12 steps');
     expect(text).toContain("curl -sS -i -X POST 'http://127.0.0.1:3000/plants'");
@@ -120,7 +131,7 @@ describe('formatReport and toJUnit', () => {
   it('asks about the token when every valid request got 401', () => {
     const refused: Report = {
       ...report,
-      checks: { ...report.checks, 'accepts-valid': { requests: 500, violations: 500 } },
+      checks: { ...report.checks, 'accepts-valid': { requests: 500, failures: 500, warnings: 0 } },
       failures: [{ ...(report.failures[0] as Report['failures'][number]), check: 'accepts-valid', response: { kind: 'response', status: 401, headers: {}, body: '{}', bodyBytes: 2, durationMs: 1 } }],
     };
     expect(formatReport(refused)).toContain('Every valid request got 401: is --token a token the implementation accepts?');
@@ -129,11 +140,29 @@ describe('formatReport and toJUnit', () => {
 
   it('writes JUnit XML with a test case per check, escaped, without characters XML cannot carry', () => {
     const xml = toJUnit(report);
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="plant-store conform" tests="7" failures="1" errors="0"/);
-    expect(xml.match(/<testcase /g)).toHaveLength(7);
+    expect(xml).toMatch(new RegExp(`^<\\?xml version="1.0" encoding="UTF-8"\\?>\n<testsuites name="plant-store conform" tests="${CHECK_NAMES.length}" failures="1" errors="0"`));
+    expect(xml.match(/<testcase /g)).toHaveLength(CHECK_NAMES.length);
     expect(xml).toContain('<failure message="name was sent as &quot;a\\u0000&lt;b&gt;&quot; but came back as &quot;a&quot;" type="echo">');
     // eslint-disable-next-line no-control-regex -- the point: none of them may appear
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     expect(xml).toContain('<property name="seed" value="42"/>');
+  });
+
+  it('prints warnings after failures, passes a run with warnings only, and fails it under strict', () => {
+    const text = formatReport(warned);
+    expect(text).toMatch(/^accepts-valid\s+500\s+0\s+2\s+warning$/m);
+    expect(text).toContain('WARNING accepts-valid: valid request (a lone surrogate) got 400');
+    expect(text).toContain('a coverage request, sent in every run');
+    expect(text).toMatch(/The target kept the contract \(seed 42; [\d.]+ s\)\. 1 warning \(accepts-valid\): hazards the contract allows\.$/);
+    expect(formatReport(warned, { strict: true })).toMatch(/The target broke the contract: accepts-valid .*failing the run under --strict/);
+  });
+
+  it('writes a warning to the system-out of its case in JUnit, and as a failure under strict', () => {
+    const xml = toJUnit(warned);
+    expect(xml).toContain('failures="0"');
+    expect(xml).toMatch(/<testcase classname="plant-store.conform" name="accepts-valid" time="0">\n {6}<system-out>WARNING accepts-valid/);
+    const strict = toJUnit(warned, { strict: true });
+    expect(strict).toContain('failures="1"');
+    expect(strict).toContain('type="accepts-valid (warning, --strict)"');
   });
 });

@@ -1,6 +1,7 @@
 /** The runner against real sockets: reproducible from a seed, shrinking to a minimal request, never hanging. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFaulty, startReference, TEST_TOKEN, type Fault } from '../support/servers.js';
+import { formatReport } from '../../fuzz/report.js';
 import { runConformance, TargetUnreachableError, type Progress } from '../../fuzz/runner.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -29,7 +30,8 @@ describe('runConformance', () => {
     expect(seen[0]?.length).toBeGreaterThan(150);
     // Requests run concurrently, so their order may differ; the requests themselves may not.
     expect([...(seen[1] ?? [])].sort()).toEqual([...(seen[0] ?? [])].sort());
-    expect(second.labels).toEqual(first.labels);
+    expect(second.kinds).toEqual(first.kinds);
+    expect(second.phases.coverage?.requests).toBe(first.phases.coverage?.requests);
   });
 
   it('shrinks a failure to a minimal request, with its check, response, curl command and seed', async () => {
@@ -41,20 +43,38 @@ describe('runConformance', () => {
       }
       return correct();
     });
-    const report = await runConformance({ baseUrl: url, token: TEST_TOKEN, seed: 7 });
+    // The random phase alone: its failures are shrunk (a coverage request is minimal already).
+    const report = await runConformance({ baseUrl: url, token: TEST_TOKEN, seed: 7, phases: ['random'] });
     expect(report.passed).toBe(false);
     expect(report.failures.map((f) => f.check)).toEqual(['rejects-invalid']);
     const [failure] = report.failures;
     expect(failure?.reproduced).toBe(true);
     expect(failure?.shrinks).toBeGreaterThan(0);
-    expect(failure?.request.variant).toBe('name is missing');
+    expect(failure?.request?.variant).toBe('name is missing');
     // The minimal NewPlant without a name: an id and nothing else.
-    expect(JSON.parse(failure?.request.body ?? '')).toEqual({ id: 0 });
+    expect(JSON.parse(failure?.request?.body ?? '')).toEqual({ id: 0 });
     expect(failure?.response).toMatchObject({ kind: 'response', status: 200 });
     expect(failure?.curl).toContain(`-H "authorization: Bearer \${TOKEN}"`);
     expect(failure?.curl).not.toContain(TEST_TOKEN);
     expect(failure?.seed).toBe(7);
-    expect(report.checks['rejects-invalid'].violations).toBe(failure?.occurrences);
+    expect(report.checks['rejects-invalid'].failures).toBe(failure?.occurrences);
+  });
+
+  it('reports a failure of a coverage request as sent, replayed once, whatever the seed', async () => {
+    const url = await faulty((request, correct, app) => {
+      const body = Buffer.from(request.body ?? '').toString('utf8');
+      if (body.startsWith('{') && !body.includes('"name"') && correct().code === 'invalid_body') return app.request({ ...request, body: body.replace('{', '{"name":"unnamed",') });
+      return correct();
+    });
+    const variants = await Promise.all([3, 4].map(async (seed) => {
+      const report = await runConformance({ baseUrl: url, token: TEST_TOKEN, seed, runs: 20 });
+      const [failure] = report.failures;
+      expect(failure).toMatchObject({ check: 'rejects-invalid', severity: 'failure', phase: 'coverage', reproduced: true, shrinks: 0 });
+      expect(failure?.path).toBeUndefined();
+      expect(formatReport(report)).toContain('a coverage request, sent in every run');
+      return failure?.request?.variant;
+    }));
+    expect(variants).toEqual(['name is missing', 'name is missing']);
   });
 
   it('stops a run against a target that never answers, reporting it, in bounded time', async () => {
@@ -92,7 +112,11 @@ describe('runConformance', () => {
     closers.push(() => server.close());
     const progress: Progress[] = [];
     const report = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, seed: 5, runs: 50, onProgress: (p) => progress.push(p) });
-    expect(progress.map((p) => p.done)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    const coverage = progress.filter((p) => p.phase === 'coverage');
+    expect(coverage.length).toBeGreaterThan(0);
+    expect(coverage.map((p) => p.done)).toEqual(Array.from({ length: coverage[0]?.total ?? 0 }, (_, i) => i + 1));
+    expect(progress.filter((p) => p.phase === 'random').map((p) => p.done)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(progress.findIndex((p) => p.phase === 'random')).toBeGreaterThan(progress.findLastIndex((p) => p.phase === 'coverage'));
     expect(report.requestsPerSecond).toBeGreaterThan(0);
     await expect(runConformance({ baseUrl: server.url, token: TEST_TOKEN, runs: 0 })).rejects.toThrow(RangeError);
     await expect(runConformance({ baseUrl: server.url })).rejects.toThrow(/token/);

@@ -22,7 +22,7 @@ const GENERATED = 1000;
 /** Generated requests of every kind, a request's setup (the same id posted before) sent first. */
 const generated: RequestSource = () => {
   const cases = fc.sample(requestArbitrary(loadContract(), { token: TEST_TOKEN }), { seed: SEED, numRuns: GENERATED });
-  const sourced = (c: RequestCase): SourcedRequest => ({ description: `${c.label}: ${c.variant}`, request: { method: c.method, path: c.path, headers: c.headers, body: c.body } });
+  const sourced = (c: RequestCase): SourcedRequest => ({ description: `${c.kind}: ${c.variant}`, request: { method: c.method, path: c.path, headers: c.headers, body: c.body } });
   return cases.flatMap((c) => [...c.setup.map(sourced), sourced(c)]);
 };
 

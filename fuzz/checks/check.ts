@@ -1,0 +1,89 @@
+/**
+ * What a check is. Every check is one file in this folder, registered by one line in index.ts;
+ * the CLI summary, the JSON and JUnit reports and the docs' table all read the registry.
+ *
+ * - An **exchange check** is a pure function of one request, what came back and the contract:
+ *   `applies` says whether it has anything to say about the exchange (the requests a report counts
+ *   for it), `judge` returns its verdicts as data, never throwing.
+ * - A **run check** judges the run as a whole (response times, their trend): a pure function of
+ *   the run's record. A verdict may point at the exchange it is about, so the runner can replay
+ *   and shrink it.
+ */
+import type { Contract } from '../../src/openapi/index.js';
+import type { HttpOutcome, Phase, Profile, RequestCase, Severity, TransportFailure } from '../types.js';
+
+export interface CheckContext {
+  readonly contract: Contract;
+  readonly profile: Profile;
+}
+
+/** A check's judgement of one exchange or run: the registry adds the check's name to make a Finding. */
+export interface Verdict {
+  readonly severity: Severity;
+  readonly message: string;
+}
+
+interface CheckBase<N extends string> {
+  readonly name: N;
+  /** One line, for the docs' table, `--help` and reports: when the check holds. */
+  readonly description: string;
+  /** Profiles it does not run under, each with the reason (e.g. a mock stores nothing to echo). */
+  readonly skippedUnder?: Partial<Record<Profile, string>>;
+}
+
+export interface ExchangeCheck<N extends string = string> extends CheckBase<N> {
+  readonly scope: 'exchange';
+  applies(request: RequestCase, outcome: HttpOutcome, context: CheckContext): boolean;
+  /** Called only where `applies` holds. */
+  judge(request: RequestCase, outcome: HttpOutcome, context: CheckContext): readonly Verdict[];
+}
+
+/** One exchange of a run as a run check sees it: where and when it happened, what it was, how it went. */
+export interface TimedExchange {
+  readonly phase: Phase;
+  /** Its case's position in the phase (for the random phase, fast-check's run index). */
+  readonly index: number;
+  readonly kind: string;
+  readonly content: RequestCase['content'];
+  readonly credentials: RequestCase['credentials'];
+  /** Since the run began. */
+  readonly startedMs: number;
+  readonly durationMs: number;
+  readonly status: number | TransportFailure;
+  /** A request the runner sent to measure the target, not to test it (see runner.ts). */
+  readonly probe?: 'canary';
+}
+
+export interface RunRecord {
+  /** Every exchange of the run's phases, setup requests included, in the order they completed. */
+  readonly exchanges: readonly TimedExchange[];
+}
+
+/** A run check's verdict, with the exchange it is about where there is one. */
+export interface RunVerdict extends Verdict {
+  readonly exchange?: Pick<TimedExchange, 'phase' | 'index'>;
+}
+
+export interface RunCheck<N extends string = string> extends CheckBase<N> {
+  readonly scope: 'run';
+  judge(run: RunRecord, context: CheckContext): readonly RunVerdict[];
+  /**
+   * For a verdict about one exchange: whether a replay of it (or of a smaller request while
+   * shrinking) still shows the problem. Without it the exchange is reported as first seen.
+   */
+  reproduces?(request: RequestCase, outcome: HttpOutcome, run: RunRecord, context: CheckContext): boolean;
+}
+
+export type Check<N extends string = string> = ExchangeCheck<N> | RunCheck<N>;
+
+/** Identity helpers that keep a check's name a literal type, so the registry's names are a union. */
+export function exchangeCheck<const N extends string>(check: Omit<ExchangeCheck<N>, 'scope'>): ExchangeCheck<N> {
+  return { ...check, scope: 'exchange' };
+}
+
+export function runCheck<const N extends string>(check: Omit<RunCheck<N>, 'scope'>): RunCheck<N> {
+  return { ...check, scope: 'run' };
+}
+
+export const failure = (message: string): Verdict => ({ severity: 'failure', message });
+export const warning = (message: string): Verdict => ({ severity: 'warning', message });

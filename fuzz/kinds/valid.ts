@@ -1,0 +1,84 @@
+/**
+ * `valid`: NewPlants that validate against the contract, with valid credentials and a declared
+ * media type, in every spelling a server must accept; one in five is preceded by the same id
+ * posted with other values (decision 2: a repeated id replaces the stored plant).
+ */
+import fc from 'fast-check';
+import { LAYOUTS, type JsonModel, type Layout } from '../json-text.js';
+import type { RequestCase } from '../types.js';
+import { caseSpellings, mediaTypeSpellings, type AuthSpelling, type KindContext } from './context.js';
+import { NO_EXTRAS, REQUEST_EXTRAS, type RequestExtras } from './extras.js';
+import { requestKind } from './kind.js';
+
+/** How often (out of 100) a valid request is preceded by a request for the same id with other values. */
+const REPEAT_RATE = 20;
+
+/** The integer properties of `main` put into `first`: the same stored resource, other values. */
+function withKeysOf(first: JsonModel, main: JsonModel, keys: readonly string[]): JsonModel {
+  if (first.kind !== 'object' || main.kind !== 'object') return first;
+  const ids = main.members.filter((m) => keys.includes(m.key));
+  return { kind: 'object', members: [...first.members.filter((m) => !keys.includes(m.key)), ...ids] };
+}
+
+interface ValidSpec {
+  readonly model: JsonModel;
+  readonly layout: Layout;
+  readonly mediaType: string;
+  readonly auth: AuthSpelling;
+  readonly extras: RequestExtras;
+  /** Posted first with the same integer properties. */
+  readonly earlier?: JsonModel | undefined;
+  /** What the body is, for people; the spellings are added to it. */
+  readonly what?: string;
+}
+
+/** A valid request, with the spellings other than the plain ones named: a failure may hinge on them. */
+export function validCase(context: KindContext, spec: ValidSpec): RequestCase {
+  const { scheme, jsonTypes, integerKeys } = context;
+  const notes = [spec.mediaType === jsonTypes[0] ? '' : `Content-Type: ${spec.mediaType}`, spec.auth.shown.includes(`${scheme ?? ''} <token>`) ? '' : spec.auth.shown, spec.extras.note, spec.layout === 'compact' ? '' : `${spec.layout} JSON`].filter(Boolean);
+  const describe = (what: string): string => [what, ...notes].join('; ');
+  const base = { kind: 'valid', content: 'valid' as const, auth: spec.auth, contentType: spec.mediaType };
+  const setup =
+    spec.earlier === undefined
+      ? []
+      : [context.make({ ...base, variant: describe(`the same ${integerKeys.join(', ')}, posted first with other values`), body: context.text(withKeysOf(spec.earlier, spec.model, integerKeys), spec.layout) })];
+  return context.make({
+    ...base,
+    variant: describe(spec.what ?? (setup.length > 0 ? `a repeated ${integerKeys.join(', ')}` : 'a valid body')),
+    body: context.text(spec.model, spec.layout),
+    setup,
+    extras: spec.extras,
+    ...(spec.extras.lenient === undefined ? {} : { lenient: spec.extras.lenient }),
+  });
+}
+
+export const valid = requestKind({
+  name: 'valid',
+  description: 'NewPlants that validate against the contract, in every spelling of credentials, media type, JSON layout and extra header a server must accept; some repeat an id posted just before',
+  weight: 40,
+  random: (context) => {
+    const earlier: fc.Arbitrary<JsonModel | undefined> =
+      context.integerKeys.length > 0 ? fc.oneof({ withCrossShrink: true }, { weight: 100 - REPEAT_RATE, arbitrary: fc.constant(undefined) }, { weight: REPEAT_RATE, arbitrary: context.body }) : fc.constant(undefined);
+    return fc.record({ model: context.body, layout: context.layout, mediaType: context.mediaType, auth: context.goodAuth, extras: context.extras, earlier }).map((spec) => validCase(context, spec));
+  },
+  coverage: (context) => {
+    const cases: RequestCase[] = [];
+    let n = 0;
+    const plain = { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS };
+    const add = (spec: Partial<ValidSpec>): void => {
+      cases.push(validCase(context, { ...plain, model: context.plainBody(n++), ...spec }));
+    };
+    add({ what: 'a plain valid body' });
+    for (const mediaType of context.jsonTypes.flatMap(mediaTypeSpellings)) add({ mediaType });
+    if (context.scheme !== undefined) {
+      for (const word of caseSpellings(context.scheme)) add({ auth: { header: `${word} ${context.token}`, credentials: 'valid', shown: `Authorization: ${word} <token>` } });
+    }
+    for (const layout of LAYOUTS) add({ layout });
+    for (const extras of REQUEST_EXTRAS) add({ extras });
+    if (context.integerKeys.length > 0) {
+      const first = context.plainBody(n++);
+      add({ earlier: first });
+    }
+    return cases;
+  },
+});
