@@ -17,9 +17,17 @@ export interface ClientOptions {
   readonly maxResponseBytes?: number;
 }
 
+export interface SendOptions {
+  readonly fresh?: boolean;
+}
+
 export interface HttpClient {
   readonly baseUrl: URL;
-  send(request: HttpRequest): Promise<HttpOutcome>;
+  /**
+   * One exchange. `fresh`: on a connection of its own, opened for it and closed after it
+   * (`Connection: close`), instead of one of the kept-alive pool's.
+   */
+  send(request: HttpRequest, options?: SendOptions): Promise<HttpOutcome>;
   /** Closes every socket. */
   close(): void;
 }
@@ -76,7 +84,7 @@ export function createHttpClient(baseUrl: string | URL, options: ClientOptions =
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const send = secure ? httpsRequest : httpRequest;
 
-  const once = (request: HttpRequest): Promise<HttpOutcome & { retry?: boolean }> =>
+  const once = (request: HttpRequest, fresh: boolean): Promise<HttpOutcome & { retry?: boolean }> =>
     new Promise((resolve) => {
       const started = performance.now();
       let settled = false;
@@ -92,7 +100,8 @@ export function createHttpClient(baseUrl: string | URL, options: ClientOptions =
       };
       let req: ReturnType<typeof send>;
       try {
-        req = send(url, { method: request.method, agent, headers: { ...request.headers, 'content-length': String(request.body.length) } });
+        const headers = { ...request.headers, 'content-length': String(request.body.length), ...(fresh ? { connection: 'close' } : {}) };
+        req = send(url, { method: request.method, agent: fresh ? false : agent, headers });
       } catch (error) {
         // node:http refuses some header values before anything is sent (ERR_INVALID_CHAR).
         resolve({ kind: 'failure', failure: 'error', message: `the request could not be sent: ${error instanceof Error ? error.message : String(error)}`, durationMs: 0 });
@@ -142,9 +151,10 @@ export function createHttpClient(baseUrl: string | URL, options: ClientOptions =
 
   return {
     baseUrl: base,
-    async send(request) {
-      const first = await once(request);
-      const outcome = first.kind === 'failure' && first.retry === true ? await once(request) : first;
+    async send(request, options = {}) {
+      const fresh = options.fresh === true;
+      const first = await once(request, fresh);
+      const outcome = first.kind === 'failure' && first.retry === true ? await once(request, fresh) : first;
       if (outcome.kind === 'failure') return { kind: 'failure', failure: outcome.failure, message: outcome.message, durationMs: outcome.durationMs };
       return outcome;
     },

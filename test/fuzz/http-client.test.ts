@@ -123,3 +123,26 @@ describe('base URLs', () => {
     expect(() => parseBaseUrl('not a url')).toThrow(/not a URL/);
   });
 });
+
+describe('fresh connections', () => {
+  it('sends an exchange on a connection of its own, closed after it, when asked', async () => {
+    const sockets = new Set<unknown>();
+    const server = createHttpServer((req, res) => {
+      sockets.add(req.socket);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ connection: req.headers.connection ?? null }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = createHttpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { concurrency: 1 });
+    try {
+      for (let i = 0; i < 3; i++) await client.send(request);
+      expect(sockets.size).toBe(1);
+      const fresh = await Promise.all([1, 2, 3].map(() => client.send(request, { fresh: true })));
+      expect(sockets.size).toBe(4);
+      for (const outcome of fresh) expect(outcome.kind === 'response' && Buffer.from(outcome.body).toString()).toBe('{"connection":"close"}');
+    } finally {
+      client.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
