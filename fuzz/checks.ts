@@ -1,5 +1,5 @@
 /**
- * The seven named checks of DESIGN.md, each a pure function of the request, what came back and
+ * The seven named checks of docs/conform.md, each a pure function of the request, what came back and
  * the contract, returning violations as data (never throwing). They ask no more than the
  * contract says: any declared 4xx will do for an invalid request, whatever status the reference
  * implementation happens to use (decision 6).

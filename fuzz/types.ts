@@ -4,7 +4,7 @@
  * serialise as they are.
  */
 
-/** The seven named checks of DESIGN.md, in the order reports list them. */
+/** The seven named checks of docs/conform.md, in the order reports list them. */
 export const CHECK_NAMES = ['response-shape', 'status-declared', 'accepts-valid', 'rejects-invalid', 'requires-auth', 'no-server-error', 'echo'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
