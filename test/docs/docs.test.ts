@@ -2,9 +2,9 @@
  * The documentation against the code, after Fastify's test of its error catalogue against
  * docs/Reference/Errors.md: every check of the conformance engine, every option of every command
  * and every exit code is on its page, and nothing is on a page that the code does not have; every
- * relative link of the pages leads somewhere; the README stays a first visit's length. The names
- * come from the code's public exports, so a new check, option, command or exit code fails here
- * until its page says it.
+ * relative link of the pages leads somewhere, and every path they name exists; the README stays a
+ * first visit's length. The names come from the code's public exports, so a new check, option,
+ * command or exit code fails here until its page says it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import * as cli from '../../cli/main.js';
 import { CASE_LABELS, CHECK_NAMES } from '../../fuzz/index.js';
-import { brokenLinks, documentedExitCodes, documentedNames, documentedOptions, headingAnchors, missing, relativeLinks, slug } from './markdown.js';
+import { brokenLinks, codePaths, documentedExitCodes, documentedNames, documentedOptions, headingAnchors, missing, missingPaths, relativeLinks, slug } from './markdown.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
@@ -81,6 +81,10 @@ describe('links and length', () => {
     expect(brokenLinks(ROOT, file, read(file))).toEqual([]);
   });
 
+  it.each(markdownFiles)('every path %s names in code (`src/http/errors.ts`) exists', (file) => {
+    expect(missingPaths(ROOT, read(file))).toEqual([]);
+  });
+
   it('README.md stays under 11 KB', () => {
     expect(Buffer.byteLength(read('README.md'))).toBeLessThan(11 * 1024);
   });
@@ -121,6 +125,12 @@ describe('the readings of a page', () => {
     const page = '[gone](missing.md) [design](DESIGN.md) [decisions](DESIGN.md#decisions) [no such heading](DESIGN.md#no-such-heading) [here](#a-heading) [web](https://example.com) [up](../openapi.yaml)\n\n## A heading\n';
     expect(relativeLinks(page)).toEqual(['missing.md', 'DESIGN.md', 'DESIGN.md#decisions', 'DESIGN.md#no-such-heading', '#a-heading', '../openapi.yaml']);
     expect(brokenLinks(ROOT, 'docs/example.md', page)).toEqual(['missing.md', 'DESIGN.md#no-such-heading']);
+  });
+
+  it('find paths in code spans that the repository does not have, and leave patterns and generated files alone', () => {
+    const page = 'See `src/http/errors.ts`, `src/contract/index.ts`, `test/<area>/`, `contracts/pacts/x.json`, `npm test` and `docs/DESIGN.md, decision 6`.\n\n```\nsrc/nowhere.ts\n```\n';
+    expect(codePaths(page)).toEqual(['src/http/errors.ts', 'src/contract/index.ts']);
+    expect(missingPaths(ROOT, page)).toEqual(['src/contract/index.ts']);
   });
 
   it('make anchors the way GitHub does', () => {

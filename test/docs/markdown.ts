@@ -124,3 +124,23 @@ export function brokenLinks(root: string, file: string, markdown: string): strin
   }
   return broken;
 }
+
+/** Top-level folders of the repository: a code span starting with one of them names a path in it. */
+const FOLDERS = ['src', 'test', 'fuzz', 'mock', 'contracts', 'cli', 'bench', 'docs', 'bin', '.ci'];
+/** Paths that exist only once something has run (generated, gitignored). */
+const GENERATED = ['contracts/pacts', 'bench/results'];
+
+/** The repository paths the page names in code spans (`src/http/gate.ts`, `test/mock/`), patterns such as `test/<area>/` left out. */
+export function codePaths(markdown: string): string[] {
+  const paths: string[] = [];
+  for (const [, span = ''] of prose(markdown).matchAll(/`([^`\n]+)`/g)) {
+    if (!/^[\w.-]+\/[\w./-]*$/.test(span) || !FOLDERS.includes(span.split('/', 1)[0] ?? '')) continue;
+    if (!GENERATED.some((prefix) => span.startsWith(prefix))) paths.push(span);
+  }
+  return paths;
+}
+
+/** The paths named in code spans of the page that the repository does not have (a file moved, renamed or removed). */
+export function missingPaths(root: string, markdown: string): string[] {
+  return codePaths(markdown).filter((path) => !existsSync(join(root, path)));
+}
