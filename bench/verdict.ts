@@ -1,7 +1,7 @@
 /**
  * Whether one answer of the soak is inside the contract: the conformance engine's seven checks
  * (fuzz/, judged by openapi.yaml), plus what the reference implementation in particular must
- * answer (DESIGN.md decisions 1-4 and 8): the exact status for this kind of request, an Error
+ * answer (docs/DESIGN.md decisions 1-4 and 8): the exact status for this kind of request, an Error
  * whose `error` is that status, an Error for paths and methods the contract does not have, and
  * the id echoed digit for digit. Pure: returns the violations as `check: message` strings.
  */
@@ -51,7 +51,7 @@ export function judgeExchange(exchange: Exchange, contract: Contract = loadContr
   const body = parse(exchange.body);
   if (status !== 200) {
     // The engine judges the operation's answers by openapi.yaml; another path or method is no
-    // operation, and the kit still answers it with an Error (DESIGN.md, decision 4).
+    // operation, and the kit still answers it with an Error (docs/DESIGN.md, decision 4).
     if (!engine && !(body !== undefined && contract.validatorForComponent('Error')(body).valid)) violations.push(`reference: ${status} body is not an Error: ${exchange.body.slice(0, 80)}`);
     if (isJsonObject(body) && !(isLosslessNumber(body.error) && body.error.value === String(status))) violations.push(`reference: Error.error is not the status ${status}`);
   } else if (isJsonObject(body)) {

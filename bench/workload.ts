@@ -77,7 +77,7 @@ export function soakExtras(maxDepth: number): Kind[] {
     { name: 'other-method', method: 'GET', path: PATH, headers: { authorization: JSON_AUTH.authorization }, body: '', expect: 405 },
     { ...invalid, name: 'text-plain', headers: { ...JSON_AUTH, 'content-type': 'text/plain' }, body: valid, label: 'bad-media-type', content: 'invalid' },
     { ...invalid, name: 'invalid-utf8', body: Buffer.from([...Buffer.from('{"name":"'), 0xc3, 0x28, ...Buffer.from('","id":1}')]), label: 'malformed-json', content: 'invalid' },
-    // Valid by the schema, refused by the kit's nesting limit (DESIGN.md, decision 6).
+    // Valid by the schema, refused by the kit's nesting limit (docs/DESIGN.md, decision 6).
     { ...invalid, name: 'too-deep', body: `{"name":"a","id":1,"x":${'['.repeat(maxDepth + 1)}${']'.repeat(maxDepth + 1)}}`, label: 'invalid-body', content: 'invalid' },
     { ...invalid, name: 'not-an-object', body: '[1,2,3]', label: 'invalid-body', content: 'invalid' },
   ];
@@ -90,7 +90,7 @@ export function soakExtras(maxDepth: number): Kind[] {
  */
 export function overLimitKind(maxBodyBytes: number): Kind {
   const padding = maxBodyBytes + 1 - '{"name":"","id":1}'.length;
-  // A valid NewPlant by the schema, refused for its size (DESIGN.md, decision 6).
+  // A valid NewPlant by the schema, refused for its size (docs/DESIGN.md, decision 6).
   return post('over-limit', `{"name":"${'a'.repeat(padding)}","id":1}`, 400, true, 'invalid-body');
 }
 

@@ -1,6 +1,6 @@
 /**
  * `plant-store conform`: conformance-tests an implementation at any URL with requests generated
- * from openapi.yaml (fuzz/). Exit codes (DESIGN.md): 0 the target kept the contract, 1 it broke
+ * from openapi.yaml (fuzz/). Exit codes (docs/DESIGN.md): 0 the target kept the contract, 1 it broke
  * it, 2 bad usage or the target could not be reached.
  */
 import { writeFile } from 'node:fs/promises';

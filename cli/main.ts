@@ -1,5 +1,5 @@
 /**
- * The `plant-store` command line. Exit codes (DESIGN.md): 0 all held, 1 the target broke the
+ * The `plant-store` command line. Exit codes (docs/DESIGN.md): 0 all held, 1 the target broke the
  * contract (or a pact), 2 bad usage or the target could not be reached.
  */
 import { Command, CommanderError } from 'commander';

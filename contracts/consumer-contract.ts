@@ -7,7 +7,7 @@
  *
  * Matchers stand wherever the consumer does not care about the literal value (ids, error codes,
  * error messages, the token, media type parameters). Names and tags are literal: the consumer shows
- * the plant as stored, so what it sent must come back (DESIGN.md, decision 3).
+ * the plant as stored, so what it sent must come back (docs/DESIGN.md, decision 3).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';

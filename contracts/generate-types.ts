@@ -7,7 +7,7 @@
  * - `format: int64` becomes `bigint`: an int64 does not fit a JS number (2^53 is the last exact
  *   integer), and the client carries ids exactly.
  * - `additionalProperties: true`: JSON Schema 2020-12 allows properties beyond the declared ones
- *   unless a schema forbids them, and ours do not (DESIGN.md, decision 7).
+ *   unless a schema forbids them, and ours do not (docs/DESIGN.md, decision 7).
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

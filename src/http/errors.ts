@@ -1,7 +1,7 @@
 /**
  * The one catalogue of errors the kit's own servers answer with. Every error has a stable code
  * and a status; code never matches on message text. Every one becomes the contract's Error body
- * `{ "error": <status>, "message": "<what was wrong, naming the field>" }` (DESIGN.md, decision 4).
+ * `{ "error": <status>, "message": "<what was wrong, naming the field>" }` (docs/DESIGN.md, decision 4).
  */
 export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, scope: 'operation', about: 'missing or invalid bearer credentials (RFC 6750)' },

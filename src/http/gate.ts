@@ -1,5 +1,5 @@
 /**
- * The checks every request to the kit's servers passes, in DESIGN.md's order: route, credentials
+ * The checks every request to the kit's servers passes, in docs/DESIGN.md's order: route, credentials
  * (before the body is read), media type, size, UTF-8, nesting, JSON, schema. Pure functions over
  * headers and bytes, shared by the reference server and the mock's front.
  */
@@ -142,7 +142,7 @@ export function checkMediaType(contentType: string | undefined, declared: readon
 /**
  * The kit decodes no content coding (RFC 9110, section 8.4): a body labelled gzip or br would
  * otherwise be read as if it were plain JSON. Where a server would answer 415, the kit answers
- * its 400 (DESIGN.md, decision 6). `identity` is no coding at all.
+ * its 400 (docs/DESIGN.md, decision 6). `identity` is no coding at all.
  */
 export function checkContentEncoding(contentEncoding: string | undefined): PlantStoreError | undefined {
   if (contentEncoding === undefined) return undefined;
@@ -210,7 +210,7 @@ export function headerValue(headers: HeaderLookup, name: string): string | undef
 }
 
 /**
- * Everything that can be judged from a request's head, in DESIGN.md's order: route,
+ * Everything that can be judged from a request's head, in docs/DESIGN.md's order: route,
  * credentials, media type, content coding, declared length. The operation, or the Error to
  * answer before any of the body is read.
  */

@@ -1,6 +1,6 @@
 /**
  * A battery of edge and hostile requests to POST /plants, each with the status the contract
- * requires (openapi.yaml and the kit decisions of DESIGN.md). It is written against the
+ * requires (openapi.yaml and the kit decisions of docs/DESIGN.md). It is written against the
  * interface, not against an implementation: the reference implementation and the mock must both
  * hold it, the mock with its two freedoms (any well-formed token; no echo of what was sent).
  */

@@ -8,7 +8,7 @@ import { describeConformance, runCli, useEnginePool } from '../conformance/commo
 import { MOCK_EXAMPLE_TOKEN } from '../../cli/mock.js';
 import { startMock } from './support.js';
 
-/** The one check a mock is not held to (DESIGN.md, `--profile mock`). */
+/** The one check a mock is not held to (docs/DESIGN.md, `--profile mock`). */
 const skips = { echo: 'a mock stores nothing: it answers an example or generated data, not the plant sent' };
 
 useEnginePool();

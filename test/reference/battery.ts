@@ -1,5 +1,5 @@
 /**
- * The table of requests and the answers DESIGN.md decides for them, shared by the tests without a
+ * The table of requests and the answers docs/DESIGN.md decides for them, shared by the tests without a
  * socket (handler.test.ts) and over a real one (socket.test.ts). Each case is one request against
  * a fresh-enough store; cases that need a sequence (a repeated id) live in the test files.
  */
@@ -293,7 +293,7 @@ const routing: BatteryCase[] = [
   request('an absolute-form target is routed by its path (RFC 9112 section 3.2.2)', { url: 'http://127.0.0.1/plants', body }, ok({ name: 'Monstera', id: '5' })),
 ];
 
-/** Every case, grouped by the decision of DESIGN.md it covers. */
+/** Every case, grouped by the decision of docs/DESIGN.md it covers. */
 export const BATTERY: readonly (readonly [group: string, cases: readonly BatteryCase[]])[] = [
   ['int64 ids (decisions 7 and 8)', ids],
   ['fields of a NewPlant (decisions 2, 3, 7)', fields],

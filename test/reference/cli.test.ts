@@ -1,7 +1,7 @@
 /**
  * `plant-store serve` as a user runs it: the built command (`node bin/plant-store.js`, what
  * `npx plant-store` runs) in a child process on port 0, read from what it prints. Exit codes are
- * DESIGN.md's: 0 done, 2 bad usage or a port that cannot be had.
+ * docs/DESIGN.md's: 0 done, 2 bad usage or a port that cannot be had.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync } from 'node:fs';

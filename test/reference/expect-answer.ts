@@ -1,6 +1,6 @@
 /**
  * One assertion for every answer of the reference server, with or without a socket: the status
- * DESIGN.md decides, `application/json`, a body that the contract's declared response for that
+ * docs/DESIGN.md decides, `application/json`, a body that the contract's declared response for that
  * status accepts, an Error whose `error` is the status and whose message names the problem, the
  * declared headers, and for a 200 the plant as stored (decision 3), id digit for digit.
  */
@@ -45,7 +45,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * The validator for a status: the operation's declared response, or for the statuses that come
  * before any operation is chosen (404, 405, transport errors) the Error the operation declares
- * for its own error status - every non-200 answer is that Error (DESIGN.md, decision 4).
+ * for its own error status - every non-200 answer is that Error (docs/DESIGN.md, decision 4).
  */
 export function validatorFor(status: number): (value: JsonValue) => { valid: boolean; issues: readonly unknown[] } {
   const declared = addPlant.response(status) ?? addPlant.response(addPlant.declaredStatuses.find((s) => s >= 400) ?? 400);

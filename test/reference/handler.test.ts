@@ -1,6 +1,6 @@
 /**
  * The battery against the reference app with no socket (`app.request()`, as Hono's tests do):
- * every decision of DESIGN.md, every answer checked against the contract, and the store checked
+ * every decision of docs/DESIGN.md, every answer checked against the contract, and the store checked
  * after each request - bad input changes nothing, a 200 stores exactly what it answers.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,7 +45,7 @@ describe.each(BATTERY)('%s', (_group, cases) => {
       expect(stored && stringifyJson(stored)).toBe(answer.body);
       expect(app.store.size).toBe(SEED.length + (SEED_IDS.includes(id) ? 0 : 1));
     } else {
-      // Bad input changes nothing (DESIGN.md, decision 6).
+      // Bad input changes nothing (docs/DESIGN.md, decision 6).
       expect(app.store.size).toBe(SEED.length);
       expect(SEED_IDS.map((id) => stringifyJson(app.store.get(id)))).toEqual(seeded);
     }
