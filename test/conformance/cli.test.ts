@@ -65,7 +65,7 @@ describe('plant-store conform', () => {
 
   it.each([
     ['no --base-url', ['conform', '--token', TEST_TOKEN], /required option '--base-url <url>'/],
-    ['a base URL that is not http', ['conform', '--base-url', 'ftp://127.0.0.1/', '--token', TEST_TOKEN], /only http and https/],
+    ['a base URL that is not http', ['conform', '--base-url', 'ftp://127.0.0.1/', '--token', TEST_TOKEN], /expected an absolute http:\/\/ or https:\/\/ URL, not ftp:/],
     ['an unknown profile', ['conform', '--base-url', 'http://127.0.0.1:1', '--token', TEST_TOKEN, '--profile', 'prism'], /Allowed choices are reference, mock/],
     ['zero runs', ['conform', '--base-url', 'http://127.0.0.1:1', '--token', TEST_TOKEN, '--runs', '0'], /expected a whole number from 1/],
     ['a token that is not a b64token', ['conform', '--base-url', 'http://127.0.0.1:1', '--token', 'a b'], /b64token/],
