@@ -1,53 +1,29 @@
 /**
  * `plant-store conform`: conformance-tests an implementation at any URL with requests generated
- * from openapi.yaml (fuzz/). Exit codes (docs/DESIGN.md): 0 the target kept the contract, 1 it broke
- * it, 2 bad usage or the target could not be reached.
+ * from openapi.yaml (fuzz/). Its outcome: held when the target kept the contract, broken when it
+ * did not; a target out of reach surfaces as fuzz's TargetUnreachableError (outcome.ts maps it).
  */
 import { writeFile } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
-import { Command, InvalidArgumentError, Option } from 'commander';
-import {
-  CHECK_NAMES,
-  DEFAULT_CONCURRENCY,
-  DEFAULT_RUNS,
-  DEFAULT_TIMEOUT_MS,
-  formatReport,
-  parseBaseUrl,
-  runConformance,
-  TargetUnreachableError,
-  toJUnit,
-  type Profile,
-  type Progress,
-  type Report,
-} from '../fuzz/index.js';
-import { isWellFormedToken } from '../src/http/index.js';
-import { integerOption, tokensFromEnv } from './options.js';
-import { UsageError } from './serve.js';
+import { CHECK_NAMES, DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, formatReport, runConformance, toJUnit, type Progress, type Report } from '../fuzz/index.js';
+import { defineCommand, type Io, type OptionValues } from './command.js';
+import { baseUrl, flag, integer, oneOf, option, timeout, token, withDefault } from './options.js';
+import { BROKEN, HELD, usage, UsageError, type Outcome } from './outcome.js';
 
-export interface ConformOptions {
-  baseUrl: string;
-  token?: string;
-  profile: Profile;
-  runs: number;
-  seed?: number;
-  json?: string;
-  junit?: string;
-  timeout: number;
-  concurrency: number;
-}
+const CONFORM_OPTIONS = {
+  baseUrl,
+  token,
+  profile: withDefault(oneOf('--profile <profile>', 'reference: every check; mock: no echo, any well-formed token accepted', ['reference', 'mock']), 'reference'),
+  runs: withDefault(option('--runs <n>', 'requests to generate', integer(1, 1_000_000)), DEFAULT_RUNS),
+  seed: option('--seed <n>', 'the seed of a run to replay (printed by every run)', integer(0, 2 ** 31 - 1)),
+  json: option('--json <file>', 'also write the report as JSON'),
+  junit: option('--junit <file>', 'also write the report as JUnit XML'),
+  timeout: withDefault(timeout, DEFAULT_TIMEOUT_MS),
+  concurrency: withDefault(option('--concurrency <n>', 'requests in flight at most', integer(1, 256)), DEFAULT_CONCURRENCY),
+  strict: flag('--strict', 'warnings (hazards the contract allows) fail the run too'),
+};
 
-function tokenOption(value: string): string {
-  if (!isWellFormedToken(value)) throw new InvalidArgumentError('a bearer token is letters, digits and - . _ ~ + / (RFC 6750 b64token), optionally ending in =');
-  return value;
-}
-
-function baseUrlOption(value: string): string {
-  try {
-    return parseBaseUrl(value).href;
-  } catch (error) {
-    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
-  }
-}
+export type ConformOptions = OptionValues<typeof CONFORM_OPTIONS>;
 
 /** CI systems set CI=true (GitHub Actions, GitLab, CircleCI, Travis...). */
 export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -77,20 +53,29 @@ function progressBar(stream: NodeJS.WriteStream): { update: (progress: Progress)
   };
 }
 
-export async function conform(options: ConformOptions, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WriteStream = process.stderr): Promise<Report> {
-  const token = options.token ?? tokensFromEnv()[0];
-  if (token === undefined && options.profile === 'reference') {
-    throw new UsageError('conform needs a bearer token the target accepts: --token T (or PLANT_STORE_TOKENS); with --profile mock any token will do');
+/** A report file that cannot be written is the user's to fix (a directory that does not exist, say). */
+async function writeReportFile(flag: string, file: string | undefined, text: () => string): Promise<void> {
+  if (file === undefined) return;
+  try {
+    await writeFile(file, text());
+  } catch (error) {
+    throw new UsageError(`${flag} ${file}: cannot write the report: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export async function runConform(options: ConformOptions, io: Io): Promise<Outcome> {
+  if (options.token === undefined && options.profile === 'reference') {
+    return usage('conform needs a bearer token the target accepts: --token T (or PLANT_STORE_TOKENS); with --profile mock any token will do');
   }
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);
   // The seed first, so that a run that is stopped or crashes can still be replayed.
-  out.write(`plant-store conform: ${options.baseUrl} (profile ${options.profile}, ${options.runs} runs, seed ${seed})\n`);
-  const bar = progressBar(err);
+  io.out(`plant-store conform: ${options.baseUrl} (profile ${options.profile}, ${options.runs} runs, seed ${seed})\n`);
+  const bar = progressBar(process.stderr);
   let report: Report;
   try {
     report = await runConformance({
       baseUrl: options.baseUrl,
-      ...(token === undefined ? {} : { token }),
+      ...(options.token === undefined ? {} : { token: options.token }),
       profile: options.profile,
       runs: options.runs,
       seed,
@@ -98,44 +83,32 @@ export async function conform(options: ConformOptions, out: NodeJS.WritableStrea
       concurrency: options.concurrency,
       onProgress: bar.update,
     });
-  } catch (error) {
-    if (error instanceof TargetUnreachableError) throw new UsageError(`${error.message}; is it running?`);
-    throw error;
   } finally {
     bar.stop();
   }
-  out.write(formatReport(report) + '\n');
-  if (options.json !== undefined) await writeFile(options.json, JSON.stringify(report, null, 2) + '\n');
-  if (options.junit !== undefined) await writeFile(options.junit, toJUnit(report));
-  if (!report.passed) process.exitCode = 1;
-  return report;
+  const strict = options.strict;
+  io.out(formatReport(report, { strict }) + '\n');
+  await writeReportFile('--json', options.json, () => JSON.stringify(report, null, 2) + '\n');
+  await writeReportFile('--junit', options.junit, () => toJUnit(report, { strict }));
+  return report.passed && !(strict && report.warnings.length > 0) ? HELD : BROKEN;
 }
 
-export function conformCommand(): Command {
-  return new Command('conform')
-    .description('conformance-test an implementation of POST /plants at any URL with requests generated from openapi.yaml')
-    .requiredOption('--base-url <url>', 'where the implementation listens, e.g. http://127.0.0.1:3000', baseUrlOption)
-    .option('--token <token>', 'a bearer token the target accepts (default: the first of PLANT_STORE_TOKENS)', tokenOption)
-    .addOption(new Option('--profile <profile>', 'reference: every check; mock: no echo, any well-formed token accepted').choices(['reference', 'mock']).default('reference'))
-    .option('--runs <n>', 'requests to generate', integerOption(1, 1_000_000), DEFAULT_RUNS)
-    .option('--seed <n>', 'the seed of a run to replay (printed by every run)', integerOption(0, 2 ** 31 - 1))
-    .option('--json <file>', 'also write the report as JSON')
-    .option('--junit <file>', 'also write the report as JUnit XML')
-    .option('--timeout <ms>', 'deadline for each request', integerOption(1, 600_000), DEFAULT_TIMEOUT_MS)
-    .option('--concurrency <n>', 'requests in flight at most', integerOption(1, 256), DEFAULT_CONCURRENCY)
-    .addHelpText(
-      'after',
-      `
+export const conform = defineCommand({
+  name: 'conform',
+  description: 'conformance-test an implementation of POST /plants at any URL with requests generated from openapi.yaml',
+  options: CONFORM_OPTIONS,
+  help: `
 Checks: ${CHECK_NAMES.join(', ')}.
-Each failure is shrunk to a minimal request and printed as a curl command that reads the token from $TOKEN.
+Each finding is a failure (exit 1) or a warning: a hazard the contract allows, printed and reported,
+failing the run only under --strict. Each is shown with a minimal request as a curl command that
+reads the token from $TOKEN.
 A progress bar is shown on a terminal, never under CI=true.
-Exit codes: 0 the target kept the contract, 1 it broke it, 2 bad usage or the target could not be reached.
+Exit codes: 0 the target kept the contract, 1 it broke it (or warned, under --strict), 2 bad usage or the
+target could not be reached,
+70 a defect of the kit (please report it).
 
 Example:
   plant-store serve --port 3000 --token secret &
   plant-store conform --base-url http://127.0.0.1:3000 --token secret --junit conform.xml`,
-    )
-    .action(async (options: ConformOptions) => {
-      await conform(options);
-    });
-}
+  run: runConform,
+});

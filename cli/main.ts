@@ -1,43 +1,60 @@
 /**
- * The `plant-store` command line. Exit codes (docs/DESIGN.md): 0 all held, 1 the target broke the
- * contract (or a pact), 2 bad usage or the target could not be reached.
+ * The `plant-store` command line: its commands, and the one place where what they end with
+ * becomes the process's exit code. A command's run returns an Outcome; whatever is thrown on the
+ * way is classified by outcomeOf; settle prints what needs saying and gives the code (outcome.ts:
+ * 0 all held, 1 the target broke the contract or a pact, 2 bad usage or the target could not be
+ * reached, 70 a defect of the kit).
  */
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { loadContract } from '../src/openapi/index.js';
-import { conformCommand } from './conform.js';
-import { serveCommand, UsageError } from './serve.js';
-import { mockCommand } from './mock.js';
-import { startCommand } from './start.js';
-import { verifyCommand } from './verify.js';
+import { PROCESS_IO, toCommander, type CommandDefinition, type Io } from './command.js';
+import { conform } from './conform.js';
+import { mock } from './mock.js';
+import { crash, EXIT_CODE_MEANINGS, HELD, outcomeOf, settle, type Outcome } from './outcome.js';
+import { serve } from './serve.js';
+import { start } from './start.js';
+import { verify } from './verify.js';
 
-export const EXIT_OK = 0;
-export const EXIT_BROKEN = 1;
-export const EXIT_USAGE = 2;
+/** Every command, in the order --help lists them. */
+export const COMMANDS: readonly CommandDefinition[] = [serve, mock, start, conform, verify];
 
-export function program(): Command {
+/** The commander program; each command's outcome goes to `onOutcome`. */
+export function program(io: Io = PROCESS_IO, onOutcome: (outcome: Outcome) => void = () => undefined): Command {
   const contract = loadContract();
-  const program = new Command('plant-store')
+  const root = new Command('plant-store')
     .description(`Mock server, reference implementation and contract tests for ${contract.title} ${contract.version}`)
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
-  for (const command of [serveCommand(), mockCommand(), startCommand(), conformCommand(), verifyCommand()]) {
-    program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
+    .addHelpText('after', `\nExit codes:\n${EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padEnd(3)} ${meaning}`).join('\n')}`);
+  for (const command of [root, ...COMMANDS.map((definition) => toCommander(definition, io, onOutcome))]) {
+    // Set on each: commander does not pass these on to commands added with addCommand.
+    command
+      .exitOverride()
+      .showHelpAfterError('(run with --help for usage)')
+      .configureOutput({ writeOut: io.out, writeErr: io.err });
+    if (command !== root) root.addCommand(command);
   }
-  return program;
+  return root;
 }
 
-/** Runs the command line; resolves with the exit code. Commands set process.exitCode for 1. */
-export async function main(argv: readonly string[]): Promise<number> {
+/** Runs the command line in this process; resolves with the exit code and never rejects. */
+export async function main(argv: readonly string[], io: Io = PROCESS_IO): Promise<number> {
+  let outcome: Outcome = HELD;
   try {
-    await program().parseAsync([...argv], { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
+    await program(io, (reached) => (outcome = reached)).parseAsync([...argv], { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
-    if (error instanceof UsageError) {
-      process.stderr.write(`plant-store: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    process.stderr.write(`plant-store: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return EXIT_USAGE;
+    outcome = outcomeOf(error);
   }
+  return settle(outcome, io.err);
+}
+
+/**
+ * What bin/plant-store.js runs. An exception that escapes every command - thrown in an event
+ * handler of a running server, say, or a promise rejected with no one waiting - is a crash of the
+ * kit too: without this, Node would exit 1, which means "the target broke the contract".
+ * Unhandled rejections arrive here as well (Node's default, --unhandled-rejections=throw).
+ */
+export async function runProcess(argv: readonly string[]): Promise<void> {
+  process.on('uncaughtException', (error) => {
+    process.exit(settle(crash(error), PROCESS_IO.err));
+  });
+  process.exitCode = await main(argv);
 }

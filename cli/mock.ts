@@ -1,21 +1,30 @@
 /** `plant-store mock`: Prism serving openapi.yaml behind the kit's request gate. */
-import { Command, InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { createMock, type Mock } from '../mock/index.js';
 import { batchedLog, listen, type RunningServer } from '../src/reference/index.js';
-import { integerOption, portOption, untilSignal } from './options.js';
-import { curlExample, explainListenError } from './serve.js';
+import { defineCommand, type OptionValues } from './command.js';
+import { flag, host, integer, option, port, quiet, withDefault } from './options.js';
+import { HELD } from './outcome.js';
+import { curlExample, explainListenError, untilSignal } from './serve.js';
 
-/** What the mock answers: examples or generated data, and how slowly. Shared with `plant-store start`. */
-export interface MockBehaviour {
-  dynamic?: boolean;
-  seed?: string;
-  delay: number;
-}
+const MAX_DELAY_MS = 600_000;
+
+/** What the mock answers: examples or generated data, and how slowly. `start` takes these options too. */
+export const MOCK_BEHAVIOUR_OPTIONS = {
+  dynamic: flag('--dynamic', 'answer generated data (json-schema-faker) instead of the examples in openapi.yaml'),
+  seed: option('--seed <seed>', 'seed of the generated data: the same seed gives the same data, run after run', (text) => {
+    if (text.trim() === '') throw new InvalidArgumentError('a seed is a non-empty text');
+    return text;
+  }),
+  delay: withDefault(option('--delay <ms>', 'simulated latency: every answer waits this long', integer(0, MAX_DELAY_MS)), 0),
+};
+
+export type MockBehaviour = OptionValues<typeof MOCK_BEHAVIOUR_OPTIONS>;
 
 export interface MockCliOptions extends MockBehaviour {
-  port: number;
-  host: string;
-  quiet?: boolean;
+  readonly port: number;
+  readonly host: string;
+  readonly quiet: boolean;
 }
 
 export interface StartedMock {
@@ -26,24 +35,10 @@ export interface StartedMock {
 /** The mock accepts any well-formed bearer token; this one is printed in examples. */
 export const MOCK_EXAMPLE_TOKEN = 'any-token';
 
-const MAX_DELAY_MS = 600_000;
-
-function seedOption(value: string): string {
-  if (value.trim() === '') throw new InvalidArgumentError('a seed is a non-empty text');
-  return value;
-}
-
-export function mockBehaviourOptions(command: Command): Command {
-  return command
-    .option('--dynamic', 'answer generated data (json-schema-faker) instead of the examples in openapi.yaml')
-    .option('--seed <seed>', 'seed of the generated data: the same seed gives the same data, run after run', seedOption)
-    .option('--delay <ms>', 'simulated latency: every answer waits this long', integerOption(0, MAX_DELAY_MS), 0);
-}
-
 /** Starts the mock on a socket; a taken port rejects with a usage error naming `portFlag`. */
-export async function startMockServer(options: MockCliOptions, portFlag = '--port', write: (text: string) => void = (text) => process.stdout.write(text)): Promise<StartedMock> {
-  const mock = await createMock({ dynamic: options.dynamic ?? false, seed: options.seed, delayMs: options.delay });
-  const logger = options.quiet === true ? undefined : batchedLog(write);
+export async function startMockServer(options: MockCliOptions, portFlag: string, write: (text: string) => void): Promise<StartedMock> {
+  const mock = await createMock({ dynamic: options.dynamic, seed: options.seed, delayMs: options.delay });
+  const logger = options.quiet ? undefined : batchedLog(write);
   try {
     // Answers held back by --delay are not worth waiting for: a second after Ctrl-C they are cut.
     const running = await listen(mock, { port: options.port, host: options.host, shutdownGraceMs: 1_000, ...(logger ? { log: logger.log } : {}) });
@@ -55,36 +50,30 @@ export async function startMockServer(options: MockCliOptions, portFlag = '--por
 
 /** One line on what the mock answers, for the start-up banner. */
 export function describeBehaviour(options: MockBehaviour): string {
-  const data = options.dynamic === true ? `generated data${options.seed === undefined ? '' : ` (seed ${options.seed})`}` : 'the examples of openapi.yaml';
+  const data = options.dynamic ? `generated data${options.seed === undefined ? '' : ` (seed ${options.seed})`}` : 'the examples of openapi.yaml';
   return `${data}${options.delay > 0 ? `, ${options.delay} ms latency` : ''}`;
 }
 
-export function mockCommand(): Command {
-  return mockBehaviourOptions(
-    new Command('mock')
-      .description('run the Prism mock of openapi.yaml (any well-formed bearer token is accepted)')
-      .option('--port <port>', 'port to listen on (0 picks a free one)', portOption, 4010)
-      .option('--host <host>', 'address to listen on', '127.0.0.1'),
-  )
-    .option('--quiet', 'no request log')
-    .addHelpText(
-      'after',
-      `
+export const mock = defineCommand({
+  name: 'mock',
+  description: 'run the Prism mock of openapi.yaml (any well-formed bearer token is accepted)',
+  options: { port: withDefault(port, 4010), host, ...MOCK_BEHAVIOUR_OPTIONS, quiet },
+  help: `
 Per request, the header Prefer chooses the answer (Prism's Prefer):
   Prefer: code=401                       the declared 401 Error
   Prefer: code=200, example=withoutTag   a named example
   Prefer: dynamic=true, seed=abc         generated data
 Invalid requests get the same 4xx Error as from the reference implementation. CORS is on for browsers.
 One log line per request goes to standard output. SIGINT or SIGTERM stop it.`,
-    )
-    .action(async (options: MockCliOptions) => {
-      const { running } = await startMockServer(options);
-      process.stdout.write(
-        `Plant Store mock (Prism) listening on ${running.url}, answering ${describeBehaviour(options)}\n` +
-          `  token: any well-formed bearer token, e.g. ${MOCK_EXAMPLE_TOKEN}\n` +
-          `  try:   ${curlExample(running.url, MOCK_EXAMPLE_TOKEN)}\n`,
-      );
-      await untilSignal();
-      await running.close();
-    });
-}
+  async run(options, io) {
+    const { running } = await startMockServer(options, '--port', io.out);
+    io.out(
+      `Plant Store mock (Prism) listening on ${running.url}, answering ${describeBehaviour(options)}\n` +
+        `  token: any well-formed bearer token, e.g. ${MOCK_EXAMPLE_TOKEN}\n` +
+        `  try:   ${curlExample(running.url, MOCK_EXAMPLE_TOKEN)}\n`,
+    );
+    await untilSignal();
+    await running.close();
+    return HELD;
+  },
+});

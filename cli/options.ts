@@ -1,49 +1,130 @@
-/** Option parsers shared by the commands; a bad value is a usage error (exit 2). */
+/**
+ * The options of the command line, each defined once: its flags, what it means, the rule its
+ * value keeps (the parser) and its default.
+ *
+ * - An option more than one command takes is defined here, and every such command takes it from
+ *   here, so the same bad value is refused with the same message everywhere.
+ * - An option of one command alone is defined in that command's file with the same builders; it
+ *   moves here when a second command takes it. `start` takes serve's and mock's options whole.
+ * - Two options share a flag only where the flag means two things: `--token` is the tokens a
+ *   server accepts (serve, start; repeatable) or the one a client sends (conform, verify); `--seed`
+ *   is the mock's data seed (text) or conform's run seed (an integer). Both meanings of
+ *   `--token` keep the one rule, {@link bearerToken}, and read PLANT_STORE_TOKENS.
+ *
+ * A command lists the options it takes (command.ts makes them commander options and types their
+ * values). A value that breaks its rule is bad usage (exit 2); commander's message names the option.
+ */
 import { InvalidArgumentError } from 'commander';
 import { isWellFormedToken } from '../src/http/index.js';
+import { UsageError } from './outcome.js';
 
-export function integerOption(min: number, max: number): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+/**
+ * One option. `Present` is true when the value is always there (a default, a flag, a required
+ * option), false when it may be undefined. The value-typed members are methods so that an option
+ * of any value type fits where `CliOption<unknown>` is expected (method parameters are bivariant).
+ */
+export interface CliOption<T, Present extends boolean = boolean> {
+  readonly flags: string;
+  readonly description: string;
+  readonly present: Present;
+  readonly defaultValue?: T;
+  readonly choices?: readonly string[];
+  readonly required?: boolean;
+  /** Reads one occurrence; `previous` is the value so far (repeatable options). Throws InvalidArgumentError. */
+  parse?(text: string, previous: T | undefined): T;
+  /** Completes the parsed value before the command runs (from the environment, say); may throw UsageError. */
+  complete?(value: T | undefined): T | undefined;
+}
+
+/** An option taking a value, read by `parse` (as text without one). */
+export function option(flags: string, description: string): CliOption<string, false>;
+export function option<T>(flags: string, description: string, parse: (text: string, previous: T | undefined) => T): CliOption<T, false>;
+export function option<T>(flags: string, description: string, parse?: (text: string, previous: T | undefined) => T): CliOption<T, false> {
+  return { flags, description, present: false, ...(parse ? { parse } : {}) };
+}
+
+/** An option taking one of a fixed set of words; commander lists them in --help and refuses others. */
+export function oneOf<const C extends string>(flags: string, description: string, choices: readonly C[]): CliOption<C, false> {
+  return { flags, description, present: false, choices };
+}
+
+/** A switch: true when given, false otherwise. */
+export function flag(flags: string, description: string): CliOption<boolean, true> {
+  return { flags, description, present: true, complete: (value) => value === true };
+}
+
+export function withDefault<T>(base: CliOption<T>, value: T): CliOption<T, true> {
+  return { ...base, present: true, defaultValue: value };
+}
+
+export function required<T>(base: CliOption<T>): CliOption<T, true> {
+  return { ...base, present: true, required: true };
+}
+
+// ---- The rules values keep ----
+
+export function integer(min: number, max: number): (text: string) => number {
+  return (text) => {
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
     return n;
   };
 }
 
-export const portOption = integerOption(0, 65_535);
+const TOKEN_RULE = 'a bearer token is letters, digits and - . _ ~ + / (RFC 6750 b64token), optionally ending in =';
 
-/** Repeatable `--token T`; each must be an RFC 6750 b64token. */
-export function collectToken(value: string, previous: string[] = []): string[] {
-  if (!isWellFormedToken(value)) throw new InvalidArgumentError('a bearer token is letters, digits and - . _ ~ + / (RFC 6750 b64token), optionally ending in =');
-  return [...previous, value];
+/** A bearer token as RFC 6750 section 2.1 writes it (b64token), for a server to accept or a client to send. */
+export function bearerToken(text: string): string {
+  if (!isWellFormedToken(text)) throw new InvalidArgumentError(TOKEN_RULE);
+  return text;
 }
 
-/** An error the user can fix by changing the command or its environment; exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-/** Tokens from PLANT_STORE_TOKENS (comma-separated), validated like --token. */
+/** Tokens from PLANT_STORE_TOKENS (comma-separated), each under the same rule as --token. */
 export function tokensFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
   const tokens = (env.PLANT_STORE_TOKENS ?? '')
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
-  // Thrown outside commander's own parsing, its InvalidArgumentError would be an exit 2 with no message.
-  const malformed = tokens.find((token) => !isWellFormedToken(token));
-  if (malformed !== undefined) throw new UsageError(`PLANT_STORE_TOKENS: a token is not an RFC 6750 b64token (letters, digits and - . _ ~ + /, optionally ending in =)`);
+  // Not an InvalidArgumentError: read outside commander's parsing, nothing would print it with the variable's name.
+  if (tokens.some((token) => !isWellFormedToken(token))) throw new UsageError(`PLANT_STORE_TOKENS: ${TOKEN_RULE}`);
   return tokens;
 }
 
-/** Resolves when the process is asked to stop (SIGINT or SIGTERM). */
-export function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+/**
+ * Where a client is pointed: an absolute http or https URL, whose path (a prefix) is kept and the
+ * contract's paths appended. No credentials (a token goes in --token, never into a URL that is
+ * printed), no query or fragment (they would end up in the middle of every request's URL).
+ * An empty path is written without its slash: `http://127.0.0.1:3000/` becomes `http://127.0.0.1:3000`.
+ */
+export function absoluteHttpUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InvalidArgumentError('expected an absolute http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`expected an absolute http:// or https:// URL, not ${url.protocol}`);
+  if (url.username !== '' || url.password !== '') throw new InvalidArgumentError('a base URL cannot carry credentials; use --token');
+  // A raw ? or # can only start a query or a fragment, even an empty one that URL would drop.
+  if (/[?#]/.test(text)) throw new InvalidArgumentError('a base URL cannot have a query string or a fragment');
+  return url.pathname === '/' ? url.origin : url.href;
 }
+
+// ---- Options several commands take ----
+
+/** Where a server listens (serve, mock, start); each gives its own default port. */
+export const port = option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65_535));
+export const host = withDefault(option('--host <host>', 'address to listen on'), '127.0.0.1');
+export const quiet = flag('--quiet', 'no request log');
+
+/** The target of a client (conform, verify). */
+export const baseUrl = required(option('--base-url <url>', 'where the target listens, e.g. http://127.0.0.1:3000 (a path prefix is kept)', absoluteHttpUrl));
+
+/** The token a client sends (conform, verify); the tokens a server accepts are serve's `--token`. */
+export const token: CliOption<string, false> = {
+  ...option('--token <token>', 'a bearer token the target accepts (default: the first of PLANT_STORE_TOKENS)', bearerToken),
+  complete: (value) => value ?? tokensFromEnv()[0],
+};
+
+/** How long a client waits for each answer (conform, verify); each gives its own default. */
+export const timeout = option('--timeout <ms>', 'how long to wait for each answer of the target', integer(1, 600_000));

@@ -56,6 +56,23 @@ function inFirstString(name: string, insert: string, variant: string): Malformat
   });
 }
 
+/** Index of the opening quote of the first member value that is a string, or -1. */
+function firstStringValue(text: string): number {
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === ':') {
+      const next = text.slice(i + 1).search(/\S/);
+      if (next >= 0 && text[i + 1 + next] === '"') return i + 1 + next;
+    }
+  }
+  return -1;
+}
+
 /** Number spellings JSON does not allow (RFC 8259, section 6); each replaces an integer property's value. */
 export const BAD_NUMBERS: readonly string[] = ['NaN', 'Infinity', '-Infinity', '01', '-01', '+1', '0x10', '.5', '1.', '1e', '1e+', '--1', '1_000', '- 1'];
 /** Escapes JSON does not have (RFC 8259, section 7). */
@@ -129,9 +146,10 @@ export const MALFORMATIONS: readonly Malformation[] = [
       lenient: 'RFC 8259, section 9 lets a parser accept non-JSON forms; a decoder that replaces the bytes with U+FFFD makes a string of it, so the server stores something other than was sent',
       apply: (model, layout) => {
         const text = writeJson(model, layout);
-        const quote = text.indexOf('"');
+        // Inside a string value, not a key: decoded leniently, the body is still the same NewPlant.
+        const quote = firstStringValue(text);
         if (quote < 0) return undefined;
-        return { bytes: Buffer.concat([utf8(text.slice(0, quote + 1)), Buffer.from(bytes), utf8(text.slice(quote + 1))]), variant: `${description} (not UTF-8) inside a string` };
+        return { bytes: Buffer.concat([utf8(text.slice(0, quote + 1)), Buffer.from(bytes), utf8(text.slice(quote + 1))]), variant: `${description} (not UTF-8) inside a string value` };
       },
     }),
   ),

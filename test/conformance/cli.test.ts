@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_NAMES, type Report } from '../../fuzz/index.js';
 import { isCi } from '../../cli/conform.js';
 import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
-import { startReference, TEST_TOKEN } from '../support/servers.js';
+import { startFaulty, startReference, TEST_TOKEN } from '../support/servers.js';
 import { runCli } from './common.js';
 import { assertBuildIsFresh } from './engine-pool.js';
 
@@ -51,6 +51,23 @@ describe('plant-store conform', () => {
     expect(run.junit).toContain('<failure message="bad-auth request (no Authorization header): accepted with 200');
   });
 
+  it('passes an implementation with warnings only (exit 0), and fails it under --strict (exit 1)', { timeout: 60_000 }, async () => {
+    // Decodes bodies leniently, as many frameworks do: bytes that are not UTF-8 inside a string
+    // become U+FFFD and the plant is stored - which RFC 8259, section 9 allows a parser to do.
+    const server = await startFaulty((request, _correct, app) => app.request({ ...request, body: Buffer.from(request.body ?? '').toString('utf8') }));
+    closers.push(() => server.close());
+    const args = ['conform', '--base-url', server.url, '--token', TEST_TOKEN, '--seed', '8', '--runs', '200'];
+    const lenient = await runCli(args, { files: true });
+    expect(lenient.code, lenient.stdout + lenient.stderr).toBe(0);
+    expect(lenient.stdout).toMatch(/^WARNING rejects-invalid: malformed-json request \(.* inside a string value\) got 200/m);
+    expect(lenient.stdout).toMatch(/The target kept the contract .*1 warning \(rejects-invalid\)/);
+    expect(lenient.junit).toContain('failures="0"');
+    const strict = await runCli([...args, '--strict'], { files: true });
+    expect(strict.code, strict.stdout + strict.stderr).toBe(1);
+    expect(strict.stdout).toContain('failing the run under --strict');
+    expect(strict.junit).toContain('type="rejects-invalid (warning, --strict)"');
+  });
+
   it('takes the token from PLANT_STORE_TOKENS', { timeout: 30_000 }, async () => {
     const run = await runCli(['conform', '--base-url', reference, '--runs', '100', '--seed', '3'], { env: { PLANT_STORE_TOKENS: `${TEST_TOKEN},other` } });
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -66,7 +83,7 @@ describe('plant-store conform', () => {
 
   it.each([
     ['no --base-url', ['conform', '--token', TEST_TOKEN], /required option '--base-url <url>'/],
-    ['a base URL that is not http', ['conform', '--base-url', 'ftp://127.0.0.1/', '--token', TEST_TOKEN], /only http and https/],
+    ['a base URL that is not http', ['conform', '--base-url', 'ftp://127.0.0.1/', '--token', TEST_TOKEN], /expected an absolute http:\/\/ or https:\/\/ URL, not ftp:/],
     ['an unknown profile', ['conform', '--base-url', 'http://127.0.0.1:1', '--token', TEST_TOKEN, '--profile', 'prism'], /Allowed choices are reference, mock/],
     ['zero runs', ['conform', '--base-url', 'http://127.0.0.1:1', '--token', TEST_TOKEN, '--runs', '0'], /expected a whole number from 1/],
     ['a token that is not a b64token', ['conform', '--base-url', 'http://127.0.0.1:1', '--token', 'a b'], /b64token/],

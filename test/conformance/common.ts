@@ -104,14 +104,17 @@ export interface CliRun {
   readonly junit: string | undefined;
 }
 
-/** `node bin/plant-store.js <args>` as a user runs it; `files` adds --json and --junit into a temporary directory. */
-export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; files?: boolean } = {}): Promise<CliRun> {
+/**
+ * `node bin/plant-store.js <args>` as a user runs it; `files` adds --json and --junit into a
+ * temporary directory; `nodeArgs` go to node before the script (a test's --import, say).
+ */
+export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; files?: boolean; nodeArgs?: readonly string[] } = {}): Promise<CliRun> {
   const dir = await mkdtemp(join(tmpdir(), 'plant-store-cli-'));
   try {
     const json = join(dir, 'report.json');
     const junit = join(dir, 'report.xml');
     const extra = options.files === true ? ['--json', json, '--junit', junit] : [];
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'plant-store.js'), ...args, ...extra], { cwd: ROOT, env: { ...process.env, CI: 'true', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(ROOT, 'bin', 'plant-store.js'), ...args, ...extra], { cwd: ROOT, env: { ...process.env, CI: 'true', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

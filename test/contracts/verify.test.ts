@@ -23,8 +23,8 @@ interface Run {
   readonly stderr: string;
 }
 
-/** The environment of the runner without any Pact Broker or interaction filter it may have. */
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^PACT_(BROKER_|DESCRIPTION|PROVIDER_)/.test(name)));
+/** The environment of the runner without any Pact Broker, interaction filter or Plant Store tokens it may have. */
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^PACT_(BROKER_|DESCRIPTION|PROVIDER_)|^PLANT_STORE_TOKENS$/.test(name)));
 
 function verify(args: readonly string[], extraEnv: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
@@ -90,6 +90,12 @@ describe('plant-store verify against implementations', () => {
     expect(run.stderr).toBe('');
     expect(summary(run)).toBe(`plant-store verify: all 5 interactions hold against ${reference.url}\n`);
     expect(run.stdout).not.toContain(TEST_TOKEN);
+    expect(run.code).toBe(0);
+  });
+
+  it('takes the token from PLANT_STORE_TOKENS without --token, as conform does', async () => {
+    const run = await verify(['--base-url', reference.url], { PLANT_STORE_TOKENS: `${TEST_TOKEN},another` });
+    expect(summary(run), run.stdout + run.stderr).toBe(`plant-store verify: all 5 interactions hold against ${reference.url}\n`);
     expect(run.code).toBe(0);
   });
 
@@ -240,7 +246,7 @@ describe('plant-store verify exits 2', () => {
     const gone = await startReference();
     await gone.close();
     const run = await verify(['--base-url', gone.url, '--token', TEST_TOKEN]);
-    expect(run.stderr).toBe(`plant-store: cannot reach ${gone.url}: ECONNREFUSED\n`);
+    expect(run.stderr).toBe(`plant-store: cannot reach ${gone.url}: ECONNREFUSED; is it running?\n`);
     expect(run.code).toBe(2);
   });
 });

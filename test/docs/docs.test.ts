@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import * as cli from '../../cli/main.js';
+import { EXIT_CODE_MEANINGS } from '../../cli/outcome.js';
 import { CHECK_NAMES, KIND_NAMES } from '../../fuzz/index.js';
 import { brokenLinks, codePaths, documentedExitCodes, documentedNames, documentedOptions, headingAnchors, missing, missingPaths, relativeLinks, slug } from './markdown.js';
 
@@ -34,8 +35,8 @@ function flagsOf(command: Command): string[] {
   return command.options.flatMap((option) => (option.long === undefined ? [] : [option.long]));
 }
 
-/** Every `EXIT_*` number `cli/main.ts` exports: the exit codes of the command line. */
-const EXIT_CODES: readonly number[] = Object.entries(cli).flatMap(([name, value]) => (name.startsWith('EXIT_') && typeof value === 'number' ? [value] : []));
+/** The exit codes of the command line, from the one place that maps outcomes to them. */
+const EXIT_CODES: readonly number[] = EXIT_CODE_MEANINGS.map(([code]) => code);
 
 const pages = [...new Set(Object.values(PAGES))];
 const markdownFiles = ['README.md', 'bench/README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];

@@ -1,0 +1,61 @@
+/**
+ * What a command is: a name, a description, the options it takes (options.ts), help text, and a
+ * `run` that returns its outcome (outcome.ts) instead of touching the process. main.ts makes
+ * commander commands of them and settles the outcome in one place.
+ */
+import { Command, Option } from 'commander';
+import type { CliOption } from './options.js';
+import type { Outcome } from './outcome.js';
+
+/** Where a command writes: standard output and standard error in the process, buffers in tests. */
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+export const PROCESS_IO: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+/** Options by the name commander gives their value (`--base-url` is `baseUrl`). */
+export type Options = Readonly<Record<string, CliOption<unknown>>>;
+
+type ValueOf<O> = O extends CliOption<infer T, infer Present> ? (Present extends true ? T : T | undefined) : never;
+
+/** The values a command's run receives, typed from the options it lists. */
+export type OptionValues<O extends Options> = { readonly [K in keyof O]: ValueOf<O[K]> };
+
+export interface CommandDefinition<O extends Options = Options> {
+  readonly name: string;
+  readonly description: string;
+  readonly options: O;
+  /** Shown after the options by --help. */
+  readonly help?: string;
+  run(values: OptionValues<O>, io: Io): Promise<Outcome>;
+}
+
+/** Identity, for the types: the values `run` receives are typed from `options`. */
+export function defineCommand<O extends Options>(definition: CommandDefinition<O>): CommandDefinition<O> {
+  return definition;
+}
+
+/** The commander command of a definition; its outcome goes to `onOutcome`. */
+export function toCommander<O extends Options>(definition: CommandDefinition<O>, io: Io, onOutcome: (outcome: Outcome) => void): Command {
+  const command = new Command(definition.name).description(definition.description);
+  for (const [name, spec] of Object.entries(definition.options)) {
+    const option = new Option(spec.flags, spec.description);
+    // The name is the key of the value `run` receives: a mismatch is the kit's mistake, caught by any --help.
+    if (option.attributeName() !== name) throw new Error(`${definition.name}: option ${spec.flags} is listed as ${name}, but its value is called ${option.attributeName()}`);
+    if (spec.parse) option.argParser((text: string, previous: unknown) => spec.parse?.(text, previous));
+    if (spec.choices) option.choices(spec.choices);
+    if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
+    if (spec.required === true) option.makeOptionMandatory();
+    command.addOption(option);
+  }
+  if (definition.help !== undefined) command.addHelpText('after', definition.help);
+  return command.action(async (parsed: Record<string, unknown>) => {
+    const values = Object.fromEntries(Object.entries(definition.options).map(([name, spec]) => [name, spec.complete ? spec.complete(parsed[name]) : parsed[name]]));
+    onOutcome(await definition.run(values as OptionValues<O>, io));
+  });
+}
