@@ -162,6 +162,38 @@ function describeFinding(finding: ReportedFinding, report: Report, maxChars: num
   ].join('\n');
 }
 
+function milliseconds(ms: number): string {
+  return ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toPrecision(2)} ms`;
+}
+
+/** Capacity, connections, response times and the canary, a line each. */
+function timeAndCapacity(report: Report): string[] {
+  const lines: string[] = [];
+  const capacity = report.capacity;
+  if (capacity) {
+    const what = capacity.stores ? 'plants stored' : 'plants answered (a mock stores nothing)';
+    const budget =
+      capacity.gaveUp !== undefined
+        ? `stopped after ${capacity.sent} of ${capacity.target}: ${capacity.gaveUp}`
+        : capacity.budgetHit
+          ? `the ${seconds(capacity.budgetMs)} budget ran out after ${capacity.sent} of ${capacity.target}`
+          : `all ${capacity.target} sent within the ${seconds(capacity.budgetMs)} budget`;
+    const replaced = capacity.replacementsSent > 0 ? `; then ${capacity.replaced} of ${capacity.replacementsSent} replaced` : '';
+    lines.push(`capacity: ${capacity.stored} ${what}, ${capacity.refused} refused (${budget})${replaced}`);
+  }
+  lines.push(`connections: ${report.freshConnections} opened for one request each (Connection: close), besides the kept-alive ones`);
+  const times = report.responseTimes;
+  if (times.responses > 0) {
+    const unconfirmed = times.unconfirmed > 0 ? `; ${times.unconfirmed} over it during the run but not when replayed alone` : '';
+    lines.push(`response times: median ${milliseconds(times.medianMs)}, p99 ${milliseconds(times.p99Ms)}, slowest ${milliseconds(times.maxMs)} (bound ${milliseconds(times.boundMs)}${unconfirmed})`);
+  }
+  const trend = report.degradation.trend;
+  if (trend) {
+    lines.push(`canary: ${milliseconds(trend.firstMs)} at first, ${milliseconds(trend.lastMs)} at last (${trend.readings} readings, Mann–Kendall z = ${trend.z.toFixed(2)})`);
+  }
+  return lines;
+}
+
 function verdictOf(failures: number, warnings: number, requests: number): string {
   if (failures > 0) return 'FAILED';
   if (warnings > 0) return 'warning';
@@ -176,6 +208,7 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
   const lines = [
     `${report.contract.title} ${report.contract.version} at ${report.target} (profile ${report.profile}, seed ${report.seed})`,
     `${report.requests} requests checked in ${seconds(report.checkingMs)} (${Math.round(report.requestsPerSecond)} requests/s; ${phases.join(', ')}); ${CHECK_NAMES.length} checks`,
+    ...timeAndCapacity(report),
     '',
     `${'check'.padEnd(width)}  requests  failures  warnings`,
     ...CHECK_NAMES.map((name) => {

@@ -7,14 +7,16 @@ import type { Contract } from '../../src/openapi/index.js';
 import type { CheckOptions, Finding, HttpOutcome, Profile, RequestCase } from '../types.js';
 import { acceptsValid } from './accepts-valid.js';
 import type { Check, CheckContext, ExchangeCheck, RunCheck } from './check.js';
+import { degradation } from './degradation.js';
 import { echo } from './echo.js';
 import { noServerError } from './no-server-error.js';
 import { rejectsInvalid } from './rejects-invalid.js';
 import { requiresAuth } from './requires-auth.js';
+import { responseTime } from './response-time.js';
 import { responseShape } from './response-shape.js';
 import { statusDeclared } from './status-declared.js';
 
-export const CHECKS = [responseShape, statusDeclared, acceptsValid, rejectsInvalid, requiresAuth, noServerError, echo] as const satisfies readonly Check[];
+export const CHECKS = [responseShape, statusDeclared, acceptsValid, rejectsInvalid, requiresAuth, noServerError, echo, responseTime, degradation] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];
 export const CHECK_NAMES: readonly CheckName[] = CHECKS.map((check) => check.name);
@@ -72,5 +74,7 @@ export function applicableChecks(request: RequestCase, outcome: HttpOutcome, con
   return EXCHANGE_CHECKS.filter((check) => runsUnder(check, context.profile) && check.applies(request, outcome, context)).map((check) => check.name);
 }
 
-export { exchangeCheck, failure, runCheck, warning, type Check, type CheckContext, type ExchangeCheck, type RunCheck, type RunRecord, type RunVerdict, type TimedExchange, type Verdict } from './check.js';
+export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type ResponseTimes, type RunCheck, type RunRecord, type RunVerdict, type TimedExchange, type Verdict } from './check.js';
+export { canaryTrend, MIN_READINGS, type CanaryTrend } from './degradation.js';
+export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type ResponseTimeBound } from './response-time.js';
 export { challenges, decodeJson, essence, excerpt, sameJson } from './support.js';

@@ -2,14 +2,18 @@
  * Faulty Plant Store implementations: each is the reference with one realistic defect, the kind
  * found in real services, and names the check that must catch it. Together they cover all seven
  * checks: authentication, validation gaps, int64, Unicode and long strings, error bodies, media
- * types, repeated ids, an intermittent fault, hostile keys and transport-level misbehaviour.
+ * types, repeated ids, an intermittent fault, hostile keys, transport-level misbehaviour, time
+ * and capacity.
  */
+import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
 import { exactInteger, isLosslessNumber, LosslessNumber, type JsonObject } from '../../src/openapi/index.js';
 import type { AppResponse } from '../../src/reference/index.js';
 import type { CheckName } from '../../fuzz/index.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
 import { sendEndlessBody, sendGarbage } from './hostile.js';
+import { answerAfter, regexPool } from './resources.js';
 
 export interface FaultyImplementation {
   readonly name: string;
@@ -18,6 +22,12 @@ export interface FaultyImplementation {
   /** The check that must name it. */
   readonly caughtBy: CheckName;
   start(): Promise<{ readonly url: string; close(): Promise<void> }>;
+  /**
+   * Set (to the reason) for a defect that shows in time: the suite runs it in a process of its
+   * own (test/conformance/faulty-alone.test.ts), where no other implementation's load blurs its
+   * times or feels its own.
+   */
+  readonly alone?: string;
 }
 
 const TWO_53 = 2n ** 53n;
@@ -230,6 +240,71 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
   fault('garbage-for-other-media-types', 'no-server-error', 'a request that is not JSON is passed to a binary protocol handler, which answers with bytes that are not HTTP', (request, correct) =>
     /^application\/json\s*(;|$)/i.test(header(request, 'content-type') ?? '') ? correct() : sendGarbage,
   ),
+  // --- time and capacity ---
+  {
+    name: 'backtracking-name-classifier',
+    caughtBy: 'response-time',
+    alone: 'its slow answers burn whole cores, and are measured',
+
+    defect: 'names are classified for the search index with /^(\\w+\\s?)*$/ ("words separated by single spaces") on a pool of two threads before the answer: a long word ending in "!" takes seconds (catastrophic backtracking), cut at 1.5 s by a match timeout',
+    start: async () => {
+      const pool = regexPool(/^(\w+\s?)*$/, 2, 1500);
+      const server = await startFaulty((request, correct) => {
+        const answer = correct();
+        const name = stringField(objectBodyOf(request), 'name');
+        return answer.status === 200 && name !== undefined ? answerAfter(pool.test(name), answer) : answer;
+      });
+      return {
+        url: server.url,
+        close: async () => {
+          await pool.close();
+          await server.close();
+        },
+      };
+    },
+  },
+  {
+    ...statefulFault('leaks-a-listener-per-request', 'degradation', 'every stored plant subscribes a listener to the store\'s change events (to refresh its search-index entry when it changes) and none is ever removed: each write runs one more listener than the last', () => {
+      const changes = new EventEmitter().setMaxListeners(0);
+      const index = new Map<string, string>();
+      return (_request, correct) => {
+        const answer = correct();
+        const plant = answer.status === 200 ? responseObject(answer) : undefined;
+        if (!plant) return answer;
+        changes.emit('change', plant);
+        const key = answer.body;
+        changes.on('change', (changed: JsonObject) => {
+          const entry = JSON.stringify(changed);
+          if (entry !== key && entry.includes(key)) index.set(key, entry);
+        });
+        return answer;
+      };
+    }),
+    alone: 'its defect is a trend of its times, which another implementation\'s load in the same process would blur',
+  },
+  statefulFault('full-at-1000-plants', 'no-server-error', 'plants live in a table of 1,000 rows: once it is full a new plant gets 500 (replacing one it holds still works)', () => {
+    const rows = new Set<bigint>();
+    return (request, correct) => {
+      const id = idOf(objectBodyOf(request));
+      const answer = correct();
+      if (answer.status !== 200 || id === undefined || rows.has(id)) return answer;
+      if (rows.size >= 1000) return errorResponse(500, 'internal: the plants table is full (1000 rows)');
+      rows.add(id);
+      return answer;
+    };
+  }),
+  {
+    name: 'leaks-a-descriptor-per-connection',
+    caughtBy: 'no-server-error',
+    defect: 'a graceful-shutdown wrapper replaces socket.end() to hold connections open until shutdown, so every connection a client closes stays half-open (CLOSE_WAIT); at 256 descriptors (ulimit -n on many systems) new connections are dropped',
+    start: () =>
+      startFaulty((_request, correct) => correct(), {}, (server) => {
+        server.maxConnections = 256;
+        server.on('connection', (socket: Socket) => {
+          socket.end = () => socket;
+        });
+      }),
+  },
   fault('endless-body-for-blank-names', 'no-server-error', 'a blank name makes the answer stream the whole store, without end', (request, correct) => {
     const name = stringField(objectBodyOf(request), 'name');
     const answer = correct();
