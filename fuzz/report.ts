@@ -3,7 +3,8 @@
  * XML for CI systems. The token never appears: commands read it from `$TOKEN`, reports show `<token>`.
  */
 import { urlFor } from './http-client.js';
-import { CHECKS, CHECK_NAMES } from './checks/index.js';
+import { DEFAULT_CAPACITY } from './capacity.js';
+import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS } from './checks/index.js';
 import type { Report, ReportedFinding } from './runner.js';
 import type { HttpOutcome, RequestCase } from './types.js';
 
@@ -132,9 +133,16 @@ function indent(text: string, by: string): string {
     .join('\n');
 }
 
-/** The command that replays a run. */
+/** The command that replays a run: its seed, and the settings that change what is sent or judged. */
 export function replayCommand(report: Report): string {
-  return `plant-store conform --base-url ${report.target.replace(/\/$/, '')} --token "$TOKEN"${report.profile === 'mock' ? ' --profile mock' : ''} --runs ${report.runs} --seed ${report.seed}`;
+  const capacity = report.capacity?.target ?? 0;
+  const settings = [
+    report.profile === 'mock' ? ' --profile mock' : '',
+    ` --runs ${report.runs}`,
+    capacity === DEFAULT_CAPACITY ? '' : ` --capacity ${capacity}`,
+    report.responseTimes.maxResponseTimeMs === DEFAULT_MAX_RESPONSE_TIME_MS ? '' : ` --max-response-time ${report.responseTimes.maxResponseTimeMs}`,
+  ];
+  return `plant-store conform --base-url ${report.target.replace(/\/$/, '')} --token "$TOKEN"${settings.join('')} --seed ${report.seed}`;
 }
 
 const SEVERITY_WORD = { failure: 'FAILED', warning: 'WARNING' } as const;

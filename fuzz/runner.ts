@@ -218,7 +218,7 @@ export interface Report {
   readonly contract: { readonly title: string; readonly version: string };
   readonly profile: Profile;
   readonly seed: number;
-  /** Requests generated for the random phase. */
+  /** Requests generated for the random phase (more than asked for in a `durationMs` run: with --runs, they replay it all). */
   readonly runs: number;
   /** Exchanges of every phase (setup requests and canaries included; shrinking not). */
   readonly requests: number;
@@ -795,7 +795,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       contract: { title: contract.title, version: contract.version },
       profile,
       seed,
-      runs,
+      runs: plans.find((p) => p.phase === 'random')?.total() ?? runs,
       requests,
       kinds,
       phases: phaseSummaries,
