@@ -155,3 +155,29 @@ export function theilSen(points: readonly { readonly x: number; readonly y: numb
   }
   return median(slopes);
 }
+
+/** The sum of absolute deviations of a series from its Theil–Sen line (over positions 0, 1, 2…). */
+export function lineDeviation(values: readonly number[]): number {
+  const slope = theilSen(values.map((y, x) => ({ x, y })));
+  const b = Number.isFinite(slope) ? slope : 0;
+  const a = median(values.map((y, x) => y - b * x));
+  return values.reduce((sum, y, x) => sum + Math.abs(y - (a + b * x)), 0);
+}
+
+/**
+ * The single step that fits a series best: a change of level at one position (leaving at least
+ * `margin` of the series on each side), each side at its median, by the sum of absolute deviations.
+ */
+export function bestStep(values: readonly number[], margin = 0.15): { readonly at: number; readonly deviation: number } {
+  const deviation = (part: readonly number[]): number => {
+    const m = median(part);
+    return part.reduce((sum, y) => sum + Math.abs(y - m), 0);
+  };
+  let best = { at: 0, deviation: Number.POSITIVE_INFINITY };
+  const n = values.length;
+  for (let at = Math.max(1, Math.floor(n * margin)); at <= Math.min(n - 1, Math.ceil(n * (1 - margin))); at++) {
+    const d = deviation(values.slice(0, at)) + deviation(values.slice(at));
+    if (d < best.deviation) best = { at, deviation: d };
+  }
+  return best;
+}

@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { exactInteger, isLosslessNumber, LosslessNumber, type JsonObject } from '../../src/openapi/index.js';
-import type { AppResponse } from '../../src/reference/index.js';
+import type { AppRequest, AppResponse } from '../../src/reference/index.js';
 import type { CheckName } from '../../fuzz/index.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
@@ -264,20 +264,18 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
     },
   },
   {
-    ...statefulFault('leaks-a-listener-per-request', 'degradation', 'every stored plant subscribes a listener to the store\'s change events (to refresh its search-index entry when it changes) and none is ever removed: each write runs one more listener than the last', () => {
-      const changes = new EventEmitter().setMaxListeners(0);
-      const index = new Map<string, string>();
-      return (_request, correct) => {
-        const answer = correct();
-        const plant = answer.status === 200 ? responseObject(answer) : undefined;
-        if (!plant) return answer;
-        changes.emit('change', plant);
-        const key = answer.body;
-        changes.on('change', (changed: JsonObject) => {
-          const entry = JSON.stringify(changed);
-          if (entry !== key && entry.includes(key)) index.set(key, entry);
+    ...statefulFault('leaks-a-listener-per-request', 'degradation', "every request subscribes an audit listener to the server's request events (to log what follows in its session) and none is ever removed: each request runs one more listener than the one before", () => {
+      const requests = new EventEmitter().setMaxListeners(0);
+      const trail: string[] = [];
+      return (request, correct) => {
+        requests.emit('request', request);
+        const session = header(request, 'authorization') ?? '';
+        // Meant to be removed when the answer is sent; never is.
+        requests.on('request', (next: AppRequest) => {
+          const line = `${next.method} ${next.url} ${JSON.stringify(next.headers)}`;
+          if (trail.length < 100 && session !== '' && line.includes(session)) trail.push(line);
         });
-        return answer;
+        return correct();
       };
     }),
     alone: 'its defect is a trend of its times, which another implementation\'s load in the same process would blur',

@@ -117,7 +117,8 @@ describe('the run checks of time, end to end', () => {
     const positions = report.degradation.readings.map((r) => r.afterExchanges);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(report.degradation.trend?.degraded).toBe(false);
-    expect(report.checks.degradation.requests).toBe(report.degradation.readings.length);
+    // Readings of the coverage phase are reported, not judged (its odd bodies slow the first of them).
+    expect(report.checks.degradation.requests).toBe(report.degradation.readings.filter((r) => r.phase !== 'coverage').length);
     expect(report.responseTimes.windows.length).toBeLessThanOrEqual(MAX_WINDOWS);
     expect(report.responseTimes.slowest.length).toBeLessThanOrEqual(10);
     expect(report.responseTimes.histogram.reduce((sum, b) => sum + b.count, 0)).toBe(report.responseTimes.responses);
