@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
 import { canaryTrend, checkNamed, MEDIAN_FACTOR, MIN_READINGS, responseTimeBound, type CanaryReading, type RunRecord, type TimedExchange } from '../../fuzz/checks/index.js';
 import { TREND_Z } from '../../fuzz/checks/degradation.js';
-import { LatencyHistogram, mannKendall, median, theilSen } from '../../fuzz/statistics.js';
+import { bestStep, LatencyHistogram, lineDeviation, mannKendall, median, theilSen } from '../../fuzz/statistics.js';
 import { MAX_READINGS, MAX_WINDOWS, runRecordOf, RunTimeline, SLOWEST_KEPT } from '../../fuzz/timeline.js';
 import type { HttpOutcome, RequestCase } from '../../fuzz/types.js';
 
@@ -68,6 +68,15 @@ describe('statistics', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBeNaN();
+  });
+
+  it('a line fits a slope exactly and a step does not; the best single step is found where the level changes', () => {
+    const slope = Array.from({ length: 20 }, (_, i) => 1 + i);
+    expect(lineDeviation(slope)).toBe(0);
+    expect(bestStep(slope).deviation).toBeGreaterThan(0);
+    const step = Array.from({ length: 20 }, (_, i) => (i < 12 ? 1 : 5));
+    expect(bestStep(step)).toEqual({ at: 12, deviation: 0 });
+    expect(lineDeviation(step)).toBeGreaterThan(0);
   });
 
   it('the latency histogram gives every quantile to within 4.5 %, the exact maximum, and counts above a time', () => {
