@@ -106,4 +106,5 @@ export {
   type ReportedFinding,
   type ResponseTimeSummary,
 } from './runner.js';
+export { toHtml } from './html-report.js';
 export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './report.js';
