@@ -74,7 +74,7 @@ footer { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
   pre { white-space: pre-wrap; }
   .finding, figure, tr { break-inside: avoid; }
   h2, h3, h4 { break-after: avoid; }
-  details::details-content { content-visibility: visible; display: contents; }
+  details:not([open])::details-content { content-visibility: visible; display: block; }
   details > summary { list-style: none; }
 }
 `);
