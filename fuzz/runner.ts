@@ -46,7 +46,7 @@ import { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parse
 import { coverageCases, KIND_NAMES, requestArbitrary } from './kinds/index.js';
 import { reportedOutcome, reportedRequest, toCurl, type ReportedOutcome, type ReportedRequest } from './report.js';
 import { round } from './statistics.js';
-import { RunTimeline, type LatencySummary } from './timeline.js';
+import { RunTimeline, SLOWEST_KEPT, type LatencySummary } from './timeline.js';
 import { PHASES, type Finding, type HttpOutcome, type Phase, type Profile, type RequestCase, type Severity } from './types.js';
 
 /**
@@ -72,8 +72,13 @@ export const CANARY_SENDS = 5;
  * more than a sixth of the run.
  */
 export const DEFAULT_CANARY_INTERVAL_MS = 150;
-/** A run check's findings about single exchanges: this many candidates are replayed to find one that shows it again. */
-const RUN_FINDING_CANDIDATES = 10;
+/**
+ * A run check's findings about single exchanges: this many candidates (all the slowest the
+ * timeline keeps) are replayed, slowest first, to find one that shows it again. At the default
+ * concurrency the requests queued behind a slow one can each be slower still, so the slow one may
+ * rank below its victims; their replays are quick, so trying them all costs little.
+ */
+const RUN_FINDING_CANDIDATES = SLOWEST_KEPT;
 /** Slowest responses in a report. */
 const SLOWEST_REPORTED = 10;
 
