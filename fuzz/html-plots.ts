@@ -187,11 +187,18 @@ export function latencyPlot(summary: LatencySummary, phases: readonly RunPhase[]
   const y = logAxis(lo, bound !== undefined && bound.ms > 0 && bound.ms <= hi * 10 ? Math.max(hi, bound.ms) : hi);
   const endMs = Math.max(windows.length * summary.windowMs, ...phases.map((p) => p.startedMs + p.durationMs), ...readings.map((r) => r.startedMs));
   const x = linearAxis(endMs);
-  const bands = phases.map((phase, i) => {
+  // Bands first, then their names: a narrow phase's name runs over the next band, not under it.
+  const spans = phases.map((phase) => {
     const from = xOf(x, phase.startedMs);
-    const to = Math.max(from + 1, xOf(x, phase.startedMs + phase.durationMs));
-    return html`<g class="phase phase-${i % 2 === 0 ? 'even' : 'odd'}" data-phase="${phase.phase}"><rect x="${px(from)}" y="${px(TOP)}" width="${px(to - from)}" height="${px(PLOT_HEIGHT)}"><title>${phase.phase} phase: ${runTimeLabel(phase.startedMs)} to ${runTimeLabel(phase.startedMs + phase.durationMs)}</title></rect><text x="${px(from + 3)}" y="${px(TOP + 12 + (i % 2) * 12)}">${phase.phase}</text></g>`;
+    return { phase, from, to: Math.max(from + 1, xOf(x, phase.startedMs + phase.durationMs)) };
   });
+  const bands = [
+    ...spans.map(
+      ({ phase, from, to }, i) =>
+        html`<rect class="phase phase-${i % 2 === 0 ? 'even' : 'odd'}" data-phase="${phase.phase}" x="${px(from)}" y="${px(TOP)}" width="${px(to - from)}" height="${px(PLOT_HEIGHT)}"><title>${phase.phase} phase: ${runTimeLabel(phase.startedMs)} to ${runTimeLabel(phase.startedMs + phase.durationMs)}</title></rect>`,
+    ),
+    ...spans.map(({ phase, from }, i) => html`<text class="phase-name" x="${px(from + 3)}" y="${px(TOP + 12 + (i % 2) * 12)}">${phase.phase}</text>`),
+  ];
   const series = (key: 'medianMs' | 'p99Ms') => windows.map((w) => (w[key] === undefined ? undefined : { x: xOf(x, w.midMs), y: yOf(y, w[key]) }));
   const window = (w: (typeof answered)[number]): string => `${runTimeLabel(w.startMs)} to ${runTimeLabel(w.startMs + summary.windowMs)}${w.phase === undefined ? '' : ` (${w.phase})`}, ${w.responses} responses`;
   const points = [

@@ -63,7 +63,7 @@ svg.plot text { fill: var(--fg); } svg.plot .axis line { stroke: var(--muted); }
 svg.plot .axis-title { fill: var(--muted); }
 svg.plot .bar { fill: var(--bar); }
 svg.plot .marker line { stroke: var(--fg); stroke-dasharray: 4 3; } svg.plot .marker-1 line, svg.plot .bound line { stroke: var(--p99); }
-svg.plot .phase-even rect { fill: var(--band-a); } svg.plot .phase-odd rect { fill: var(--band-b); } svg.plot .phase text { fill: var(--muted); }
+svg.plot .phase-even { fill: var(--band-a); } svg.plot .phase-odd { fill: var(--band-b); } svg.plot .phase-name { fill: var(--muted); }
 svg.plot .line { fill: none; stroke-width: 1.2; } svg.plot .line.median { stroke: var(--median); } svg.plot .line.p99 { stroke: var(--p99); }
 svg.plot .point.median { fill: var(--median); } svg.plot .point.p99 { fill: var(--p99); } svg.plot .point.canary { fill: var(--canary); }
 footer { margin-top: 2rem; color: var(--muted); font-size: .9rem; }
