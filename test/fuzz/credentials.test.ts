@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptTokens, checkCredentials } from '../../src/http/index.js';
 import { loadContract } from '../../src/openapi/index.js';
 import { createHttpClient } from '../../fuzz/http-client.js';
 import { coverageCases } from '../../fuzz/kinds/index.js';
@@ -135,6 +136,23 @@ describe('the credential table', () => {
     expect(kinds).toMatchObject({ 'token-only': 'malformed', 'no-space': 'malformed', 'token-plus-one': 'malformed', 'token-twice': 'malformed', 'token-padded': 'wrong-token', 'other-base64-alphabet': 'wrong-token' });
     expect(kinds['base64-twin']).toBeUndefined();
     expect(credentialSpellings('accept', 'Bearer', 'test-token').map((auth) => auth.header)).toEqual(['bearer test-token', 'BEARER test-token', 'bEaReR test-token', ' Bearer test-token', 'Bearer test-token ', 'Bearer  test-token']);
+  });
+});
+
+describe("the kit's own servers (the credential rule of src/http)", () => {
+  it('refuse every refused variant and accept every accepted one, for any token (two fields arrive joined, as the socket layer joins them)', () => {
+    fc.assert(
+      fc.property(tokens, (token) => {
+        const accept = acceptTokens([token]);
+        for (const variant of CREDENTIAL_VARIANTS) {
+          const presented = variant.build('Bearer', token);
+          if (presented === undefined) continue;
+          const field = presented.lines.length === 0 ? undefined : presented.lines.join(', ');
+          expect(checkCredentials(field, accept) === undefined, `${variant.name}: ${JSON.stringify(field)}`).toBe(variant.side === 'accept');
+        }
+      }),
+      { seed },
+    );
   });
 });
 
