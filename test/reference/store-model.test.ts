@@ -15,8 +15,8 @@ import { INTEGER_SPELLINGS, spellInteger, type IntegerSpelling } from '../../fuz
 import { INT64_MAX, INT64_MIN, stringifyJson } from '../../src/openapi/index.js';
 import { createApp, type App, type AppRequest } from '../../src/reference/index.js';
 import { TEST_TOKEN } from '../support/servers.js';
-import { DEFAULT_HEADERS } from './battery.js';
-import { expectAnswer } from './expect-answer.js';
+import { DEFAULT_HEADERS } from '../battery/battery.js';
+import { expectAnswer } from '../support/expect-answer.js';
 
 interface ModelPlant {
   readonly name: string;
