@@ -11,11 +11,11 @@ import { loadContract } from '../../src/openapi/index.js';
 import type { RunningServer } from '../../src/reference/index.js';
 import { ALL_CASES, toWireRequest } from '../battery/battery.js';
 import { runnable } from '../battery/run.js';
+import { seedFrom } from '../support/seed.js';
 import { TEST_TOKEN, startFaulty, startMock, startReference, type RunningFaulty, type RunningMock } from '../support/servers.js';
 import { compare, type RequestSource, type SourcedRequest } from './differential.js';
 
-/** PLANT_STORE_DIFFERENTIAL_SEED=n replays a run (the seed is in the test's name). */
-const SEED = Number(process.env.PLANT_STORE_DIFFERENTIAL_SEED ?? 4010);
+const SEED = seedFrom('PLANT_STORE_DIFFERENTIAL_SEED', 4010, 'differential: generated requests');
 const GENERATED = 1000;
 
 /** Generated requests of every kind, a request's setup (the same id posted before) sent first. */
