@@ -6,7 +6,7 @@
  * prints gives the bytes that were sent, and the `curl` command of every variant sends the
  * Authorization lines the engine sent; docs/conform.md has the table as the code writes it.
  *
- * The property tests print their seed: FC_SEED=<seed> npx vitest run test/fuzz/credentials.test.ts
+ * The property tests print their seed and the command that replays them (test/support/seed.ts).
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -21,11 +21,11 @@ import { createHttpClient } from '../../fuzz/http-client.js';
 import { coverageCases } from '../../fuzz/kinds/index.js';
 import { classify, CREDENTIAL_VARIANTS, credentialSpellings, credentialTableMarkdown } from '../../fuzz/kinds/credentials.js';
 import { reportedRequest, toCurl } from '../../fuzz/report.js';
+import { fcParameters } from '../support/seed.js';
 import type { Credentials } from '../../fuzz/types.js';
 
 const run = promisify(execFile);
 const contract = loadContract();
-const seed = process.env.FC_SEED === undefined ? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0 : Number(process.env.FC_SEED);
 
 /**
  * What credentials a field carries, straight from the ABNF: RFC 9110, section 11.4 (`credentials
@@ -58,8 +58,7 @@ describe('the credential table', () => {
     expect(CREDENTIAL_VARIANTS.some((v) => v.side === 'refuse')).toBe(true);
   });
 
-  it(`for any token: refused variants differ from Bearer <token>, accepted ones are valid, and the classification is the grammar's (seed ${seed})`, () => {
-    console.log(`credential table: fast-check seed ${seed} (replay: FC_SEED=${seed} npx vitest run test/fuzz/credentials.test.ts)`);
+  it("for any token: refused variants differ from Bearer <token>, accepted ones are valid, and the classification is the grammar's", () => {
     fc.assert(
       fc.property(tokens, (token) => {
         for (const variant of CREDENTIAL_VARIANTS) {
@@ -74,7 +73,7 @@ describe('the credential table', () => {
         }
         for (const auth of credentialSpellings('refuse', 'Bearer', token)) expect(auth.credentials, auth.shown).not.toBe('valid');
       }),
-      { seed },
+      fcParameters('credential table: classification', 100),
     );
   });
 
@@ -87,7 +86,7 @@ describe('the credential table', () => {
           if (inQuery !== undefined && inQuery !== null) expect(/^[-A-Za-z0-9._~+/]+=*$/.test(inQuery), auth.shown).toBe(false);
         }
       }),
-      { seed },
+      fcParameters('credential table: the mock profile', 100),
     );
   });
 
@@ -151,7 +150,7 @@ describe("the kit's own servers (the credential rule of src/http)", () => {
           expect(checkCredentials(field, accept) === undefined, `${variant.name}: ${JSON.stringify(field)}`).toBe(variant.side === 'accept');
         }
       }),
-      { seed },
+      fcParameters('credential table: the credential rule of src/http', 100),
     );
   });
 });
