@@ -72,6 +72,11 @@ export interface RequestCase extends HttpRequest {
    * another name, so that a repeated id is tested without depending on what else the run sent.
    */
   readonly setup: readonly RequestCase[];
+  /**
+   * The generator table entries it was drawn from (`malformation:bad-number:NaN`,
+   * `name/string-edge:nul`; see variants.ts), or the coverage probe it sends (`probe:id/integer:max+1`).
+   */
+  readonly tags?: readonly string[];
 }
 
 /** Why no HTTP response came back. */

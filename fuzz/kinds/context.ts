@@ -36,6 +36,8 @@ export interface CaseSpec {
   readonly lenient?: string;
   /** Headers, query string and a note from a valid request's extras (Accept, Accept-Encoding...). */
   readonly extras?: RequestExtras;
+  /** The variants it was drawn from (see RequestCase.tags). */
+  readonly tags?: readonly string[];
 }
 
 export interface KindContext {
@@ -162,6 +164,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
       credentials: spec.auth.credentials,
       ...(spec.lenient === undefined ? {} : { lenient: spec.lenient }),
       setup: spec.setup ?? [],
+      ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
     };
   };
 

@@ -9,6 +9,8 @@ describe('spellInteger', () => {
     [100n, 'point-zero', '100.0'],
     [100n, 'exponent', '1e2'],
     [100n, 'upper-exponent-plus', '1E+2'],
+    [100n, 'padded-exponent', '1e+02'],
+    [10n ** 19n, 'exponent', '1e19'],
     [123n, 'fraction-exponent', '1.23e2'],
     [7n, 'fraction-exponent', '7.0e0'],
     [-5n, 'negative-exponent', '-50e-1'],
