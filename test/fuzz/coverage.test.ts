@@ -14,7 +14,8 @@ import { runConformance } from '../../fuzz/runner.js';
 import { EDGE_STRINGS, HOSTILE_KEYS, LONE_SURROGATE_LENIENCY } from '../../fuzz/schema-arbitraries.js';
 import { COLUMN_LENGTHS, probesOf } from '../../fuzz/schema-probes.js';
 import type { RequestCase } from '../../fuzz/types.js';
-import { startFaulty, TEST_TOKEN } from '../support/servers.js';
+import { errorResponse, objectBodyOf, responseObject, withBody } from '../faulty/helpers.js';
+import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 
 const contract = loadContract();
 const operation = contract.findOperation('POST', '/plants');
@@ -210,5 +211,35 @@ describe('the runner sends the coverage phase whatever the seed', () => {
     expect(first.length).toBe(expected.length + setups);
     // Concurrent requests arrive in any order; the requests themselves are the same.
     expect([...second].sort()).toEqual([...first].sort());
+  });
+});
+
+describe('what RFC 8259 leaves open about lone surrogates is a warning, not a failure', () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    await Promise.all(closers.map((close) => close()));
+  });
+  const lone = /\p{Surrogate}/u;
+  const holdsLoneSurrogate = (body: JsonObject | undefined): boolean => Object.values(body ?? {}).some((v) => typeof v === 'string' && lone.test(v));
+
+  const refuses: Fault = (request, correct) => (holdsLoneSurrogate(objectBodyOf(request)) && correct().status === 200 ? errorResponse(400, 'name: must be valid Unicode') : correct());
+  const replaces: Fault = (_request, correct) => {
+    const answer = correct();
+    const plant = answer.status === 200 ? responseObject(answer) : undefined;
+    return plant ? withBody(answer, Object.fromEntries(Object.entries(plant).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/\p{Surrogate}/gu, '\ufffd') : v]))) : answer;
+  };
+
+  it.each([
+    ['refuses them with 400', refuses, 'accepts-valid'],
+    ['stores U+FFFD in their place', replaces, 'echo'],
+  ] as const)('a target that %s keeps the contract, with a %s warning', async (_what, behaviour, check) => {
+    const server = await startFaulty(behaviour);
+    closers.push(() => server.close());
+    const report = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, seed: 11, runs: 300 });
+    expect(report.failures).toEqual([]);
+    expect(report.passed).toBe(true);
+    expect(report.warnings.map((w) => w.check)).toEqual([check]);
+    expect(report.warnings[0]?.message).toContain(LONE_SURROGATE_LENIENCY);
+    expect(report.warnings[0]?.phase).toBe('coverage');
   });
 });

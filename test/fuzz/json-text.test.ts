@@ -49,6 +49,19 @@ describe('writeString and writeJson', () => {
     expect(writeString('🌱', 'ascii')).toBe('"\\ud83c\\udf31"');
   });
 
+  it('writes a lone surrogate as an escape in every style: the text has a UTF-8 form and reads back as the same string', () => {
+    // Any UTF-16 units, lone surrogates and reversed pairs among them.
+    const units = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)) });
+    fc.assert(
+      fc.property(units, fc.constantFrom(...STRING_STYLES), (value, style) => {
+        const written = writeString(value, style);
+        expect(/\p{Surrogate}/u.test(written)).toBe(false);
+        expect(JSON.parse(Buffer.from(written, 'utf8').toString('utf8'))).toBe(value);
+      }),
+    );
+    expect(writeString('\udc00\ud800', 'solidus')).toBe('"\\udc00\\ud800"');
+  });
+
   it('every layout writes the same value', () => {
     const model: JsonModel = {
       kind: 'object',
