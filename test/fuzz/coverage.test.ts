@@ -65,6 +65,12 @@ describe('the coverage phase of openapi.yaml', () => {
     expect(probes.length).toBeGreaterThan(250);
   });
 
+  it('is the same list under the mock profile, less the wrong tokens (a mock accepts any well-formed one)', () => {
+    const mock = coverageCases(contract, { token: TOKEN, profile: 'mock' });
+    expect(mock.map(key)).toEqual(all.filter((c) => c.credentials !== 'wrong-token').map(key));
+    expect(all.some((c) => c.credentials === 'wrong-token')).toBe(true);
+  });
+
   it('sends every malformation and every undeclared media type, and no request twice', () => {
     const context = kindContext(contract, operation, { token: TOKEN });
     const tags = new Set(all.flatMap((c) => c.tags ?? []));
