@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_NAMES, formatReport, type CheckName, type Profile, type Report } from '../../fuzz/index.js';
+import { seedsFrom } from '../support/seed.js';
 import { TEST_TOKEN } from '../support/servers.js';
 import { assertBuildIsFresh, EnginePool } from './engine-pool.js';
 
@@ -32,13 +33,10 @@ export interface Implementation {
 }
 
 /**
- * Seeds of the suite; PLANT_STORE_CONFORM_SEEDS=1,2,3 replaces them (a CI job can add a random
- * one: the test names print every seed, and a failure prints the report with its seed).
+ * Seeds of the suite; PLANT_STORE_CONFORM_SEEDS=1,2,3 replaces them (test/support/seed.ts; a CI
+ * job can add a random one: the test names print every seed, and a failure prints the report with its seed).
  */
-export const SUITE_SEEDS: readonly number[] = (process.env.PLANT_STORE_CONFORM_SEEDS ?? '20240611,7,1999')
-  .split(',')
-  .map((s) => Number(s.trim()))
-  .filter((n) => Number.isSafeInteger(n) && n >= 0);
+export const SUITE_SEEDS: readonly number[] = seedsFrom('PLANT_STORE_CONFORM_SEEDS', [20240611, 7, 1999], 'conformance suite');
 
 export const SUITE_TIMEOUT_MS = 1000;
 
