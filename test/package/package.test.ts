@@ -179,7 +179,25 @@ describe('the tarball', () => {
   });
 });
 
+/** The packages the code at `dir` imports (bare specifiers, node: builtins left out), by package name. */
+function importedPackages(dir: string): Set<string> {
+  const names = new Set<string>();
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+    const code = readFileSync(join(dir, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, ''); // not the examples in comments
+    for (const [, specifier = ''] of code.matchAll(/(?:\bfrom|\bimport\s*\()\s*'([^'.][^']*)'/g)) {
+      if (specifier.startsWith('node:')) continue;
+      names.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+    }
+  }
+  return names;
+}
+
 describe('npm i -D <tarball> in an empty project', () => {
+  it('the code it installs imports every runtime dependency, and nothing else', () => {
+    expect([...importedPackages(join(project, 'node_modules', KIT.name, 'dist'))].sort()).toEqual(Object.keys(KIT.dependencies).sort());
+  });
+
+
   it("installs every runtime dependency, Pact's native library for this platform, and no dev dependency", () => {
     expect(installedVersion(project, KIT.name)).toBe(KIT.version);
     for (const name of Object.keys(KIT.dependencies)) expect(installedVersion(project, name), name).toBeDefined();
