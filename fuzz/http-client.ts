@@ -6,6 +6,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { headerLines } from './header-lines.js';
 import type { HttpOutcome, HttpRequest, TransportFailure } from './types.js';
 
 export interface ClientOptions {
@@ -100,7 +101,7 @@ export function createHttpClient(baseUrl: string | URL, options: ClientOptions =
       };
       let req: ReturnType<typeof send>;
       try {
-        const headers = { ...request.headers, 'content-length': String(request.body.length), ...(fresh ? { connection: 'close' } : {}) };
+        const headers = { ...headerLines(request), 'content-length': String(request.body.length), ...(fresh ? { connection: 'close' } : {}) };
         req = send(url, { method: request.method, agent: fresh ? false : agent, headers });
       } catch (error) {
         // node:http refuses some header values before anything is sent (ERR_INVALID_CHAR).

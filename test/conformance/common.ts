@@ -13,7 +13,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_NAMES, formatReport, type CheckName, type Profile, type Report } from '../../fuzz/index.js';
+import { CHECK_NAMES, formatReport, type CheckName, type Profile, type Report, type Severity } from '../../fuzz/index.js';
 import { seedsFrom } from '../support/seed.js';
 import { TEST_TOKEN } from '../support/servers.js';
 import { assertBuildIsFresh, EnginePool } from './engine-pool.js';
@@ -25,6 +25,13 @@ export interface Implementation {
   readonly profile?: Profile;
   /** For a faulty implementation: the check that must catch it. */
   readonly caughtBy?: CheckName;
+  /**
+   * How it must be caught: a `failure` (the default; the run fails) or a `warning` (a hazard the
+   * contract allows: the run passes, and warns by `caughtBy`).
+   */
+  readonly caughtAs?: Severity;
+  /** For a conforming implementation: it must not even warn. */
+  readonly quiet?: boolean;
   /**
    * Checks a conforming implementation is not held to, each with its reason (printed in the test
    * name): their failures are tolerated and they need not be exercised.
@@ -58,7 +65,8 @@ export function useEnginePool(size = 2): void {
 export function describeConformance(implementation: Implementation, seeds: readonly number[] = SUITE_SEEDS): void {
   const faulty = implementation.caughtBy !== undefined;
   const skipped = Object.entries(implementation.skips ?? {}).map(([check, reason]) => `skips ${check}: ${reason}`);
-  const title = faulty ? `${implementation.name} (caught by ${implementation.caughtBy ?? ''})` : [implementation.name, ...skipped].join('; ');
+  const caughtAs = implementation.caughtAs ?? 'failure';
+  const title = faulty ? `${implementation.name} (caught by ${implementation.caughtBy ?? ''}${caughtAs === 'warning' ? ', as a warning' : ''})` : [implementation.name, ...skipped].join('; ');
   describe.concurrent(title, () => {
     for (const seed of seeds) {
       it(`seed ${seed}: ${faulty ? 'breaks the contract, caught by the expected check' : 'keeps the contract'}`, { timeout: 120_000 }, async () => {
@@ -73,12 +81,14 @@ export function describeConformance(implementation: Implementation, seeds: reado
         const text = formatReport(report);
         expect(report.seed).toBe(seed);
         if (faulty) {
-          expect(report.passed, text).toBe(false);
-          const failure = report.failures.find((f) => f.check === implementation.caughtBy);
-          expect(failure, text).toBeDefined();
-          expect(failure?.curl, text).toMatch(/^(printf .* \| )?curl -sS -i -X POST /);
-          expect(failure?.message, text).not.toBe('');
+          // A hazard the contract allows leaves the run passed; a broken contract fails it.
+          expect(report.passed, text).toBe(caughtAs === 'warning');
+          const finding = (caughtAs === 'warning' ? report.warnings : report.failures).find((f) => f.check === implementation.caughtBy);
+          expect(finding, text).toBeDefined();
+          expect(finding?.curl, text).toMatch(/^(printf .* \| )?curl -sS -i -X POST /);
+          expect(finding?.message, text).not.toBe('');
         } else {
+          if (implementation.quiet === true) expect(report.warnings, text).toEqual([]);
           expect(report.failures.filter((f) => implementation.skips?.[f.check] === undefined), text).toEqual([]);
           expect(report.stoppedEarly, text).toBeUndefined();
           // Every check not skipped (with a reason) was exercised: a pass that checked nothing is no pass.
