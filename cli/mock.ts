@@ -1,7 +1,7 @@
-/** `plant-store mock`: Prism serving openapi.yaml behind the kit's request gate. */
+/** `plant-store mock`: Prism serving openapi.yaml behind the kit's request pipeline. */
 import { Command, InvalidArgumentError } from 'commander';
 import { createMock, type Mock } from '../mock/index.js';
-import { batchedLog, listen, type RunningServer } from '../src/reference/index.js';
+import { batchedLog, listen, type RunningServer } from '../src/http/index.js';
 import { integerOption, portOption, untilSignal } from './options.js';
 import { curlExample, explainListenError } from './serve.js';
 

@@ -1,8 +1,8 @@
 /** `plant-store serve`: the reference implementation on a socket. */
 import { randomBytes } from 'node:crypto';
 import { Command } from 'commander';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../src/http/index.js';
-import { batchedLog, createApp, DEFAULT_MAX_ENTRIES, listen, type RunningServer } from '../src/reference/index.js';
+import { batchedLog, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, listen, type RunningServer } from '../src/http/index.js';
+import { createApp, DEFAULT_MAX_ENTRIES } from '../src/reference/index.js';
 import { collectToken, integerOption, portOption, tokensFromEnv, untilSignal, UsageError } from './options.js';
 
 export interface ServeOptions {

@@ -4,8 +4,7 @@
  * store or echo). The requests come from a source that knows nothing of the comparison, so the
  * battery can be swapped for generated requests.
  */
-import { acceptAnyToken, acceptTokens, checkCredentials } from '../../src/http/index.js';
-import { isPreflight } from '../../mock/index.js';
+import { acceptAnyToken, acceptTokens, bearerRefusal, isPreflight } from '../../src/http/index.js';
 import type { Freedom } from './battery.js';
 import { send, type WireRequest } from '../support/http.js';
 
@@ -50,7 +49,7 @@ export interface Targets {
 function freedomOf(request: WireRequest, token: string): Freedom | undefined {
   if (isPreflight(request.method, request.headers)) return 'cors-preflight';
   const authorization = request.headers.authorization;
-  if (checkCredentials(authorization, acceptAnyToken) === undefined && checkCredentials(authorization, acceptTokens([token])) !== undefined) return 'any-token';
+  if (bearerRefusal(authorization, acceptAnyToken) === undefined && bearerRefusal(authorization, acceptTokens([token])) !== undefined) return 'any-token';
   return undefined;
 }
 

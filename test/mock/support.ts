@@ -4,8 +4,7 @@
  * status requires.
  */
 import { exactInteger, isJsonObject, isLosslessNumber, loadContract, parseJson, type JsonValue } from '../../src/openapi/index.js';
-import { splitTarget } from '../../src/http/index.js';
-import { listen } from '../../src/reference/index.js';
+import { listen, splitTarget } from '../../src/http/index.js';
 import { createMock, type Mock, type MockOptions } from '../../mock/index.js';
 import type { WireRequest, WireResponse } from '../support/http.js';
 
