@@ -11,13 +11,16 @@
  * 1. here, the rule: a `HeadRule` (it reads the head: method, url, headers) or a `BodyRule` (it
  *    reads the body as the rules before it left it: bytes, text, JSON value), placed in
  *    HEAD_RULES or BODY_RULES where it belongs in the order. A rule that applies to some
- *    operations only says so itself (see `credentialsRule`). A rule that needs a setting reads it
- *    from `RuleSettings` (a new setting is a new field there, given by createPipeline's options).
- * 2. src/http/errors.ts, when its refusal has no code yet: the code, its status and what it is
- *    about (test/reference/error-catalogue.test.ts then wants a battery case reaching it).
- * 3. its test: a request it refuses and a neighbour it lets through, socket-free
- *    (`createApp(...).request()`), in test/http/rules.test.ts or as battery cases.
- * Both servers run the new rule: nothing else changes.
+ *    operations only says so itself (see `credentialsRule`); its limits are constants here, or
+ *    the `RuleSettings` that exist.
+ * 2. src/http/errors.ts, when its refusal needs a code the catalogue lacks: the code, its status
+ *    and what it is about (test/reference/error-catalogue.test.ts then wants a battery case
+ *    that reaches it).
+ * 3. its test: a line in test/http/rules.test.ts - the request it refuses and the code - which
+ *    runs it through both servers and against the other rules' order.
+ * Both servers run the new rule; nothing else changes. (A rule with a new configurable limit
+ * is also a new setting: a field of `RuleSettings`, an option of createPipeline, and the
+ * servers' and the command line's options that set it.)
  */
 import * as crypto from 'node:crypto';
 import { formatIssues, isJsonObject, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../openapi/index.js';

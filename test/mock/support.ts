@@ -28,7 +28,7 @@ export function shapeViolations(request: WireRequest, response: WireResponse): s
   const problems: string[] = [];
   const { path } = splitTarget(request.path);
   if (response.status === 204) {
-    // Only a CORS preflight may get an answer without a body (see mock/cors.ts).
+    // Only a CORS preflight may get an answer without a body (see src/http/cors.ts).
     if (request.method !== 'OPTIONS' || response.headers['access-control-allow-origin'] !== request.headers.origin) problems.push('204 to something other than a CORS preflight');
     if (response.body.length > 0) problems.push('204 with a body');
     return problems;
