@@ -155,10 +155,8 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
       if (!isJsonObject(value)) throw new Error('the body rules let through a body that is not a JSON object');
       const given = answer.respond(admitted, value);
       if (!(given instanceof Promise)) return reply(request, given);
-      return given.then(
-        (settled) => reply(request, settled),
-        (cause: unknown) => defect(request, cause),
-      );
+      // A rejection, or a throw while the settled reply is finished, is a defect too.
+      return given.then((settled) => reply(request, settled)).catch((cause: unknown) => defect(request, cause));
     } catch (cause) {
       return defect(request, cause);
     }
