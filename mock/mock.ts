@@ -9,7 +9,7 @@
  * - The mock's answer reads `Prefer` on the head (a preference Prism cannot honour is refused
  *   before the body is read), then asks Prism what to answer: the declared example, the one
  *   `Prefer` asks for, or generated data.
- * - Prism's answer is checked against the contract before it leaves: a status openapi.yaml
+ * - Prism's answer is held to the contract before it leaves: a status openapi.yaml
  *   declares, application/json, a body its schema accepts, the headers it requires. Anything
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
