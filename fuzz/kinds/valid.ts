@@ -78,6 +78,14 @@ export const valid = requestKind({
     if (context.integerKeys.length > 0) {
       const first = context.plainBody(n++);
       add({ earlier: first });
+      // A replacement without the optional properties the stored plant had (plainBody: every
+      // property for an even n, the required ones for an odd n): decision 2 replaces, so they are gone.
+      const optional = [...context.shape.properties.keys()].filter((key) => !context.shape.required.has(key));
+      if (optional.length > 0) {
+        const full = n + (n % 2);
+        add({ earlier: context.plainBody(full), model: context.plainBody(full + 1), what: `a repeated ${context.integerKeys.join(', ')} without the ${optional.join(', ')} it was posted with first` });
+        n = full + 2;
+      }
     }
     return cases;
   },
