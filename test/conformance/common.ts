@@ -13,7 +13,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_NAMES, formatReport, type CheckName, type Profile, type Report } from '../../fuzz/index.js';
+import { CHECK_NAMES, formatReport, type CheckName, type Profile, type Report, type Severity } from '../../fuzz/index.js';
 import { TEST_TOKEN } from '../support/servers.js';
 import { assertBuildIsFresh, EnginePool } from './engine-pool.js';
 
@@ -24,6 +24,10 @@ export interface Implementation {
   readonly profile?: Profile;
   /** For a faulty implementation: the check that must catch it. */
   readonly caughtBy?: CheckName;
+  /** How it must catch it: a `warning` where the contract allows the behaviour (the run then passes). Default `failure`. */
+  readonly caughtAs?: Severity;
+  /** For a faulty implementation, where given: the other checks its defect also breaks; the run must break no other. */
+  readonly touches?: readonly CheckName[];
   /**
    * Checks a conforming implementation is not held to, each with its reason (printed in the test
    * name): their failures are tolerated and they need not be exercised.
@@ -75,11 +79,16 @@ export function describeConformance(implementation: Implementation, seeds: reado
         const text = formatReport(report);
         expect(report.seed).toBe(seed);
         if (faulty) {
-          expect(report.passed, text).toBe(false);
-          const failure = report.failures.find((f) => f.check === implementation.caughtBy);
-          expect(failure, text).toBeDefined();
-          expect(failure?.curl, text).toMatch(/^(printf .* \| )?curl -sS -i -X POST /);
-          expect(failure?.message, text).not.toBe('');
+          const warned = implementation.caughtAs === 'warning';
+          if (!warned) expect(report.passed, text).toBe(false);
+          const finding = (warned ? report.warnings : report.failures).find((f) => f.check === implementation.caughtBy);
+          expect(finding, text).toBeDefined();
+          expect(finding?.curl, text).toMatch(/^(printf .* \| )?curl -sS -i -X POST /);
+          expect(finding?.message, text).not.toBe('');
+          if (implementation.touches !== undefined) {
+            const allowed = new Set<string>([implementation.caughtBy ?? '', ...implementation.touches]);
+            expect(report.failures.map((f) => f.check).filter((check) => !allowed.has(check)), text).toEqual([]);
+          }
         } else {
           expect(report.failures.filter((f) => implementation.skips?.[f.check] === undefined), text).toEqual([]);
           expect(report.stoppedEarly, text).toBeUndefined();

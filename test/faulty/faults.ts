@@ -6,9 +6,10 @@
  */
 import { exactInteger, isLosslessNumber, LosslessNumber, type JsonObject } from '../../src/openapi/index.js';
 import type { AppResponse } from '../../src/reference/index.js';
-import type { CheckName } from '../../fuzz/index.js';
+import type { CheckName, Severity } from '../../fuzz/index.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
+import { HYGIENE_FAULTS } from './hygiene.js';
 import { sendEndlessBody, sendGarbage } from './hostile.js';
 
 export interface FaultyImplementation {
@@ -17,6 +18,10 @@ export interface FaultyImplementation {
   readonly defect: string;
   /** The check that must name it. */
   readonly caughtBy: CheckName;
+  /** `warning` where the contract allows the behaviour: the check warns and the run passes. Default `failure`. */
+  readonly caughtAs?: Severity;
+  /** Where given: the other checks the defect also breaks; the run must break no other. */
+  readonly touches?: readonly CheckName[];
   start(): Promise<{ readonly url: string; close(): Promise<void> }>;
 }
 
@@ -235,5 +240,8 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
     const answer = correct();
     return name !== undefined && name.trim() === '' && answer.status === 200 ? sendEndlessBody : answer;
   }),
+
+  // --- hygiene of answers: byte order marks, charsets, codings, framing, answers per request ---
+  ...HYGIENE_FAULTS,
 ];
 
