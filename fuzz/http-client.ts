@@ -39,6 +39,7 @@ import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { connect as connectTls } from 'node:tls';
 import { codingList, codingName, decodeCodings } from './codings.js';
+import { headerLines } from './header-lines.js';
 import { ResponseReader, WireError, writeRequestHead } from './http-wire.js';
 import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, PartialResponse, TransportFailure, WireFacts } from './types.js';
 
@@ -495,7 +496,7 @@ export function createHttpClient(baseUrl: string | URL, options: ClientOptions =
       const url = urlFor(base, request.path);
       let head: Buffer;
       try {
-        head = writeRequestHead({ method: request.method, target: `${url.pathname}${url.search}`, host: base.host, headers: request.headers, bodyLength: request.body.length, close: fresh });
+        head = writeRequestHead({ method: request.method, target: `${url.pathname}${url.search}`, host: base.host, headers: headerLines(request), bodyLength: request.body.length, close: fresh });
       } catch (error) {
         return { kind: 'failure', failure: 'error', message: `the request could not be sent: ${error instanceof Error ? error.message : String(error)}`, durationMs: 0 };
       }

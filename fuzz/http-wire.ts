@@ -359,7 +359,8 @@ export interface RequestHead {
   readonly target: string;
   /** The Host field's value (RFC 9112, section 3.2). */
   readonly host: string;
-  readonly headers: Readonly<Record<string, string>>;
+  /** Lower-case names; a name with several values is sent on a line for each, in order (header-lines.ts). */
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
   readonly bodyLength: number;
   /** Ask the server to close the connection after its answer (RFC 9112, section 9.6). */
   readonly close: boolean;
@@ -376,10 +377,10 @@ export function writeRequestHead(request: RequestHead): Buffer {
   let head = `${request.method} ${request.target} HTTP/1.1\r\n`;
   const fields: [string, string][] = [];
   if (!Object.keys(request.headers).some((name) => name.toLowerCase() === 'host')) fields.push(['host', request.host]);
-  for (const [name, value] of Object.entries(request.headers)) {
+  for (const [name, values] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
     if (lower === 'content-length' || lower === 'connection' || lower === 'transfer-encoding') continue;
-    fields.push([name, value]);
+    for (const value of typeof values === 'string' ? [values] : values) fields.push([name, value]);
   }
   fields.push(['content-length', String(request.bodyLength)]);
   if (request.close) fields.push(['connection', 'close']);

@@ -43,6 +43,12 @@ export interface HttpRequest {
   /** The operation's path, with a query string where the request has one (no base path). */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Field lines sent after `headers`, each a line of its own even where `headers` has the same
+   * name: a second Authorization field (RFC 9110, section 5.3). Lower-case names. A client sends
+   * them through `headerLines` (header-lines.ts).
+   */
+  readonly extraLines?: readonly (readonly [name: string, value: string])[];
   /** The body, byte for byte: the generators write JSON text themselves (ids digit for digit, any spelling). */
   readonly body: Uint8Array;
 }
@@ -72,6 +78,21 @@ export interface RequestCase extends HttpRequest {
    * another name, so that a repeated id is tested without depending on what else the run sent.
    */
   readonly setup: readonly RequestCase[];
+  /**
+   * Text in the request's headers or path made from the token (the token minus its last
+   * character, upper-cased, base64-encoded...), which reports hide as they hide the token.
+   */
+  readonly derived?: DerivedSecret;
+}
+
+/** Text made from the token: shown to people as a placeholder, written in commands as a shell expression of `$TOKEN`. */
+export interface DerivedSecret {
+  /** As it is sent: in a header value (one character a byte) or in the path. */
+  readonly text: string;
+  /** For people: `<token minus its last character>`. */
+  readonly placeholder: string;
+  /** A POSIX shell expression that gives `text` from `$TOKEN`, e.g. `${TOKEN%?}`. */
+  readonly shell: string;
 }
 
 /** Why no HTTP response came back. */

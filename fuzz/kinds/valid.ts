@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { LAYOUTS, type JsonModel, type Layout } from '../json-text.js';
 import type { RequestCase } from '../types.js';
-import { caseSpellings, mediaTypeSpellings, type AuthSpelling, type KindContext } from './context.js';
+import { mediaTypeSpellings, type AuthSpelling, type KindContext } from './context.js';
 import { NO_EXTRAS, REQUEST_EXTRAS, type RequestExtras } from './extras.js';
 import { requestKind } from './kind.js';
 
@@ -34,8 +34,8 @@ interface ValidSpec {
 
 /** A valid request, with the spellings other than the plain ones named: a failure may hinge on them. */
 export function validCase(context: KindContext, spec: ValidSpec): RequestCase {
-  const { scheme, jsonTypes, integerKeys } = context;
-  const notes = [spec.mediaType === jsonTypes[0] ? '' : `Content-Type: ${spec.mediaType}`, spec.auth.shown.includes(`${scheme ?? ''} <token>`) ? '' : spec.auth.shown, spec.extras.note, spec.layout === 'compact' ? '' : `${spec.layout} JSON`].filter(Boolean);
+  const { jsonTypes, integerKeys } = context;
+  const notes = [spec.mediaType === jsonTypes[0] ? '' : `Content-Type: ${spec.mediaType}`, spec.auth === context.validAuth ? '' : spec.auth.shown, spec.extras.note, spec.layout === 'compact' ? '' : `${spec.layout} JSON`].filter(Boolean);
   const describe = (what: string): string => [what, ...notes].join('; ');
   const base = { kind: 'valid', content: 'valid' as const, auth: spec.auth, contentType: spec.mediaType };
   const setup =
@@ -70,9 +70,8 @@ export const valid = requestKind({
     };
     add({ what: 'a plain valid body' });
     for (const mediaType of context.jsonTypes.flatMap(mediaTypeSpellings)) add({ mediaType });
-    if (context.scheme !== undefined) {
-      for (const word of caseSpellings(context.scheme)) add({ auth: { header: `${word} ${context.token}`, credentials: 'valid', shown: `Authorization: ${word} <token>` } });
-    }
+    // Every spelling of valid credentials the credential table (credentials.ts) says a server must accept.
+    for (const auth of context.acceptedAuth) add({ auth });
     for (const layout of LAYOUTS) add({ layout });
     for (const extras of REQUEST_EXTRAS) add({ extras });
     if (context.integerKeys.length > 0) {

@@ -100,7 +100,9 @@ export const acceptAnyToken: TokenPolicy = () => true;
  * request carried no credentials at all, `invalid_token` otherwise).
  */
 export function checkCredentials(authorization: string | undefined, accept: TokenPolicy): PlantStoreError | undefined {
-  const value = authorization?.trim() ?? '';
+  // Only SP and HTAB surround a field value (RFC 9110, section 5.5): trim() would also take away a
+  // U+00A0 (a byte 0xA0), which is no whitespace in HTTP, and accept `Bearer <token><U+00A0>`.
+  const value = authorization?.replace(/^[ \t]+|[ \t]+$/g, '') ?? '';
   if (value === '') return unauthorized('authorization: missing bearer credentials', false);
   // The common spelling, `Bearer <b64token>`, reads the same as the general path below without
   // a capturing match: a b64token holds no whitespace, so the scheme and separator are exactly these.

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_NAMES, formatReport, type CheckName, type Profile, type Report, type Severity } from '../../fuzz/index.js';
+import { seedsFrom } from '../support/seed.js';
 import { TEST_TOKEN } from '../support/servers.js';
 import { assertBuildIsFresh, EnginePool } from './engine-pool.js';
 
@@ -24,10 +25,15 @@ export interface Implementation {
   readonly profile?: Profile;
   /** For a faulty implementation: the check that must catch it. */
   readonly caughtBy?: CheckName;
-  /** How it must catch it: a `warning` where the contract allows the behaviour (the run then passes). Default `failure`. */
-  readonly caughtAs?: Severity;
   /** For a faulty implementation, where given: the other checks its defect also breaks; the run must break no other. */
   readonly touches?: readonly CheckName[];
+  /**
+   * How it must be caught: a `failure` (the default; the run fails) or a `warning` (a hazard the
+   * contract allows: the run passes, and warns by `caughtBy`).
+   */
+  readonly caughtAs?: Severity;
+  /** For a conforming implementation: it must not even warn. */
+  readonly quiet?: boolean;
   /**
    * Checks a conforming implementation is not held to, each with its reason (printed in the test
    * name): their failures are tolerated and they need not be exercised.
@@ -36,13 +42,10 @@ export interface Implementation {
 }
 
 /**
- * Seeds of the suite; PLANT_STORE_CONFORM_SEEDS=1,2,3 replaces them (a CI job can add a random
- * one: the test names print every seed, and a failure prints the report with its seed).
+ * Seeds of the suite; PLANT_STORE_CONFORM_SEEDS=1,2,3 replaces them (test/support/seed.ts; a CI
+ * job can add a random one: the test names print every seed, and a failure prints the report with its seed).
  */
-export const SUITE_SEEDS: readonly number[] = (process.env.PLANT_STORE_CONFORM_SEEDS ?? '20240611,7,1999')
-  .split(',')
-  .map((s) => Number(s.trim()))
-  .filter((n) => Number.isSafeInteger(n) && n >= 0);
+export const SUITE_SEEDS: readonly number[] = seedsFrom('PLANT_STORE_CONFORM_SEEDS', [20240611, 7, 1999], 'conformance suite');
 
 export const SUITE_TIMEOUT_MS = 1000;
 
@@ -64,7 +67,8 @@ export function useEnginePool(size = 2): void {
 export function describeConformance(implementation: Implementation, seeds: readonly number[] = SUITE_SEEDS): void {
   const faulty = implementation.caughtBy !== undefined;
   const skipped = Object.entries(implementation.skips ?? {}).map(([check, reason]) => `skips ${check}: ${reason}`);
-  const title = faulty ? `${implementation.name} (caught by ${implementation.caughtBy ?? ''})` : [implementation.name, ...skipped].join('; ');
+  const caughtAs = implementation.caughtAs ?? 'failure';
+  const title = faulty ? `${implementation.name} (caught by ${implementation.caughtBy ?? ''}${caughtAs === 'warning' ? ', as a warning' : ''})` : [implementation.name, ...skipped].join('; ');
   describe.concurrent(title, () => {
     for (const seed of seeds) {
       it(`seed ${seed}: ${faulty ? 'breaks the contract, caught by the expected check' : 'keeps the contract'}`, { timeout: 120_000 }, async () => {
@@ -79,9 +83,9 @@ export function describeConformance(implementation: Implementation, seeds: reado
         const text = formatReport(report);
         expect(report.seed).toBe(seed);
         if (faulty) {
-          const warned = implementation.caughtAs === 'warning';
-          if (!warned) expect(report.passed, text).toBe(false);
-          const finding = (warned ? report.warnings : report.failures).find((f) => f.check === implementation.caughtBy);
+          // A hazard the contract allows leaves the run passed; a broken contract fails it.
+          expect(report.passed, text).toBe(caughtAs === 'warning');
+          const finding = (caughtAs === 'warning' ? report.warnings : report.failures).find((f) => f.check === implementation.caughtBy);
           expect(finding, text).toBeDefined();
           expect(finding?.curl, text).toMatch(/^(printf .* \| )?curl -sS -i -X POST /);
           expect(finding?.message, text).not.toBe('');
@@ -90,6 +94,7 @@ export function describeConformance(implementation: Implementation, seeds: reado
             expect(report.failures.map((f) => f.check).filter((check) => !allowed.has(check)), text).toEqual([]);
           }
         } else {
+          if (implementation.quiet === true) expect(report.warnings, text).toEqual([]);
           expect(report.failures.filter((f) => implementation.skips?.[f.check] === undefined), text).toEqual([]);
           expect(report.stoppedEarly, text).toBeUndefined();
           // Every check not skipped (with a reason) was exercised: a pass that checked nothing is no pass.

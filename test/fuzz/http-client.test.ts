@@ -197,6 +197,21 @@ describe('connections', () => {
     }
   });
 
+  it('sends a field with several values on a line each, in order (extraLines: a second Authorization)', async () => {
+    let head = '';
+    const url = await raw((socket) =>
+      socket.once('data', (chunk: Buffer) => {
+        head = chunk.toString('latin1');
+        socket.end(ok('{}'));
+      }),
+    );
+    const client = createHttpClient(url);
+    await client.send({ ...request, headers: { ...request.headers, authorization: 'Bearer a' }, extraLines: [['authorization', 'Bearer b']] });
+    client.close();
+    expect(head).toMatch(/\r\nauthorization: Bearer a\r\nauthorization: Bearer b\r\n/);
+    expect(head).toMatch(/^POST \/plants HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\n/);
+  });
+
   it('numbers connections and counts their exchanges; says how each body was framed', async () => {
     const url = await http((req, res) => {
       if (req.headers['x-framing'] === 'chunked') {

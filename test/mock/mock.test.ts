@@ -11,8 +11,9 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { loadContract, parseJson, stringifyJson } from '../../src/openapi/index.js';
 import type { AppRequest, AppResponse } from '../../src/reference/index.js';
 import { createMock, keepContract, type Mock } from '../../mock/index.js';
+import { declaredExamples, shapeViolations } from '../support/expect-answer.js';
 import { send, type WireRequest } from '../support/http.js';
-import { shapeViolations, startMock, type RunningMock } from './support.js';
+import { startMock, type RunningMock } from '../support/servers.js';
 
 const contract = loadContract();
 const addPlant = contract.findOperation('POST', '/plants');
@@ -22,17 +23,6 @@ const headers = { authorization: 'Bearer any-token', 'content-type': 'applicatio
 const post = (extra: Record<string, string> = {}, body = '{"name":"Monstera","id":9223372036854775807}'): AppRequest => ({ method: 'POST', url: '/plants', headers: { ...headers, ...extra }, body });
 const wire = (request: AppRequest): WireRequest => ({ method: request.method, path: request.url, headers: request.headers as Record<string, string>, body: Buffer.from(request.body as string) });
 const json = (response: AppResponse): unknown => JSON.parse(response.body);
-
-/** Every example openapi.yaml declares for a response of POST /plants: [status, name, value]. */
-function declaredExamples(): [number, string, unknown][] {
-  const responses = ((contract.document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)['/plants']?.post?.responses ?? {}) as Record<
-    string,
-    { content?: { 'application/json'?: { examples?: Record<string, { value: unknown }> } } }
-  >;
-  return Object.entries(responses).flatMap(([status, response]) =>
-    Object.entries(response.content?.['application/json']?.examples ?? {}).map(([name, example]): [number, string, unknown] => [Number(status), name, example.value]),
-  );
-}
 
 describe('the mock answers with Prism, over a socket', () => {
   let server: RunningMock;
