@@ -83,6 +83,11 @@ export interface RequestCase extends HttpRequest {
    * character, upper-cased, base64-encoded...), which reports hide as they hide the token.
    */
   readonly derived?: DerivedSecret;
+  /**
+   * The generator table entries it was drawn from (`malformation:bad-number:NaN`,
+   * `name/string-edge:nul`; see variants.ts), or the coverage probe it sends (`probe:id/integer:max+1`).
+   */
+  readonly tags?: readonly string[];
 }
 
 /** Text made from the token: shown to people as a placeholder, written in commands as a shell expression of `$TOKEN`. */

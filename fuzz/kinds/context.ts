@@ -48,6 +48,8 @@ export interface CaseSpec {
   readonly lenient?: string;
   /** Headers, query string and a note from a valid request's extras (Accept, Accept-Encoding...). */
   readonly extras?: RequestExtras;
+  /** The variants it was drawn from (see RequestCase.tags). */
+  readonly tags?: readonly string[];
 }
 
 export interface KindContext {
@@ -179,6 +181,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
       setup: spec.setup ?? [],
       ...(spec.auth.moreHeaders === undefined ? {} : { extraLines: spec.auth.moreHeaders.map((value) => ['authorization', value] as const) }),
       ...(spec.auth.derived === undefined ? {} : { derived: spec.auth.derived }),
+      ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
     };
   };
 

@@ -11,6 +11,7 @@ import type { AppResponse } from '../../src/reference/index.js';
 import type { CheckName, Severity } from '../../fuzz/index.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 import * as bearer from './bearer-stores.js';
+import { COVERAGE_FAULTS } from './coverage-faults.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
 import { HYGIENE_FAULTS } from './hygiene.js';
 import { sendEndlessBody, sendGarbage } from './hostile.js';
@@ -259,6 +260,9 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
     const answer = correct();
     return name !== undefined && name.trim() === '' && answer.status === 200 ? sendEndlessBody : answer;
   }),
+
+  // --- the coverage phase's families: boundaries, character classes, keys, media types ---
+  ...COVERAGE_FAULTS,
 
   // --- hygiene of answers: byte order marks, charsets, codings, framing, answers per request ---
   ...HYGIENE_FAULTS,
