@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createMock } from '../mock/index.js';
-import { isWellFormedToken } from '../src/http/index.js';
-import { createApp, listen, type RunningServer } from '../src/reference/index.js';
+import { isWellFormedToken, listen, type RunningServer } from '../src/http/index.js';
+import { createApp } from '../src/reference/index.js';
 
 /** Where a server listens and what it logs; the same for both servers. */
 export interface ListenSettings {

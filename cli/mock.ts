@@ -1,7 +1,7 @@
-/** `plant-store mock`: Prism serving openapi.yaml behind the kit's request gate. */
+/** `plant-store mock`: Prism serving openapi.yaml behind the kit's request pipeline. */
 import { InvalidArgumentError } from 'commander';
 import { startMock, type StartedServer } from '../api/servers.js';
-import { batchedLog } from '../src/reference/index.js';
+import { batchedLog } from '../src/http/index.js';
 import { defineCommand, type OptionValues } from './command.js';
 import { flag, host, integer, option, port, quiet, withDefault } from './options.js';
 import { HELD } from './outcome.js';

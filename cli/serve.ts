@@ -1,7 +1,7 @@
 /** `plant-store serve`: the reference implementation on a socket. */
 import { startReference, type StartedServer } from '../api/servers.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../src/http/index.js';
-import { batchedLog, DEFAULT_MAX_ENTRIES } from '../src/reference/index.js';
+import { batchedLog, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../src/http/index.js';
+import { DEFAULT_MAX_ENTRIES } from '../src/reference/index.js';
 import { defineCommand, type OptionValues } from './command.js';
 import { bearerToken, host, integer, option, port, quiet, tokensFromEnv, withDefault, type CliOption } from './options.js';
 import { HELD, UsageError } from './outcome.js';

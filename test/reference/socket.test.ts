@@ -5,9 +5,9 @@
  * HTTP, keep-alive, timeouts and graceful shutdown.
  */
 import { Agent } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../src/openapi/index.js';
-import { createApp, listen, reportDefect } from '../../src/reference/index.js';
+import { createApp } from '../../src/reference/index.js';
 import { ALL_CASES, DEFAULT_HEADERS, toAppRequest } from '../battery/battery.js';
 import { batteryTable, runnable, sendCase } from '../battery/run.js';
 import { expectationFor } from '../battery/targets.js';
@@ -312,34 +312,4 @@ it('the battery over a socket changes nothing on a 4xx and never answers 5xx', a
     agent.destroy();
     await server.close();
   }
-});
-
-describe('a defect of the kit', () => {
-  it('is answered with a 500 Error that says so, and its exception is reported, not swallowed', async () => {
-    const app = createApp({ tokens: [TEST_TOKEN] });
-    const defect = new TypeError('the store is broken');
-    const reported: unknown[] = [];
-    const broken = { ...app, complete: () => { throw defect; } };
-    const server = await listen(broken, { port: 0, host: '127.0.0.1', onDefect: (cause) => reported.push(cause) });
-    try {
-      const connection = await RawConnection.open(server.port);
-      connection.send(rawRequest(authorizedHead(20), '{"name":"a","id":45}'));
-      expectAnswer(await connection.next(), { status: 500, code: 'internal', message: 'internal: the reference server failed; this is a defect of the kit' });
-      connection.destroy();
-      expect(reported).toEqual([defect]);
-      expect(app.store.get(45n)).toBeUndefined();
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('is written to stderr with its stack by default, --quiet or not', () => {
-    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
-      reportDefect(new RangeError('out of plants'));
-      expect(String(write.mock.calls[0]?.[0])).toMatch(/^plant-store: a request was answered 500 because of a defect of the kit: RangeError: out of plants\n\s+at /);
-    } finally {
-      write.mockRestore();
-    }
-  });
 });
