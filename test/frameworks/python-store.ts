@@ -9,7 +9,7 @@ import type { RunningStore } from './serve.js';
 const SCRIPT = join(import.meta.dirname, 'python', 'plant_store.py');
 const PYTHON = process.env.PLANT_STORE_PYTHON ?? 'python3';
 
-export type PythonDefect = 'token-prefix' | 'byte-order-mark' | 'backtracking-name' | 'int64-bit-length';
+export type PythonDefect = 'token-prefix' | 'byte-order-mark' | 'backtracking-name' | 'int64-bit-length' | 'keep-alive-unread-body';
 
 /** The version of python3, or undefined when there is none to run. */
 export function pythonVersion(): string | undefined {

@@ -179,6 +179,14 @@ export const FAULTY_FRAMEWORK_STORES: readonly FaultyFrameworkStore[] = [
       }),
   },
 
+  python(
+    'python-keep-alive-unread-body',
+    'keep-alive-unread-body',
+    "protocol_version = 'HTTP/1.1' is set for keep-alive, but a refused request's body is never read: it stays on the connection, is read as the next request's start, and that request gets the error about it",
+    'one-answer-per-request',
+    { touches: ['status-declared', 'accepts-valid', 'requires-auth', 'no-server-error'] },
+  ),
+
   // --- time and capacity ---
   python('python-backtracking-name', 'backtracking-name', "names are checked with re.fullmatch(r'(\\w+\\s?)*', name): on a long word ending in '!' it backtracks for ever, and holds the GIL, so the whole server stops answering", 'no-server-error', { timeout: 'suite' }),
   {

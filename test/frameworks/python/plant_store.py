@@ -35,6 +35,7 @@ DEFECTS = {
     "byte-order-mark": "answers are encoded with 'utf-8-sig', which writes a byte order mark first",
     "backtracking-name": "names are classified for the search index with re.fullmatch(r'(\\w+\\s?)*', name): a long word ending in '!' backtracks for ever",
     "int64-bit-length": "the id's range is checked with id.bit_length() > 63, which refuses -2^63",
+    "keep-alive-unread-body": "protocol_version is set to HTTP/1.1 for keep-alive, but a refused request's body is never read: it stays on the connection and is read as the next request",
 }
 
 
@@ -85,6 +86,9 @@ def make_handler(token, defect):
     search_index = {"words": set(), "full-text": set()}
 
     class PlantStoreHandler(BaseHTTPRequestHandler):
+        if defect == "keep-alive-unread-body":
+            protocol_version = "HTTP/1.1"
+
         def answer(self, status, body, headers=()):
             text = json.dumps(body).encode("utf-8-sig" if defect == "byte-order-mark" else "utf-8")
             self.send_response(status)
