@@ -1,9 +1,13 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     // One layout: every test lives under test/, in a folder named after what it tests.
     include: ['test/**/*.test.ts'],
+    // The packed kit installed into an empty project: a minute or two and the npm registry (or its
+    // cache), so not part of `npm test`; `npm run test:package` runs it (vitest.package.config.ts).
+    // The tests that need a browser run with `npm run test:browser` (vitest.browser.config.ts).
+    exclude: [...configDefaults.exclude, 'test/package/**', 'test/browser/**'],
     // Pact's native mock server and verifier do not like worker threads; every suite runs in a forked process.
     pool: 'forks',
     testTimeout: 30_000,

@@ -80,7 +80,7 @@ export const prismTarget: TargetSpec = {
 /** The kit's own mock (Prism behind the kit's front), once `plant-store mock` exists. */
 export const mockTarget: TargetSpec = {
   name: 'mock',
-  description: "plant-store mock --quiet (Prism's engine behind the kit's request gate)",
+  description: "plant-store mock --quiet (Prism's engine behind the kit's request pipeline)",
   unavailable: () => (cliHasCommand('mock') ? undefined : 'plant-store mock is not in this build yet'),
   launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, CLI, 'mock', '--host', '127.0.0.1', '--port', '0', '--quiet'] }),
 };

@@ -14,6 +14,7 @@ import { crash, EXIT_CODE_MEANINGS, HELD, outcomeOf, settle, type Outcome } from
 import { serve } from './serve.js';
 import { start } from './start.js';
 import { verify } from './verify.js';
+import { versionReport } from './version.js';
 
 /** Every command, in the order --help lists them. */
 export const COMMANDS: readonly CommandDefinition[] = [serve, mock, start, conform, verify];
@@ -23,6 +24,7 @@ export function program(io: Io = PROCESS_IO, onOutcome: (outcome: Outcome) => vo
   const contract = loadContract();
   const root = new Command('plant-store')
     .description(`Mock server, reference implementation and contract tests for ${contract.title} ${contract.version}`)
+    .version(versionReport(), '-V, --version', 'print the versions of the kit, its contract, Prism and Pact')
     .addHelpText('after', `\nExit codes:\n${EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padEnd(3)} ${meaning}`).join('\n')}`);
   for (const command of [root, ...COMMANDS.map((definition) => toCommander(definition, io, onOutcome))]) {
     // Set on each: commander does not pass these on to commands added with addCommand.

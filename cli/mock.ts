@@ -1,7 +1,7 @@
-/** `plant-store mock`: Prism serving openapi.yaml behind the kit's request gate. */
+/** `plant-store mock`: Prism serving openapi.yaml behind the kit's request pipeline. */
 import { InvalidArgumentError } from 'commander';
-import { createMock, type Mock } from '../mock/index.js';
-import { batchedLog, listen, type RunningServer } from '../src/reference/index.js';
+import { startMock, type StartedServer } from '../api/servers.js';
+import { batchedLog } from '../src/http/index.js';
 import { defineCommand, type OptionValues } from './command.js';
 import { flag, host, integer, option, port, quiet, withDefault } from './options.js';
 import { HELD } from './outcome.js';
@@ -27,22 +27,21 @@ export interface MockCliOptions extends MockBehaviour {
   readonly quiet: boolean;
 }
 
-export interface StartedMock {
-  readonly mock: Mock;
-  readonly running: RunningServer;
-}
-
 /** The mock accepts any well-formed bearer token; this one is printed in examples. */
 export const MOCK_EXAMPLE_TOKEN = 'any-token';
 
 /** Starts the mock on a socket; a taken port rejects with a usage error naming `portFlag`. */
-export async function startMockServer(options: MockCliOptions, portFlag: string, write: (text: string) => void): Promise<StartedMock> {
-  const mock = await createMock({ dynamic: options.dynamic, seed: options.seed, delayMs: options.delay });
-  const logger = options.quiet ? undefined : batchedLog(write);
+export async function startMockServer(options: MockCliOptions, portFlag: string, write: (text: string) => void): Promise<StartedServer> {
   try {
-    // Answers held back by --delay are not worth waiting for: a second after Ctrl-C they are cut.
-    const running = await listen(mock, { port: options.port, host: options.host, shutdownGraceMs: 1_000, ...(logger ? { log: logger.log } : {}) });
-    return { mock, running };
+    return await startMock({
+      port: options.port,
+      host: options.host,
+      token: MOCK_EXAMPLE_TOKEN,
+      dynamic: options.dynamic,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      delayMs: options.delay,
+      ...(options.quiet ? {} : { log: batchedLog(write).log }),
+    });
   } catch (error) {
     throw explainListenError(error, options, portFlag);
   }
@@ -66,14 +65,14 @@ Per request, the header Prefer chooses the answer (Prism's Prefer):
 Invalid requests get the same 4xx Error as from the reference implementation. CORS is on for browsers.
 One log line per request goes to standard output. SIGINT or SIGTERM stop it.`,
   async run(options, io) {
-    const { running } = await startMockServer(options, '--port', io.out);
+    const server = await startMockServer(options, '--port', io.out);
     io.out(
-      `Plant Store mock (Prism) listening on ${running.url}, answering ${describeBehaviour(options)}\n` +
-        `  token: any well-formed bearer token, e.g. ${MOCK_EXAMPLE_TOKEN}\n` +
-        `  try:   ${curlExample(running.url, MOCK_EXAMPLE_TOKEN)}\n`,
+      `Plant Store mock (Prism) listening on ${server.url}, answering ${describeBehaviour(options)}\n` +
+        `  token: any well-formed bearer token, e.g. ${server.token}\n` +
+        `  try:   ${curlExample(server.url, server.token)}\n`,
     );
     await untilSignal();
-    await running.close();
+    await server.close();
     return HELD;
   },
 });

@@ -1,7 +1,7 @@
 /** `plant-store serve`: the reference implementation on a socket. */
-import { randomBytes } from 'node:crypto';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../src/http/index.js';
-import { batchedLog, createApp, DEFAULT_MAX_ENTRIES, listen, type RunningServer } from '../src/reference/index.js';
+import { startReference, type StartedServer } from '../api/servers.js';
+import { batchedLog, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../src/http/index.js';
+import { DEFAULT_MAX_ENTRIES } from '../src/reference/index.js';
 import { defineCommand, type OptionValues } from './command.js';
 import { bearerToken, host, integer, option, port, quiet, tokensFromEnv, withDefault, type CliOption } from './options.js';
 import { HELD, UsageError } from './outcome.js';
@@ -27,21 +27,24 @@ export const REFERENCE_OPTIONS = {
 export type ServeOptions = OptionValues<typeof REFERENCE_OPTIONS>;
 
 export interface StartedReference {
-  readonly running: RunningServer;
-  readonly token: string;
+  readonly server: StartedServer;
+  /** Whether the token was generated (none was configured). */
   readonly generated: boolean;
 }
 
 /** Starts the reference server from command-line options; a taken port rejects with a clear message. */
-export async function startReference(options: ServeOptions, write: (text: string) => void): Promise<StartedReference> {
-  // With no token configured the server is still closed: a random one is made and printed.
-  const generated = options.token.length === 0;
-  const tokens = generated ? [randomBytes(18).toString('base64url')] : options.token;
-  const app = createApp({ tokens, maxBodyBytes: options.maxBodyBytes, maxDepth: options.maxDepth, maxEntries: options.maxEntries });
-  const logger = options.quiet ? undefined : batchedLog(write);
+export async function startReferenceServer(options: ServeOptions, write: (text: string) => void): Promise<StartedReference> {
   try {
-    const running = await listen(app, { port: options.port, host: options.host, ...(logger ? { log: logger.log } : {}) });
-    return { running, token: tokens[0] as string, generated };
+    const server = await startReference({
+      port: options.port,
+      host: options.host,
+      tokens: options.token,
+      maxBodyBytes: options.maxBodyBytes,
+      maxDepth: options.maxDepth,
+      maxEntries: options.maxEntries,
+      ...(options.quiet ? {} : { log: batchedLog(write).log }),
+    });
+    return { server, generated: options.token.length === 0 };
   } catch (error) {
     throw explainListenError(error, options, '--port');
   }
@@ -81,14 +84,14 @@ With no --token and no PLANT_STORE_TOKENS, a random token is generated and print
 One log line per request goes to standard output (method, path, status, time; never credentials).
 SIGINT or SIGTERM stop it gracefully: requests in flight finish.`,
   async run(options, io) {
-    const { running, token, generated } = await startReference(options, io.out);
+    const { server, generated } = await startReferenceServer(options, io.out);
     io.out(
-      `Plant Store reference implementation listening on ${running.url}\n` +
-        `  token: ${token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
-        `  try:   ${curlExample(running.url, token)}\n`,
+      `Plant Store reference implementation listening on ${server.url}\n` +
+        `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
+        `  try:   ${curlExample(server.url, server.token)}\n`,
     );
     await untilSignal();
-    await running.close();
+    await server.close();
     return HELD;
   },
 });

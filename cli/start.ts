@@ -4,10 +4,11 @@
  * nothing behind. It takes serve's options and mock's, and --mock-port.
  */
 import { defineCommand, type OptionValues } from './command.js';
-import { describeBehaviour, MOCK_BEHAVIOUR_OPTIONS, startMockServer, type StartedMock } from './mock.js';
+import type { StartedServer } from '../api/servers.js';
+import { describeBehaviour, MOCK_BEHAVIOUR_OPTIONS, startMockServer } from './mock.js';
 import { port, withDefault } from './options.js';
 import { HELD } from './outcome.js';
-import { curlExample, REFERENCE_OPTIONS, startReference, untilSignal, type StartedReference } from './serve.js';
+import { curlExample, REFERENCE_OPTIONS, startReferenceServer, untilSignal, type StartedReference } from './serve.js';
 
 const START_OPTIONS = {
   ...REFERENCE_OPTIONS,
@@ -27,31 +28,32 @@ export const start = defineCommand({
   description: 'run the reference implementation and the mock side by side (npm start)',
   options: START_OPTIONS,
   async run(options, io) {
-    const reference = startReference(options, labelled(io.out, '[reference] '));
+    const reference = startReferenceServer(options, labelled(io.out, '[reference] '));
     const mock = startMockServer({ ...options, port: options.mockPort }, '--mock-port', labelled(io.out, '[mock]      '));
     const [started, mocked] = await Promise.allSettled([reference, mock]);
     if (started.status === 'rejected' || mocked.status === 'rejected') {
       // One came up and the other did not: stop the one that did, then say why.
-      for (const settled of [started, mocked]) if (settled.status === 'fulfilled') await settled.value.running.close();
+      if (started.status === 'fulfilled') await started.value.server.close();
+      if (mocked.status === 'fulfilled') await mocked.value.close();
       throw started.status === 'rejected' ? started.reason : (mocked as PromiseRejectedResult).reason;
     }
     io.out(banner(started.value, mocked.value, options));
     await untilSignal();
-    await Promise.all([started.value.running.close(), mocked.value.running.close()]);
+    await Promise.all([started.value.server.close(), mocked.value.close()]);
     return HELD;
   },
 });
 
-function banner(reference: StartedReference, mock: StartedMock, options: OptionValues<typeof START_OPTIONS>): string {
-  const token = reference.token;
+function banner(reference: StartedReference, mock: StartedServer, options: OptionValues<typeof START_OPTIONS>): string {
+  const { url, token } = reference.server;
   return (
     `Plant Store Kit is up.\n` +
-    `  reference implementation  ${reference.running.url}\n` +
+    `  reference implementation  ${url}\n` +
     `    token: ${token}${reference.generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
-    `    try:   ${curlExample(reference.running.url, token)}\n` +
-    `  mock (Prism)              ${mock.running.url}, answering ${describeBehaviour(options)}\n` +
+    `    try:   ${curlExample(url, token)}\n` +
+    `  mock (Prism)              ${mock.url}, answering ${describeBehaviour(options)}\n` +
     `    token: the same, or any well-formed bearer token\n` +
-    `    try:   ${curlExample(mock.running.url, token)}\n` +
+    `    try:   ${curlExample(mock.url, token)}\n` +
     `Ctrl-C stops both.\n`
   );
 }

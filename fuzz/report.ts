@@ -15,8 +15,10 @@ export interface ReportedRequest {
   readonly variant: string;
   readonly content: RequestCase['content'];
   readonly credentials: RequestCase['credentials'];
-  /** Header values with the token replaced by `<token>`. */
+  /** Header values with the token replaced by `<token>` (and text made from it by its placeholder). */
   readonly headers: Readonly<Record<string, string>>;
+  /** Field lines sent after `headers` (a second Authorization field), redacted the same way. */
+  readonly extraLines?: readonly (readonly [string, string])[];
   /** The body as text, or in base64 when it is not valid UTF-8. */
   readonly body: string;
   readonly bodyEncoding: 'utf8' | 'base64';
@@ -37,20 +39,57 @@ function utf8OrUndefined(bytes: Uint8Array): string | undefined {
   }
 }
 
-function redact(value: string, token: string | undefined, placeholder: string): string {
-  return token ? value.split(token).join(placeholder) : value;
+/** What a request holds that reports hide: the token, and text made from it; the longest first, as one may hold the other. */
+interface Secret {
+  readonly text: string;
+  readonly placeholder: string;
+  readonly shell: string;
+}
+
+function secretsOf(request: RequestCase, token: string | undefined): Secret[] {
+  const secrets: Secret[] = [];
+  if (request.derived !== undefined && request.derived.text !== '') secrets.push(request.derived);
+  if (token) secrets.push({ text: token, placeholder: '<token>', shell: '${TOKEN}' });
+  return secrets.sort((a, b) => b.text.length - a.text.length);
+}
+
+/** The text cut at every secret: literal pieces, and the secrets found. */
+function pieces(text: string, secrets: readonly Secret[]): (string | Secret)[] {
+  const out: (string | Secret)[] = [];
+  let rest = text;
+  for (;;) {
+    let found: { at: number; secret: Secret } | undefined;
+    for (const secret of secrets) {
+      const at = rest.indexOf(secret.text);
+      if (at >= 0 && (found === undefined || at < found.at)) found = { at, secret };
+    }
+    if (found === undefined) break;
+    if (found.at > 0) out.push(rest.slice(0, found.at));
+    out.push(found.secret);
+    rest = rest.slice(found.at + found.secret.text.length);
+  }
+  if (rest !== '') out.push(rest);
+  return out;
+}
+
+function redact(value: string, secrets: readonly Secret[]): string {
+  return pieces(value, secrets)
+    .map((piece) => (typeof piece === 'string' ? piece : piece.placeholder))
+    .join('');
 }
 
 export function reportedRequest(base: URL, request: RequestCase, token?: string): ReportedRequest {
   const text = utf8OrUndefined(request.body);
+  const secrets = secretsOf(request, token);
   return {
     method: request.method,
-    url: urlFor(base, request.path).href,
+    url: redact(urlFor(base, request.path).href, secrets),
     kind: request.kind,
     variant: request.variant,
     content: request.content,
     credentials: request.credentials,
-    headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, redact(v, token, '<token>')])),
+    headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, redact(v, secrets)])),
+    ...(request.extraLines === undefined ? {} : { extraLines: request.extraLines.map(([k, v]) => [k, redact(v, secrets)] as const) }),
     body: text ?? Buffer.from(request.body).toString('base64'),
     bodyEncoding: text === undefined ? 'base64' : 'utf8',
     bodyBytes: request.body.length,
@@ -78,11 +117,25 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A header for the shell, the token as "$TOKEN" (double quotes, so the shell expands it). */
-function headerArgument(name: string, value: string, token: string | undefined): string {
-  if (!token || !value.includes(token)) return `-H ${shellQuote(`${name}: ${value}`)}`;
-  const escaped = `${name}: ${value}`.replace(/[\\"$`]/g, '\\$&');
-  return `-H "${escaped.split(token.replace(/[\\"$`]/g, '\\$&')).join('${TOKEN}')}"`;
+/**
+ * One shell word that gives `text` (one character a byte, as node:http writes a header), each
+ * secret written as its shell expression of `$TOKEN`: single quotes for plain text, double quotes
+ * around expressions, printf where there are bytes a terminal cannot type.
+ */
+function shellWord(text: string, secrets: readonly Secret[]): string {
+  const parts = pieces(text, secrets);
+  // Printable ASCII goes inside quotes as it is.
+  const typeable = parts.every((part) => typeof part !== 'string' || /^[\x20-\x7e]*$/.test(part));
+  if (typeable && parts.every((part) => typeof part === 'string')) return shellQuote(text);
+  if (typeable) return `"${parts.map((part) => (typeof part === 'string' ? part.replace(/[\\"$`]/g, '\\$&') : part.shell)).join('')}"`;
+  const format = parts.map((part) => (typeof part === 'string' ? printfFormat(Buffer.from(part, 'latin1'), false) : '%s')).join('');
+  const args = parts.flatMap((part) => (typeof part === 'string' ? [] : [` "${part.shell}"`]));
+  return `"$(printf '${format}'${args.join('')})"`;
+}
+
+/** A header for curl; an empty value is written `name;` (curl drops a header written `name:`). */
+function headerArgument(name: string, value: string, secrets: readonly Secret[]): string {
+  return `-H ${shellWord(value === '' ? `${name};` : `${name}: ${value}`, secrets)}`;
 }
 
 /** A printf(1) format writing exactly these bytes: controls and non-UTF-8 bytes as octal escapes (POSIX). */
@@ -104,8 +157,9 @@ function printfFormat(bytes: Uint8Array, validUtf8: boolean): string {
  * text, through `printf` when it holds control characters or bytes that are not UTF-8.
  */
 export function toCurl(base: URL, request: RequestCase, token?: string): string {
-  const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(urlFor(base, request.path).href)];
-  for (const [name, value] of Object.entries(request.headers)) parts.push(headerArgument(name, value, token));
+  const secrets = secretsOf(request, token);
+  const parts = ['curl', '-sS', '-i', '-X', request.method, shellWord(urlFor(base, request.path).href, secrets)];
+  for (const [name, value] of [...Object.entries(request.headers), ...(request.extraLines ?? [])]) parts.push(headerArgument(name, value, secrets));
   const text = utf8OrUndefined(request.body);
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
   if (text !== undefined && !/[\u0000-\u001f\u007f]/.test(text)) return [...parts, '--data-binary', shellQuote(text)].join(' ');

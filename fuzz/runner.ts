@@ -42,7 +42,7 @@ import {
   type RunRecord,
   type TimedExchange,
 } from './checks/index.js';
-import { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, type HttpClient } from './http-client.js';
+import { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, type HttpClient, type LateBytes } from './http-client.js';
 import { coverageCases, KIND_NAMES, requestArbitrary } from './kinds/index.js';
 import { reportedOutcome, reportedRequest, toCurl, type ReportedOutcome, type ReportedRequest } from './report.js';
 import { round } from './statistics.js';
@@ -81,6 +81,8 @@ export const DEFAULT_CANARY_INTERVAL_MS = 150;
 const RUN_FINDING_CANDIDATES = SLOWEST_KEPT;
 /** Slowest responses in a report. */
 const SLOWEST_REPORTED = 10;
+/** How long a replayed request's connection is given to deliver bytes after its answer (delayed acknowledgements take 40 ms). */
+const LATE_GRACE_MS = 100;
 
 export interface ConformanceOptions {
   /** The implementation under test, e.g. http://127.0.0.1:3000 (a path prefix is kept: http://host/api). */
@@ -329,7 +331,8 @@ function resourceKey(request: RequestCase, integerKeys: readonly string[]): stri
     const v = value[k];
     return isLosslessNumber(v) ? String(exactInteger(v) ?? v.value) : '';
   });
-  return parts.every((p) => p === '') ? undefined : `${request.path} ${parts.join(' ')}`;
+  // The same resource whatever query string the request carries (an extra of valid requests).
+  return parts.every((p) => p === '') ? undefined : `${request.path.split('?', 1)[0] ?? ''} ${parts.join(' ')}`;
 }
 
 function listPlan(phase: Phase, cases: readonly RequestCase[]): PhasePlan {
@@ -469,8 +472,19 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const checkContext = { profile };
 
   await probe(base, timeoutMs);
-  const client: HttpClient = createHttpClient(base, { concurrency, timeoutMs, maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES });
+  // Bytes a connection got after an exchange's outcome was handed on (a second answer, the rest of
+  // a body) belong to that exchange: it is judged again with them (see onLateBytes below).
+  let lateBytes: ((late: LateBytes) => void) | undefined;
+  const client: HttpClient = createHttpClient(base, {
+    concurrency,
+    timeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    onLateBytes: (late) => lateBytes?.(late),
+  });
   try {
+    /** Where each outcome's exchange sits, for late bytes; and where each case was recorded. */
+    const placeOf = new WeakMap<HttpOutcome, { readonly exchanges: Exchange[]; readonly at: number }>();
+    const recordedAt = new WeakMap<readonly Exchange[], { readonly phase: Phase; readonly item: PlanItem }>();
     const exchange = async (request: RequestCase, fresh: boolean): Promise<Exchange> => {
       const startedMs = performance.now() - started;
       const outcome = await client.send(request, fresh ? { fresh } : {});
@@ -478,7 +492,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     };
     const execute = async (request: RequestCase, fresh = false): Promise<Exchange[]> => {
       const exchanges: Exchange[] = [];
-      for (const step of [...request.setup, request]) exchanges.push(await exchange(step, fresh));
+      for (const step of [...request.setup, request]) {
+        const sent = await exchange(step, fresh);
+        placeOf.set(sent.outcome, { exchanges, at: exchanges.length });
+        exchanges.push(sent);
+      }
       return exchanges;
     };
 
@@ -502,7 +520,27 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     let stoppedEarly: string | undefined;
     const checkingStarted = performance.now();
 
+    lateBytes = ({ after, outcome }) => {
+      const place = placeOf.get(after);
+      const exchange = place?.exchanges[place.at];
+      if (place === undefined || exchange === undefined) return;
+      const added = runChecks(exchange.request, outcome, contract, checkContext).filter((f) => !exchange.findings.some((g) => g.check === f.check && g.severity === f.severity));
+      if (added.length === 0) return;
+      place.exchanges[place.at] = { ...exchange, outcome, findings: [...exchange.findings, ...added] };
+      // Not recorded yet: record() counts them with the rest.
+      const where = recordedAt.get(place.exchanges);
+      if (where === undefined) return;
+      findingCount += added.length;
+      for (const severity of ['failure', 'warning'] as const) {
+        for (const check of new Set(added.filter((f) => f.severity === severity).map((f) => f.check as CheckName))) {
+          checks[check][severity === 'failure' ? 'failures' : 'warnings']++;
+          noteFirst(check, severity, { phase: where.phase, order: phaseOrder(where.phase), index: where.item.index, item: where.item, exchanges: place.exchanges });
+        }
+      }
+    };
+
     const record = (phase: Phase, item: PlanItem, exchanges: readonly Exchange[], probe?: 'canary'): void => {
+      recordedAt.set(exchanges, { phase, item });
       for (const exchange of exchanges) {
         requests++;
         if (exchange.fresh) freshConnections++;
@@ -677,18 +715,21 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
      * A random-phase request shrunk by fast-check, or any other replayed once. A candidate shows the
      * finding when `times` executions in a row all show it (twice for a check confirmed by replay:
      * a loaded machine stalls one answer in a thousand, the same request twice in a row, hardly).
+     * With `grace`, a replay that does not show it waits LATE_GRACE_MS for late bytes first.
      */
-    const minimise = async (first: { phase: Phase; item: PlanItem; exchanges?: readonly Exchange[] }, shows: (exchanges: readonly Exchange[]) => boolean, times = 1): Promise<Found> => {
+    const minimise = async (first: { phase: Phase; item: PlanItem; exchanges?: readonly Exchange[] }, shows: (exchanges: readonly Exchange[]) => boolean, times = 1, grace = false): Promise<Found> => {
       const plan = plans.find((p) => p.phase === first.phase);
       let sent: Exchange[] | undefined;
       let timedOut = 0;
       /** The last execution's exchanges when every one of `times` showed it, undefined otherwise. */
-      const attempt = async (request: RequestCase, fresh: boolean): Promise<Exchange[] | undefined> => {
+      const attempt = async (request: RequestCase, fresh: boolean, waitForLate = false): Promise<Exchange[] | undefined> => {
         let exchanges: Exchange[] | undefined;
         for (let i = 0; i < times; i++) {
           exchanges = await execute(request, fresh);
           sent ??= exchanges;
           timedOut += exchanges.filter((e) => e.outcome.kind === 'failure' && e.outcome.failure === 'timeout').length;
+          // Bytes a server sends after its answer (a second answer it holds back) are judged when they come.
+          if (waitForLate && !shows(exchanges)) await new Promise((resolve) => setTimeout(resolve, LATE_GRACE_MS));
           if (!shows(exchanges)) return undefined;
         }
         return exchanges;
@@ -710,7 +751,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         return { exchanges: first.exchanges ?? sent ?? [], shrinks: 0, path: String(first.item.index), reproduced: false, phase: first.phase };
       }
       // A replay confirms a run check's finding: it is sent even when the time for shrinking is over.
-      const again = performance.now() < shrinkDeadline || first.exchanges === undefined ? await attempt(first.item.request, first.item.fresh) : undefined;
+      const again = performance.now() < shrinkDeadline || first.exchanges === undefined ? await attempt(first.item.request, first.item.fresh, grace) : undefined;
       const reproduced = again !== undefined;
       return { exchanges: again ?? first.exchanges ?? sent ?? [], shrinks: 0, path: undefined, reproduced, phase: first.phase };
     };
@@ -730,7 +771,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       let found: Found | undefined = minimal.find((m) => shows(m.exchanges));
       if (!found && first) {
         // A finding already shrunk for another check often shows this one too (a 500 is also undeclared): reuse it.
-        found = await minimise(first, shows);
+        found = await minimise(first, shows, 1, check.scope === 'exchange');
         minimal.push(found);
       }
       if (!found && verdict && verdict.candidates.length > 0) {

@@ -6,44 +6,61 @@
  *
  * Edges come often, not once in a million: each value is drawn from a weighted mix of hand-picked
  * edges (int64 bounds, the 2^53 cliff, empty and whitespace-only strings, astral characters...)
- * and fast-check's own, already biased, generators.
+ * and fast-check's own, already biased, generators. Each table of edges is named entry by entry,
+ * picked uniformly, and what is drawn from it is tagged (variants.ts): a sample shows that every
+ * entry is reached. The coverage phase sends every entry once (schema-probes.ts).
  */
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN, type Contract, type ObjectShape, type Schema } from '../src/openapi/index.js';
 import { codePointsOf, INTEGER_SPELLINGS, STRING_STYLES, nullModel, numberModel, spellInteger, stringModel, type IntegerSpelling, type JsonMember, type JsonModel, type StringStyle } from './json-text.js';
+import { table, tablesAt, variantTag, type VariantTable } from './variants.js';
 
 /** A JSON value that breaks a schema, and what is wrong with it (`is null`, `is 2^63 (above int64)`). */
 export interface InvalidValue {
   readonly model: JsonModel;
   readonly description: string;
+  /** The table entries it was drawn from (`invalid-type:null`, `integer-spelling:exponent`). */
+  readonly tags: readonly string[];
 }
 
-type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
+/** The types of JSON Schema's `type` keyword. */
+export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
 
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
-const CLIFF = 2n ** 53n;
+export const INT32_MIN = -(2n ** 31n);
+export const INT32_MAX = 2n ** 31n - 1n;
+/** 2^53: above it, a double no longer holds every integer (IEEE 754 binary64 has a 53-bit significand). */
+export const CLIFF = 2n ** 53n;
 /** Where plain integers start: clear of 0, 1 and the other small ids a target may already hold. */
 const PLAIN_INTEGER_BASE = 1_000_000n;
 
 /** Integer bounds a format implies (OpenAPI 3.1 Format Registry: int32, int64). */
-const FORMAT_BOUNDS: Readonly<Record<string, readonly [bigint, bigint]>> = { int32: [INT32_MIN, INT32_MAX], int64: [INT64_MIN, INT64_MAX] };
+export const FORMAT_BOUNDS: Readonly<Record<string, readonly [bigint, bigint]>> = { int32: [INT32_MIN, INT32_MAX], int64: [INT64_MIN, INT64_MAX] };
+
+/** Integers people recognise by name: the bounds of the integer widths and the double's 2^53 cliff. */
+export const NAMED_INTEGERS: readonly (readonly [bigint, string])[] = [
+  [INT64_MAX, '2^63-1'],
+  [INT64_MIN, '-2^63'],
+  [INT64_MAX + 1n, '2^63'],
+  [INT64_MIN - 1n, '-2^63-1'],
+  [2n ** 64n - 1n, '2^64-1'],
+  [2n ** 64n, '2^64'],
+  [CLIFF - 1n, '2^53-1'],
+  [CLIFF, '2^53'],
+  [CLIFF + 1n, '2^53+1'],
+  [1n - CLIFF, '-(2^53-1)'],
+  [-CLIFF, '-2^53'],
+  [-CLIFF - 1n, '-(2^53+1)'],
+  [INT32_MAX, '2^31-1'],
+  [INT32_MAX + 1n, '2^31'],
+  [INT32_MIN, '-2^31'],
+  [INT32_MIN - 1n, '-2^31-1'],
+  [2n ** 32n, '2^32'],
+  [10n ** 19n, '10^19'],
+];
 
 /** Names for the integers people recognise, so a finding says `2^63` and not only its digits. */
-function describeInteger(value: bigint): string {
-  const named: [bigint, string][] = [
-    [INT64_MAX, '2^63-1'],
-    [INT64_MIN, '-2^63'],
-    [INT64_MAX + 1n, '2^63'],
-    [INT64_MIN - 1n, '-2^63-1'],
-    [CLIFF, '2^53'],
-    [CLIFF + 1n, '2^53+1'],
-    [-CLIFF - 1n, '-(2^53+1)'],
-    [INT32_MAX, '2^31-1'],
-    [INT32_MAX + 1n, '2^31'],
-    [INT32_MIN - 1n, '-2^31-1'],
-  ];
-  return named.find(([n]) => n === value)?.[1] ?? value.toString();
+export function describeInteger(value: bigint): string {
+  return NAMED_INTEGERS.find(([n]) => n === value)?.[1] ?? value.toString();
 }
 
 /**
@@ -87,65 +104,116 @@ export function anyJsonModel(depth = 2): fc.Arbitrary<JsonModel> {
  */
 export const HOSTILE_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isAdmin', '$where', '$set', '', ' ', '\u0000', 'a.b', 'a[0]', '🌱'];
 
+/** A hostile key as a table entry: its JSON spelling, so that the empty key and NUL have a printable name. */
+export function hostileKeyName(key: string): string {
+  return JSON.stringify(key);
+}
+
 function extraKey(): fc.Arbitrary<string> {
   return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...HOSTILE_KEYS) }, { weight: 2, arbitrary: fc.string({ maxLength: 10 }) }, { weight: 1, arbitrary: fc.string({ unit: anyCharacter, maxLength: 6 }) });
 }
 
+const polluted: JsonModel = { kind: 'object', members: [{ key: 'polluted', keyStyle: 'plain', value: { kind: 'literal', text: 'true' } }] };
+
 /** Prototype-pollution payloads as whole members: `"__proto__": {"polluted": true}` and the constructor route. */
-const POLLUTION_MEMBERS: readonly JsonMember[] = [
-  { key: '__proto__', keyStyle: 'plain', value: { kind: 'object', members: [{ key: 'polluted', keyStyle: 'plain', value: { kind: 'literal', text: 'true' } }] } },
-  {
-    key: 'constructor',
-    keyStyle: 'plain',
-    value: { kind: 'object', members: [{ key: 'prototype', keyStyle: 'plain', value: { kind: 'object', members: [{ key: 'polluted', keyStyle: 'plain', value: { kind: 'literal', text: 'true' } }] } }] },
-  },
+export const POLLUTION_MEMBERS: readonly (readonly [string, JsonMember])[] = [
+  ['proto', { key: '__proto__', keyStyle: 'plain', value: polluted }],
+  ['constructor-prototype', { key: 'constructor', keyStyle: 'plain', value: { kind: 'object', members: [{ key: 'prototype', keyStyle: 'plain', value: polluted }] } }],
 ];
+
+/** Why a lone surrogate makes a valid request `lenient` (see RequestCase.lenient). */
+export const LONE_SURROGATE_LENIENCY =
+  'RFC 8259, section 8.2: a string holding a lone surrogate escape is JSON, but the behaviour of software that receives it is unpredictable - it may refuse it, or store U+FFFD in its place';
+
+/**
+ * Why a valid body with a prototype key (`__proto__`, or `constructor` holding `prototype`; see
+ * modelHasPrototypeKey) makes its request `lenient` about refusal only. The contract allows the
+ * property (a NewPlant allows additional properties, rule 1), but refusing such a body with a
+ * 4xx is a common, defensible security default - hostile keys are bad input to many servers - so
+ * a refusal is a warning; an accepted one must still be answered exactly (`echo`).
+ */
+export const PROTOTYPE_KEY_LENIENCY =
+  'the contract allows the property, but refusing a body with a __proto__ key or a constructor holding prototype (prototype poisoning) is a common security default: Fastify (secure-json-parse), hapi (bourne), OWASP CRS rule 934130';
+
+/** One edge string, named: the name is its variant (`string-edge:nul`). */
+export interface EdgeString {
+  readonly name: string;
+  readonly value: string;
+  /** What family of defects it probes, for the docs. */
+  readonly family: 'whitespace' | 'unicode' | 'control' | 'syntax' | 'injection' | 'bidi' | 'surrogate' | 'redos';
+}
+
+/** A run of one character class ended by one of another: what makes a backtracking regular expression take seconds. */
+const REDOS_RUN = 64;
 
 /**
  * Strings that have broken real servers: empty and whitespace-only, astral characters and ZWJ
  * sequences (UTF-16 surrogate pairs), combining marks (NFC vs NFD), NUL and other controls, quotes
- * and backslashes, U+2028/U+2029 (valid JSON, invalid in old JavaScript), a BOM, bidi overrides,
- * SQL and markup, strings that look like other JSON values.
+ * and backslashes, U+2028/U+2029 (valid JSON, invalid in old JavaScript), a BOM inside text, bidi
+ * marks and overrides, lone surrogates (written as escapes), SQL and markup, strings that look like
+ * other JSON values, and generic ReDoS probes (a long run of one class, then one of another: `(a+)+$`
+ * and `\s+$` backtrack on them). The empty string comes first: values shrink towards it.
  */
-export const EDGE_STRINGS: readonly string[] = [
-  '',
-  ' ',
-  '   ',
-  '\t',
-  ' \t\r\n ',
-  '\u00a0',
-  '\u3000',
-  '🌱',
-  '𝕄onstera 🌿',
-  '\u{10FFFF}',
-  '👩\u200d🌾',
-  '🏳️‍🌈',
-  'e\u0301',
-  'é',
-  'ﬁcus',
-  'İstanbul',
-  'Straße',
-  '\u0000',
-  'a\u0000b',
-  '\u001f\u007f',
-  '"',
-  '\\',
-  '\\"\'',
-  '/',
-  '</script><script>alert(1)</script>',
-  "'; DROP TABLE plants; --",
-  '%s%n%d',
-  '{"name":"x"}',
-  'null',
-  '0',
-  'true',
-  '\u2028\u2029',
-  '\ufeff',
-  'مونستيرا',
-  '\u202eerutsiom',
-  '日本語の植物',
+export const EDGE_STRINGS: readonly EdgeString[] = [
+  { name: 'empty', value: '', family: 'whitespace' },
+  { name: 'space', value: ' ', family: 'whitespace' },
+  { name: 'spaces', value: '   ', family: 'whitespace' },
+  { name: 'tab', value: '\t', family: 'whitespace' },
+  { name: 'mixed-whitespace', value: ' \t\r\n ', family: 'whitespace' },
+  { name: 'no-break-space', value: '\u00a0', family: 'whitespace' },
+  { name: 'ideographic-space', value: '\u3000', family: 'whitespace' },
+  { name: 'astral', value: '🌱', family: 'unicode' },
+  { name: 'astral-in-text', value: '𝕄onstera 🌿', family: 'unicode' },
+  { name: 'last-code-point', value: '\u{10FFFF}', family: 'unicode' },
+  { name: 'zwj-sequence', value: '👩\u200d🌾', family: 'unicode' },
+  { name: 'flag-sequence', value: '🏳️‍🌈', family: 'unicode' },
+  { name: 'combining-mark', value: 'e\u0301', family: 'unicode' },
+  { name: 'precomposed', value: 'é', family: 'unicode' },
+  { name: 'ligature', value: 'ﬁcus', family: 'unicode' },
+  { name: 'dotted-capital-i', value: 'İstanbul', family: 'unicode' },
+  { name: 'sharp-s', value: 'Straße', family: 'unicode' },
+  { name: 'cjk', value: '日本語の植物', family: 'unicode' },
+  { name: 'zero-width-space', value: 'Mon\u200bstera', family: 'unicode' },
+  { name: 'noncharacter', value: '\uffff', family: 'unicode' },
+  { name: 'replacement-character', value: '\ufffd', family: 'unicode' },
+  { name: 'bom', value: '\ufeff', family: 'unicode' },
+  { name: 'bom-inside', value: 'Mon\ufeffstera', family: 'unicode' },
+  { name: 'line-separators', value: '\u2028\u2029', family: 'unicode' },
+  { name: 'line-separator-inside', value: 'Mon\u2028stera', family: 'unicode' },
+  { name: 'nul', value: '\u0000', family: 'control' },
+  { name: 'nul-inside', value: 'a\u0000b', family: 'control' },
+  { name: 'controls', value: '\u001f\u007f', family: 'control' },
+  { name: 'bell-backspace', value: '\u0007\b', family: 'control' },
+  { name: 'c1-control', value: 'Mon\u0085stera', family: 'control' },
+  { name: 'ansi-escape', value: '\u001b[31mMonstera\u001b[0m', family: 'control' },
+  { name: 'crlf-inside', value: 'Mon\r\nstera', family: 'control' },
+  { name: 'quote', value: '"', family: 'syntax' },
+  { name: 'backslash', value: '\\', family: 'syntax' },
+  { name: 'quotes-and-backslash', value: '\\"\'', family: 'syntax' },
+  { name: 'solidus', value: '/', family: 'syntax' },
+  { name: 'json-text', value: '{"name":"x"}', family: 'syntax' },
+  { name: 'null-word', value: 'null', family: 'syntax' },
+  { name: 'zero-digit', value: '0', family: 'syntax' },
+  { name: 'true-word', value: 'true', family: 'syntax' },
+  { name: 'markup', value: '</script><script>alert(1)</script>', family: 'injection' },
+  { name: 'sql', value: "'; DROP TABLE plants; --", family: 'injection' },
+  { name: 'format-string', value: '%s%n%d', family: 'injection' },
+  { name: 'arabic', value: 'مونستيرا', family: 'bidi' },
+  { name: 'right-to-left-override', value: '\u202eerutsiom', family: 'bidi' },
+  { name: 'right-to-left-mark', value: 'Mon\u200fstera', family: 'bidi' },
+  { name: 'bidi-isolate', value: '\u2067Monstera\u2069', family: 'bidi' },
+  { name: 'lone-high-surrogate', value: '\ud800', family: 'surrogate' },
+  { name: 'lone-low-surrogate', value: '\udc00', family: 'surrogate' },
+  { name: 'reversed-surrogate-pair', value: '\udc00\ud800', family: 'surrogate' },
+  { name: 'lone-surrogate-inside', value: 'Mon\udbffstera', family: 'surrogate' },
+  { name: 'letters-then-symbol', value: `${'a'.repeat(REDOS_RUN)}!`, family: 'redos' },
+  { name: 'spaces-then-letter', value: `${' '.repeat(REDOS_RUN)}a`, family: 'redos' },
+  { name: 'digits-then-letter', value: `${'1'.repeat(REDOS_RUN)}a`, family: 'redos' },
+  { name: 'words-then-symbol', value: `${'a.'.repeat(REDOS_RUN / 2)}!`, family: 'redos' },
+  { name: 'spaced-letters-then-symbol', value: `${'a '.repeat(REDOS_RUN / 2)}!`, family: 'redos' },
 ];
 
+/** Every string style but plain, each as likely: one string in seven is written in one of them. */
 const styleArbitrary: fc.Arbitrary<StringStyle> = fc.oneof({ withCrossShrink: true }, { weight: 6, arbitrary: fc.constant<StringStyle>('plain') }, { weight: 1, arbitrary: fc.constantFrom(...STRING_STYLES.slice(1)) });
 
 /** Long strings (10k+ code points) are built by repeating a short piece: cheap to make, quick to shrink. */
@@ -206,9 +274,22 @@ export function backtrackingString(maxLength = Number.POSITIVE_INFINITY): fc.Arb
   return fc.tuple(pair, count).map(([[unit, end], n]) => unit.repeat(n) + end);
 }
 
+/** The length limits of a string schema, in code points (JSON Schema 2020-12 counts characters, not UTF-16 units). */
+export function lengthBounds(schema: Schema): { min: number; max: number | undefined } {
+  return { min: typeof schema.minLength === 'number' ? schema.minLength : 0, max: typeof schema.maxLength === 'number' ? schema.maxLength : undefined };
+}
+
+/** The edge strings a string schema allows by length (its pattern, if any, is left to the validator). */
+export function fittingEdges(schema: Schema): EdgeString[] {
+  const { min, max } = lengthBounds(schema);
+  return EDGE_STRINGS.filter((edge) => {
+    const n = codePointsOf(edge.value).length;
+    return n >= min && (max === undefined || n <= max);
+  });
+}
+
 function stringArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
-  const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
-  const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+  const { min, max } = lengthBounds(schema);
   const fits = (s: string): boolean => {
     if (min === 0 && max === undefined) return true;
     const n = codePointsOf(s).length;
@@ -217,13 +298,16 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
   if (typeof schema.pattern === 'string') {
     return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits).map((s) => stringModel(s));
   }
-  const short = fc.oneof({ withCrossShrink: true }, 
-    { weight: 3, arbitrary: fc.constantFrom(...EDGE_STRINGS) },
-    { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
-    { weight: 2, arbitrary: fc.string({ unit: anyCharacter, maxLength: 24 }) },
-    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
+  const untagged = (s: string): { value: string; tags: readonly string[] } => ({ value: s, tags: [] });
+  const edges = fittingEdges(schema);
+  const short = fc.oneof(
+    { withCrossShrink: true },
+    ...(edges.length === 0 ? [] : [{ weight: 3, arbitrary: fc.constantFrom(...edges).map((edge) => ({ value: edge.value, tags: [variantTag('string-edge', edge.name)] })) }]),
+    { weight: 3, arbitrary: fc.string({ maxLength: 24 }).map(untagged) },
+    { weight: 2, arbitrary: fc.string({ unit: anyCharacter, maxLength: 24 }).map(untagged) },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }).map(untagged) },
   );
-  const choices: fc.WeightedArbitrary<JsonModel>[] = [{ weight: 29, arbitrary: fc.tuple(short.filter(fits), styleArbitrary).map(([s, style]) => stringModel(s, style)) }];
+  const choices: fc.WeightedArbitrary<JsonModel>[] = [{ weight: 29, arbitrary: fc.tuple(short.filter((s) => fits(s.value)), styleArbitrary).map(([s, style]) => stringModel(s.value, style, s.tags)) }];
   // Long strings go out as raw UTF-8: at most 4 bytes a character keeps a body under 100 kB, a
   // size limit common among frameworks (Express's default) that the contract does not forbid.
   if (max === undefined || max >= LONG_STRING) choices.push({ weight: 1, arbitrary: longString(Math.max(LONG_STRING, min)).filter(fits).map((s) => stringModel(s)) });
@@ -251,31 +335,79 @@ export function integerBounds(schema: Schema): { min: bigint; max: bigint; bound
   return { min, max, bounded };
 }
 
+/** Plain most of the time; otherwise each other spelling as likely (`integer-spelling:<spelling>`). */
 const spellingArbitrary: fc.Arbitrary<IntegerSpelling> = fc.oneof({ withCrossShrink: true }, { weight: 5, arbitrary: fc.constant<IntegerSpelling>('plain') }, { weight: 2, arbitrary: fc.constantFrom(...INTEGER_SPELLINGS.slice(1)) });
 
-/** Integers in [min, max], with the edges of every integer width and of the double's 2^53 cliff often. */
-export function integerValue(min: bigint, max: bigint): fc.Arbitrary<bigint> {
+/** `value` spelled, tagged with its spelling unless plain. */
+function spelled(value: bigint, spelling: IntegerSpelling): { text: string; tags: string[] } {
+  return { text: spellInteger(value, spelling), tags: spelling === 'plain' ? [] : [variantTag('integer-spelling', spelling)] };
+}
+
+/** An edge of an integer range, named: `max`, `2^53+1`. */
+export interface IntegerEdge {
+  readonly name: string;
+  readonly value: bigint;
+}
+
+/**
+ * The edges of every integer width and of the double's 2^53 cliff that lie in [min, max], each
+ * value once (under the first name it has): the bounds and their neighbours, 0 and ±1, the int32
+ * and 2^32 bounds, the integers on either side of 2^53, 10^18.
+ */
+export function integerEdges(min: bigint, max: bigint): IntegerEdge[] {
+  const candidates: [string, bigint][] = [
+    ['zero', 0n],
+    ['one', 1n],
+    ['minus-one', -1n],
+    ['min', min],
+    ['min+1', min + 1n],
+    ['max', max],
+    ['max-1', max - 1n],
+    ...([INT32_MAX, INT32_MAX + 1n, INT32_MIN, INT32_MIN - 1n, 2n ** 32n, CLIFF - 1n, CLIFF, CLIFF + 1n, 1n - CLIFF, -CLIFF, -CLIFF - 1n].map((n): [string, bigint] => [describeInteger(n), n])),
+    ['2^53+2', CLIFF + 2n],
+    ['10^18', 10n ** 18n],
+    ['-10^18', -(10n ** 18n)],
+    ['19-digits', 1234567890123456789n],
+  ];
+  const seen = new Set<bigint>();
+  return candidates.flatMap(([name, value]) => {
+    if (value < min || value > max || seen.has(value)) return [];
+    seen.add(value);
+    return [{ name, value }];
+  });
+}
+
+/** Integers in [min, max], with the edges of every integer width and of the double's 2^53 cliff often; an edge carries its tag (`integer-edge:max`). */
+function taggedIntegerValue(min: bigint, max: bigint): fc.Arbitrary<{ value: bigint; tags: readonly string[] }> {
   const clamp = (lo: bigint, hi: bigint): [bigint, bigint] | undefined => (lo > max || hi < min ? undefined : [lo < min ? min : lo, hi > max ? max : hi]);
-  const edges = [...new Set([0n, 1n, -1n, min, min + 1n, max, max - 1n, INT32_MAX, INT32_MAX + 1n, INT32_MIN, INT32_MIN - 1n, 2n ** 32n, CLIFF - 1n, CLIFF, CLIFF + 1n, CLIFF + 2n, -CLIFF, -CLIFF - 1n, 10n ** 18n, -(10n ** 18n), 1234567890123456789n])].filter((n) => n >= min && n <= max);
-  const choices: fc.WeightedArbitrary<bigint>[] = [
-    { weight: 4, arbitrary: fc.constantFrom(...edges) },
-    { weight: 3, arbitrary: fc.bigInt({ min, max }) },
+  const untagged = (value: bigint): { value: bigint; tags: readonly string[] } => ({ value, tags: [] });
+  const choices: fc.WeightedArbitrary<{ value: bigint; tags: readonly string[] }>[] = [
+    { weight: 4, arbitrary: fc.constantFrom(...integerEdges(min, max)).map((edge) => ({ value: edge.value, tags: [variantTag('integer-edge', edge.name)] })) },
+    { weight: 3, arbitrary: fc.bigInt({ min, max }).map(untagged) },
   ];
   const small = clamp(-1000n, 1000n);
-  if (small) choices.push({ weight: 3, arbitrary: fc.bigInt({ min: small[0], max: small[1] }) });
+  if (small) choices.push({ weight: 3, arbitrary: fc.bigInt({ min: small[0], max: small[1] }).map(untagged) });
   for (const [lo, hi] of [
     [CLIFF - 64n, CLIFF + 64n],
     [-CLIFF - 64n, -CLIFF + 64n],
   ] as const) {
     const range = clamp(lo, hi);
-    if (range) choices.push({ weight: 1, arbitrary: fc.bigInt({ min: range[0], max: range[1] }) });
+    if (range) choices.push({ weight: 1, arbitrary: fc.bigInt({ min: range[0], max: range[1] }).map(untagged) });
   }
   return fc.oneof({ withCrossShrink: true }, ...choices);
 }
 
+/** Integers in [min, max], with the edges of every integer width and of the double's 2^53 cliff often. */
+export function integerValue(min: bigint, max: bigint): fc.Arbitrary<bigint> {
+  return taggedIntegerValue(min, max).map((n) => n.value);
+}
+
 function integerArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
   const { min, max } = integerBounds(schema);
-  return fc.tuple(integerValue(min, max), spellingArbitrary).map(([value, spelling]) => numberModel(spellInteger(value, spelling)));
+  return fc.tuple(taggedIntegerValue(min, max), spellingArbitrary).map(([n, spelling]) => {
+    const { text, tags } = spelled(n.value, spelling);
+    return numberModel(text, [...n.tags, ...tags]);
+  });
 }
 
 function numberArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
@@ -295,12 +427,26 @@ export function modelOf(value: unknown): JsonModel {
   throw new TypeError(`no JSON for ${typeof value}`);
 }
 
-function typesOf(schema: Schema): JsonType[] | undefined {
+/** The JSON types a schema allows, or undefined when it does not say (an object schema without `type` counts as an object). */
+export function typesOf(schema: Schema): JsonType[] | undefined {
   const type = schema.type;
   if (typeof type === 'string') return [type as JsonType];
   if (Array.isArray(type)) return type.filter((t): t is JsonType => typeof t === 'string');
   if (schema.properties !== undefined || schema.allOf !== undefined || schema.required !== undefined) return ['object'];
   return undefined;
+}
+
+/** Orders in which an object's members are written. */
+const OBJECT_ORDERS = ['declared', 'reversed', 'extras-first', 'rotated'] as const;
+
+/** Deeper than this, nested schemas get no probes and no tables of their own (a recursive schema ends here). */
+const MAX_DEPTH = 4;
+
+/** The tag of an extra member that is a hostile key or a pollution payload. */
+function extraTag(member: JsonMember): string | undefined {
+  const pollution = POLLUTION_MEMBERS.find(([, m]) => m === member);
+  if (pollution) return variantTag('pollution', pollution[0]);
+  return HOSTILE_KEYS.includes(member.key) ? variantTag('hostile-key', hostileKeyName(member.key)) : undefined;
 }
 
 /** The generators for one contract; they share its `$ref` resolution. */
@@ -358,7 +504,7 @@ export class SchemaArbitraries {
     });
     const extraMember = fc.oneof(
       { weight: 3, arbitrary: fc.record({ key: extraKey(), keyStyle, value: anyJsonModel(Math.max(0, 2 - depth)) }) },
-      { weight: 1, arbitrary: fc.constantFrom(...POLLUTION_MEMBERS) },
+      { weight: 1, arbitrary: fc.constantFrom(...POLLUTION_MEMBERS.map(([, member]) => member)) },
     );
     const extras = shape.additionalProperties
       ? fc.oneof({ withCrossShrink: true }, 
@@ -366,11 +512,45 @@ export class SchemaArbitraries {
           { weight: 2, arbitrary: fc.uniqueArray(extraMember.filter((m) => !shape.properties.has(m.key)), { minLength: 1, maxLength: 4, selector: (m) => m.key }) },
         )
       : fc.constant<JsonMember[]>([]);
-    const order = fc.constantFrom('declared', 'reversed', 'extras-first', 'rotated');
+    const order = fc.constantFrom(...OBJECT_ORDERS);
     return fc.tuple(fc.tuple(...declared), extras, order).map(([present, extra, how]): JsonModel => {
       const own = present.filter((m): m is JsonMember => m !== undefined);
       const members = how === 'reversed' ? [...own, ...extra].reverse() : how === 'extras-first' ? [...extra, ...own] : how === 'rotated' ? [...own.slice(1), ...extra, ...own.slice(0, 1)] : [...own, ...extra];
-      return { kind: 'object', members };
+      const tags = [variantTag('object-order', how), ...extra.map(extraTag).filter((t) => t !== undefined)];
+      return { kind: 'object', members, tags };
+    });
+  }
+
+  /**
+   * The tables a random valid value of `schema` is drawn from (see variants.ts), each named with
+   * the path of the value inside it: what a sample of `valid(schema)` should reach.
+   */
+  variantTables(schema: Schema, path = '', depth = 0): VariantTable[] {
+    const resolved = this.#contract.resolve(schema);
+    if ('const' in resolved || Array.isArray(resolved.enum) || depth > MAX_DEPTH) return [];
+    const branches = Array.isArray(resolved.anyOf) ? resolved.anyOf : Array.isArray(resolved.oneOf) ? resolved.oneOf : undefined;
+    if (branches) return [];
+    return (typesOf(resolved) ?? []).flatMap((type): VariantTable[] => {
+      switch (type) {
+        case 'integer':
+        case 'number': {
+          const { min, max } = integerBounds(resolved);
+          return tablesAt(path, [...table('integer-edge', integerEdges(min, max).map((e) => e.name)), ...table('integer-spelling', INTEGER_SPELLINGS.slice(1))]);
+        }
+        case 'string':
+          if (typeof resolved.pattern === 'string') return [];
+          return tablesAt(path, [...table('string-edge', fittingEdges(resolved).map((e) => e.name)), ...table('string-style', STRING_STYLES.slice(1))]);
+        case 'object': {
+          const shape = this.#contract.shapeOf(resolved);
+          const own = [...shape.properties].flatMap(([key, property]) => [...this.variantTables(property, `${path}${key}/`, depth + 1), ...tablesAt(`${path}${key}/`, table('key-style', STRING_STYLES.slice(1)))]);
+          const extras = shape.additionalProperties
+            ? [...table('hostile-key', HOSTILE_KEYS.filter((k) => !shape.properties.has(k)).map(hostileKeyName)), ...table('pollution', POLLUTION_MEMBERS.filter(([, m]) => !shape.properties.has(m.key)).map(([name]) => name))]
+            : [];
+          return [...own, ...tablesAt(path, [...table('object-order', OBJECT_ORDERS), ...extras])];
+        }
+        default:
+          return [];
+      }
     });
   }
 
@@ -428,57 +608,102 @@ export class SchemaArbitraries {
   /**
    * Values that break `schema` on their own: every JSON type the schema does not allow (null
    * among them), integers just past the bounds of their format, fractions where an integer is due,
-   * strings outside their length limits. Empty when every JSON value is allowed.
+   * strings outside their length limits. Undefined when every JSON value is allowed. Each family
+   * is a table (`invalid-type`, `invalid-outside`...) whose entries are picked uniformly.
    */
   invalid(schema: Schema): fc.Arbitrary<InvalidValue> | undefined {
+    const families = this.#invalidFamilies(schema);
+    if (families.length === 0) return undefined;
+    return fc.oneof(
+      ...families.map(({ weight, family, entries }) => ({
+        weight,
+        // Each entry as likely (oneof without weights), each shrinking within itself.
+        arbitrary: fc.oneof(...entries.map(([entry, value]) => value.map((v) => ({ ...v, tags: [variantTag(family, entry), ...v.tags] })))),
+      })),
+    );
+  }
+
+  /** The tables `invalid(schema)` draws from, named with `path` (see variants.ts). */
+  invalidTables(schema: Schema, path = ''): VariantTable[] {
+    const families = this.#invalidFamilies(schema);
+    const spelled = families.some((f) => f.family === 'invalid-outside') ? table('integer-spelling', INTEGER_SPELLINGS.slice(1)) : [];
+    return tablesAt(path, [...families.flatMap((f) => table(f.family, f.entries.map(([entry]) => entry))), ...spelled]);
+  }
+
+  #invalidFamilies(schema: Schema): { family: string; weight: number; entries: [string, fc.Arbitrary<InvalidValue>][] }[] {
     const resolved = this.#contract.resolve(schema);
     const types = typesOf(resolved);
-    if (types === undefined || resolved.anyOf !== undefined || resolved.oneOf !== undefined || 'const' in resolved || resolved.enum !== undefined) return undefined;
+    if (types === undefined || resolved.anyOf !== undefined || resolved.oneOf !== undefined || 'const' in resolved || resolved.enum !== undefined) return [];
     const allowed = new Set<JsonType>(types);
     if (allowed.has('number')) allowed.add('integer');
-    const choices: fc.WeightedArbitrary<InvalidValue>[] = [];
-    if (!allowed.has('null')) choices.push({ weight: 3, arbitrary: fc.constant({ model: nullModel, description: 'is null' }) });
+    type Entry = [string, fc.Arbitrary<InvalidValue>];
+    const fixed = (name: string, model: JsonModel, description: string): Entry => [name, fc.constant({ model, description, tags: [] })];
+    const families: { family: string; weight: number; entries: Entry[] }[] = [];
+    const add = (family: string, weight: number, entries: Entry[]): void => {
+      if (entries.length > 0) families.push({ family, weight, entries });
+    };
+    if (!allowed.has('null')) add('invalid-null', 3, [fixed('null', nullModel, 'is null')]);
     // Values a lenient server coerces into the declared type: digits in a string where an integer
     // is due, a number or a boolean where a string is due.
     const integerRange = integerBounds(resolved);
     if (!allowed.has('string') && allowed.has('integer')) {
-      choices.push({ weight: 3, arbitrary: integerValue(integerRange.min, integerRange.max).map((n) => ({ model: stringModel(n.toString()), description: `is the string "${n}" (digits, but a string)` })) });
+      add('invalid-coerced', 3, [['digits-string', integerValue(integerRange.min, integerRange.max).map((n) => ({ model: stringModel(n.toString()), description: `is the string "${n}" (digits, but a string)`, tags: [] }))]]);
     } else if (allowed.has('string') && !allowed.has('integer')) {
-      choices.push({ weight: 3, arbitrary: fc.oneof(fc.integer().map((n) => ({ model: numberModel(String(n)), description: `is the number ${n}` })), fc.constant<InvalidValue>({ model: { kind: 'literal', text: 'true' }, description: 'is true (a boolean)' })) });
+      add('invalid-coerced', 3, [
+        ['number', fc.integer().map((n) => ({ model: numberModel(String(n)), description: `is the number ${n}`, tags: [] }))],
+        fixed('boolean', { kind: 'literal', text: 'true' }, 'is true (a boolean)'),
+      ]);
     }
-    const wrong: InvalidValue[] = [];
-    if (!allowed.has('boolean')) wrong.push({ model: { kind: 'literal', text: 'false' }, description: 'is false (a boolean)' });
-    if (!allowed.has('string')) wrong.push({ model: stringModel(''), description: 'is the empty string' }, { model: stringModel('Monstera'), description: 'is a string' });
-    if (!allowed.has('integer')) wrong.push({ model: numberModel('0'), description: 'is the number 0' });
-    if (!allowed.has('number')) wrong.push({ model: numberModel('1.5'), description: 'is the number 1.5' });
-    if (!allowed.has('array')) wrong.push({ model: { kind: 'array', items: [] }, description: 'is an empty array' }, { model: { kind: 'array', items: [stringModel('Monstera')] }, description: 'is an array' });
-    if (!allowed.has('object')) wrong.push({ model: { kind: 'object', members: [] }, description: 'is an empty object' });
-    if (wrong.length > 0) choices.push({ weight: 2, arbitrary: fc.constantFrom(...wrong) });
+    add(
+      'invalid-type',
+      2,
+      WRONG_TYPES.filter(([type]) => !allowed.has(type)).map(([, name, model, description]) => fixed(name, model, description)),
+    );
     if (allowed.has('integer') && !allowed.has('number')) {
-      const fractions = ['1.5', '0.5', '-0.5', '1e-1', '9007199254740993.5', '9223372036854775807.5', '-1.000001', '2.25E1'];
-      choices.push({ weight: 3, arbitrary: fc.constantFrom(...fractions).map((text) => ({ model: numberModel(text), description: `is ${text} (not an integer)` })) });
+      add('invalid-fraction', 3, FRACTIONS.map((text) => fixed(text, numberModel(text), `is ${text} (not an integer)`)));
       const { min, max, bounded } = integerRange;
       if (bounded) {
-        const outside = fc.oneof(
-          // Just past the top, within one more bit: what an unsigned or wider parse lets through.
-          { weight: 3, arbitrary: fc.oneof(fc.constantFrom(max + 1n, max + 2n, 2n * max + 1n), fc.bigInt({ min: max + 1n, max: 2n * max + 1n })) },
-          { weight: 1, arbitrary: fc.oneof(fc.constantFrom(10n ** 30n), fc.bigInt({ min: 2n * max + 2n, max: max * 2n ** 64n })) },
-          { weight: 2, arbitrary: fc.oneof(fc.constantFrom(min - 1n, min - 2n, 2n * min - 1n, -(10n ** 30n)), fc.bigInt({ min: min * 2n ** 64n, max: min - 1n })) },
-        );
         const format = typeof resolved.format === 'string' ? resolved.format : 'its bounds';
-        choices.push({
-          weight: 5,
-          arbitrary: fc.oneof(
-            { weight: 9, arbitrary: fc.tuple(outside, spellingArbitrary).map(([n, spelling]) => ({ model: numberModel(spellInteger(n, spelling)), description: `is ${describeInteger(n)} (outside ${format})` })) },
-            { weight: 1, arbitrary: fc.constantFrom({ model: numberModel('1e400'), description: `is 1e400 (outside ${format})` }, { model: numberModel('-1e400'), description: `is -1e400 (outside ${format})` }) },
-          ),
-        });
+        // The widest bound's magnitude: "just past" a bound is within one more bit of it (an
+        // unsigned or wider parse lets it through); "far" is beyond that.
+        const width = [min, max, 1n].map((n) => (n < 0n ? -n : n)).reduce((a, b) => (a > b ? a : b));
+        const outside = (constants: readonly bigint[], lo: bigint, hi: bigint): fc.Arbitrary<InvalidValue> =>
+          fc.tuple(fc.oneof(fc.constantFrom(...constants), fc.bigInt({ min: lo, max: hi })), spellingArbitrary).map(([n, spelling]) => {
+            const { text, tags } = spelled(n, spelling);
+            return { model: numberModel(text), description: `is ${describeInteger(n)} (outside ${format})`, tags };
+          });
+        add('invalid-outside', 5, [
+          ['above', outside([max + 1n, max + 2n], max + 1n, max + width)],
+          ['far-above', outside([10n ** 30n], max + width + 1n, max + width * 2n ** 64n)],
+          ['below', outside([min - 1n, min - 2n], min - width, min - 1n)],
+          ['far-below', outside([-(10n ** 30n)], min - width * 2n ** 64n, min - width - 1n)],
+          fixed('1e400', numberModel('1e400'), `is 1e400 (outside ${format})`),
+          fixed('-1e400', numberModel('-1e400'), `is -1e400 (outside ${format})`),
+        ]);
       }
     }
     if (allowed.has('string') && types.length === 1) {
-      if (typeof resolved.minLength === 'number' && resolved.minLength > 0) choices.push({ weight: 2, arbitrary: fc.constant({ model: stringModel('x'.repeat(resolved.minLength - 1)), description: `is shorter than ${resolved.minLength}` }) });
-      if (typeof resolved.maxLength === 'number') choices.push({ weight: 2, arbitrary: fc.constant({ model: stringModel('x'.repeat(resolved.maxLength + 1)), description: `is longer than ${resolved.maxLength}` }) });
+      const { min, max } = lengthBounds(resolved);
+      add('invalid-length', 2, [
+        ...(min > 0 ? [fixed('shorter', stringModel('x'.repeat(min - 1)), `is shorter than ${min}`)] : []),
+        ...(max !== undefined ? [fixed('longer', stringModel('x'.repeat(max + 1)), `is longer than ${max}`)] : []),
+      ]);
     }
-    return choices.length === 0 ? undefined : fc.oneof(...choices);
+    return families;
   }
 }
+
+/** Fractions where an integer is due: halves, a tenth as an exponent, and fractions past 2^53 and 2^63 that a double rounds to an integer. */
+export const FRACTIONS: readonly string[] = ['1.5', '0.5', '-0.5', '1e-1', '9007199254740993.5', '9223372036854775807.5', '-1.000001', '2.25E1'];
+
+/** A value of each JSON type, to put where the schema allows another: [its type, its variant name, the value, what it is]. */
+export const WRONG_TYPES: readonly (readonly [JsonType, string, JsonModel, string])[] = [
+  ['boolean', 'false', { kind: 'literal', text: 'false' }, 'is false (a boolean)'],
+  ['string', 'empty-string', stringModel(''), 'is the empty string'],
+  ['string', 'string', stringModel('Monstera'), 'is a string'],
+  ['integer', 'zero', numberModel('0'), 'is the number 0'],
+  ['number', 'fraction', numberModel('1.5'), 'is the number 1.5'],
+  ['array', 'empty-array', { kind: 'array', items: [] }, 'is an empty array'],
+  ['array', 'array', { kind: 'array', items: [stringModel('Monstera')] }, 'is an array'],
+  ['object', 'empty-object', { kind: 'object', members: [] }, 'is an empty object'],
+];

@@ -1,4 +1,3 @@
-/** The Prism mock of openapi.yaml behind the kit's request gate (`plant-store mock`). */
-export * from './cors.js';
-export * from './front.js';
+/** The Prism mock of openapi.yaml behind the kit's request pipeline (`plant-store mock`). */
+export * from './mock.js';
 export * from './prism.js';

@@ -1,7 +1,7 @@
 /**
  * Prism as a library: its engine (`@stoplight/prism-http`, the version prism-cli 5.14.2 runs)
  * reads openapi.yaml itself and decides what a mock answers - which response, which example,
- * or generated data (json-schema-faker, seeded). The kit's front (front.ts) has already decided
+ * or generated data (json-schema-faker, seeded). The kit's pipeline (src/http) has already decided
  * that the request is acceptable, so Prism's own request and security validation are off: Prism
  * is asked only "what does the mock answer to this accepted request?".
  */
@@ -39,7 +39,7 @@ export interface PrismRequest {
   /** Lower case or upper case; Prism wants lower case. */
   readonly method: string;
   readonly path: string;
-  /** The body as plain JSON data; Prism does not validate it (the front did). */
+  /** The body as plain JSON data; Prism does not validate it (the pipeline did). */
   readonly body: unknown;
 }
 
@@ -61,13 +61,13 @@ export async function loadPrism(options: PrismOptions): Promise<PrismEngine> {
   ]);
   const operations = await getHttpOperationsFromSpec(options.document);
   if (operations.length === 0) throw new Error(`Prism found no operation in ${options.document}`);
-  // Prism logs every negotiation step; the front logs one line per request instead.
+  // Prism logs every negotiation step; the socket layer logs one line per request instead.
   const logger = createLogger('mock', { level: 'silent' });
   const base = {
     isProxy: false,
     validateRequest: false,
     checkSecurity: false,
-    // The front checks every answer against the contract's own validators.
+    // The mock (mock.ts) holds every answer against the contract's own validators.
     validateResponse: false,
     errors: false,
     upstreamProxy: undefined,

@@ -1,38 +1,21 @@
 /**
- * `bad-auth`: a valid NewPlant with missing, malformed or wrong credentials (RFC 6750). Under the
- * mock profile no wrong tokens are sent: a mock accepts any well-formed one.
+ * `bad-auth`: a valid NewPlant with credentials a server must refuse: every `refuse` row of the
+ * credential table (credentials.ts), each built from the user's token - no credentials, other
+ * schemes, near misses of the token, more than one token, whitespace and look-alikes, two fields,
+ * a token in the query - and, in the random phase, wrong tokens drawn at random. Under the mock
+ * profile only what is no well-formed bearer token is sent: a mock accepts any.
  */
 import fc from 'fast-check';
 import { codePointsOf } from '../json-text.js';
 import type { AuthSpelling, KindContext } from './context.js';
+import { credentialSpellings } from './credentials.js';
 import { requestKind } from './kind.js';
 
-/** RFC 6750, section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
-export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const B64_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
 
-/** Every bad spelling of credentials that does not depend on chance, for the operation's scheme and the token. */
+/** Every bad spelling of credentials built from the token, for the operation's scheme and the profile. */
 export function badCredentials(scheme: string, token: string, profile: KindContext['profile']): AuthSpelling[] {
-  const spellings: AuthSpelling[] = [
-    { header: undefined, credentials: 'missing', shown: 'no Authorization header' },
-    { header: `Basic ${Buffer.from('plant:secret').toString('base64')}`, credentials: 'other-scheme', shown: 'Authorization: Basic (plant:secret)' },
-    { header: `Token ${token}`, credentials: 'other-scheme', shown: 'Authorization: Token <token>' },
-    { header: `OAuth ${token}`, credentials: 'other-scheme', shown: 'Authorization: OAuth <token>' },
-    { header: `Digest username="plant"`, credentials: 'other-scheme', shown: 'Authorization: Digest username="plant"' },
-    { header: scheme, credentials: 'malformed', shown: `Authorization: ${scheme} (no token)` },
-    { header: token, credentials: 'malformed', shown: 'Authorization: <token> (no scheme)' },
-    { header: `${scheme} "${token}"`, credentials: 'malformed', shown: `Authorization: ${scheme} "<token>" (quoted)` },
-    { header: `${scheme} ${token}!`, credentials: 'malformed', shown: `Authorization: ${scheme} <token>! (not a b64token)` },
-  ];
-  // A mock accepts any well-formed token: a wrong one is not wrong there.
-  if (profile === 'mock') return spellings;
-  const suffixed = `${token}x`;
-  return [
-    ...spellings,
-    // Comparisons by prefix (startsWith) and by containment.
-    { header: `${scheme} ${suffixed}`, credentials: B64TOKEN.test(suffixed) ? 'wrong-token' : 'malformed', shown: `Authorization: ${scheme} <token>x` },
-    { header: `${scheme} x${token}`, credentials: 'wrong-token', shown: `Authorization: ${scheme} x<token>` },
-  ];
+  return credentialSpellings('refuse', scheme, token, profile);
 }
 
 function randomWrongToken(scheme: string, token: string): fc.Arbitrary<AuthSpelling> {
@@ -44,7 +27,7 @@ function randomWrongToken(scheme: string, token: string): fc.Arbitrary<AuthSpell
 
 export const badAuth = requestKind({
   name: 'bad-auth',
-  description: 'a valid NewPlant with no Authorization header, another scheme, malformed credentials or a wrong token',
+  description: 'a valid NewPlant with credentials a server must refuse, each built from the token: none, other schemes, near misses of the token, lists, whitespace and look-alikes, two fields, the query (the credential table); wrong tokens at random',
   weight: 14,
   random: (context) => {
     const { scheme } = context;

@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import type { Contract, ObjectShape, OperationContract, RequestBodyContract } from '../../src/openapi/index.js';
 import { codePointsOf, LAYOUTS, writeJson, type JsonModel, type Layout } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
-import type { Content, Credentials, Profile, RequestCase } from '../types.js';
+import type { Content, Credentials, DerivedSecret, Profile, RequestCase } from '../types.js';
+import { credentialSpellings } from './credentials.js';
 import { extrasArbitrary, NO_EXTRAS, type RequestExtras } from './extras.js';
 
 /** Credentials as a request carries them. */
@@ -22,6 +23,17 @@ export interface AuthSpelling {
   readonly shown: string;
   /** A query string to add (RFC 6750, section 2.3's access_token), without `?`. */
   readonly query?: string;
+  /** The row of the credential table (credentials.ts) it comes from, if any. */
+  readonly name?: string;
+  /** Further Authorization field lines after `header` (two fields, RFC 9110, section 5.3). */
+  readonly moreHeaders?: readonly string[];
+  /** Text made from the token, for reports to hide (see RequestCase.derived). */
+  readonly derived?: DerivedSecret;
+  /**
+   * Set where the RFCs leave the answer to these credentials open: the request's `lenient`. Only
+   * on spellings sent with a valid body (the valid and bad-auth kinds), never in `goodAuth`.
+   */
+  readonly lenient?: string;
 }
 
 export interface CaseSpec {
@@ -34,8 +46,12 @@ export interface CaseSpec {
   readonly body: Uint8Array;
   readonly setup?: readonly RequestCase[];
   readonly lenient?: string;
+  /** What `lenient` leaves open (see RequestCase.lenientAbout); a leniency of the credentials is always about refusal. */
+  readonly lenientAbout?: 'refusal';
   /** Headers, query string and a note from a valid request's extras (Accept, Accept-Encoding...). */
   readonly extras?: RequestExtras;
+  /** The variants it was drawn from (see RequestCase.tags). */
+  readonly tags?: readonly string[];
 }
 
 export interface KindContext {
@@ -64,6 +80,8 @@ export interface KindContext {
   readonly mediaType: fc.Arbitrary<string>;
   /** Valid credentials in every spelling a server must accept. */
   readonly goodAuth: fc.Arbitrary<AuthSpelling>;
+  /** Every other spelling of valid credentials a server must accept (the credential table's `accept` rows), the lenient ones included. */
+  readonly acceptedAuth: readonly AuthSpelling[];
   /** Valid credentials as most clients write them. */
   readonly validAuth: AuthSpelling;
   /** Headers and query strings a valid request may carry besides its credentials and media type. */
@@ -133,12 +151,12 @@ export function kindContext(contract: Contract, operation: OperationContract, op
   const integerKeys = [...shape.properties].filter(([, s]) => contract.resolve(s).type === 'integer').map(([k]) => k);
 
   const validAuth: AuthSpelling = scheme === undefined ? { header: undefined, credentials: 'valid', shown: '' } : { header: `${scheme} ${options.token}`, credentials: 'valid', shown: `Authorization: ${scheme} <token>` };
+  const acceptedAuth = scheme === undefined ? [] : credentialSpellings('accept', scheme, options.token, profile);
+  // Spellings a request of any kind may carry: none the RFCs leave open, so that the request's
+  // `lenient` stays about its body.
+  const strict = acceptedAuth.filter((auth) => auth.lenient === undefined);
   const goodAuth: fc.Arbitrary<AuthSpelling> =
-    scheme === undefined
-      ? fc.constant(validAuth)
-      : fc
-          .oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant(scheme) }, { weight: 1, arbitrary: fc.constantFrom(...caseSpellings(scheme)) })
-          .map((word) => ({ header: `${word} ${options.token}`, credentials: 'valid' as const, shown: `Authorization: ${word} <token>` }));
+    strict.length === 0 ? fc.constant(validAuth) : fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant(validAuth) }, { weight: 1, arbitrary: fc.constantFrom(...strict) });
 
   const make = (spec: CaseSpec): RequestCase => {
     const extras = spec.extras ?? NO_EXTRAS;
@@ -150,6 +168,8 @@ export function kindContext(contract: Contract, operation: OperationContract, op
     }
     if (spec.contentType !== undefined) headers['content-type'] = spec.contentType;
     if (spec.auth.header !== undefined) headers.authorization = spec.auth.header;
+    const lenient = spec.lenient ?? spec.auth.lenient;
+    const lenientAbout = spec.lenient !== undefined ? spec.lenientAbout : spec.auth.lenient !== undefined ? 'refusal' : undefined;
     const query = [spec.auth.query, extras.query].filter((q): q is string => q !== undefined && q !== '').join('&');
     return {
       method: operation.method,
@@ -160,8 +180,12 @@ export function kindContext(contract: Contract, operation: OperationContract, op
       variant: spec.variant,
       content: spec.content,
       credentials: spec.auth.credentials,
-      ...(spec.lenient === undefined ? {} : { lenient: spec.lenient }),
+      ...(lenient === undefined ? {} : { lenient }),
+      ...(lenient === undefined || lenientAbout === undefined ? {} : { lenientAbout }),
       setup: spec.setup ?? [],
+      ...(spec.auth.moreHeaders === undefined ? {} : { extraLines: spec.auth.moreHeaders.map((value) => ['authorization', value] as const) }),
+      ...(spec.auth.derived === undefined ? {} : { derived: spec.auth.derived }),
+      ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
     };
   };
 
@@ -182,6 +206,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
     layout: fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant<Layout>('compact') }, { weight: 1, arbitrary: fc.constantFrom(...LAYOUTS.slice(1)) }),
     mediaType: fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constantFrom(...jsonTypes) }, { weight: 2, arbitrary: fc.constantFrom(...jsonTypes.flatMap(mediaTypeSpellings)) }),
     goodAuth,
+    acceptedAuth,
     validAuth,
     extras: extrasArbitrary(),
     make,

@@ -11,12 +11,13 @@ import type { Profile, RequestCase } from '../types.js';
 import { badAuth } from './bad-auth.js';
 import { badMediaType } from './bad-media-type.js';
 import { kindContext, type KindContext } from './context.js';
+import { doubleFault } from './double-fault.js';
 import { invalidBody } from './invalid-body.js';
 import type { RequestKind } from './kind.js';
 import { malformedJson } from './malformed-json.js';
 import { valid } from './valid.js';
 
-export const KINDS = [valid, invalidBody, malformedJson, badMediaType, badAuth] as const satisfies readonly RequestKind[];
+export const KINDS = [valid, invalidBody, malformedJson, badMediaType, badAuth, doubleFault] as const satisfies readonly RequestKind[];
 
 export type KindName = (typeof KINDS)[number]['name'];
 export const KIND_NAMES: readonly KindName[] = KINDS.map((kind) => kind.name);
@@ -50,8 +51,9 @@ function contexts(contract: Contract, options: GeneratorOptions): KindContext[] 
 }
 
 /**
- * Requests for the contract's operations, each kind by its weight (the default mix: 40% valid,
- * 30% schema violations, 8% malformed JSON, 8% wrong media types, 14% bad credentials). Shrinks
+ * Requests for the contract's operations, each kind by its weight (the default mix, out of 104:
+ * 40 valid, 30 schema violations, 8 malformed JSON, 8 wrong media types, 14 bad credentials, 4
+ * double faults). Shrinks
  * towards small, plain, valid-looking requests.
  */
 export function requestArbitrary(contract: Contract = loadContract(), options: GeneratorOptions): fc.Arbitrary<RequestCase> {
@@ -80,6 +82,7 @@ export function validBodyArbitrary(contract: Contract, operation: OperationContr
   return new SchemaArbitraries(contract).valid(operation.requestBody.schema);
 }
 
+export { CREDENTIAL_VARIANTS, classify, credentialTableMarkdown, type CredentialVariant } from './credentials.js';
 export { caseSpellings, mediaTypeSpellings, type AuthSpelling, type CaseSpec, type KindContext } from './context.js';
 export { REQUEST_EXTRAS, type RequestExtras } from './extras.js';
 export { requestKind, type RequestKind } from './kind.js';

@@ -8,6 +8,7 @@
  */
 import type fc from 'fast-check';
 import type { RequestCase } from '../types.js';
+import type { VariantTable } from '../variants.js';
 import type { KindContext } from './context.js';
 
 export interface RequestKind<N extends string = string> {
@@ -20,6 +21,12 @@ export interface RequestKind<N extends string = string> {
   random(context: KindContext): fc.Arbitrary<RequestCase> | undefined;
   /** The coverage phase's requests: the same list for every seed. */
   coverage(context: KindContext): readonly RequestCase[];
+  /**
+   * The tables its random generator picks from, each entry as likely as its siblings; the requests
+   * carry the tags of the entries they were drawn from (variants.ts). A sample of `random` reaches
+   * every entry (test/fuzz/variants.test.ts).
+   */
+  variants?(context: KindContext): readonly VariantTable[];
 }
 
 /** Keeps a kind's name a literal type, so the registry's names are a union. */

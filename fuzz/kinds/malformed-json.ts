@@ -9,7 +9,8 @@
  * implementation, not of JSON).
  */
 import fc from 'fast-check';
-import { writeJson, type JsonMember, type JsonModel, type Layout } from '../json-text.js';
+import { tagsOf, writeJson, type JsonMember, type JsonModel, type Layout } from '../json-text.js';
+import { table, variantTag } from '../variants.js';
 import type { KindContext } from './context.js';
 import { requestKind } from './kind.js';
 
@@ -73,21 +74,40 @@ function firstStringValue(text: string): number {
   return -1;
 }
 
-/** Number spellings JSON does not allow (RFC 8259, section 6); each replaces an integer property's value. */
-export const BAD_NUMBERS: readonly string[] = ['NaN', 'Infinity', '-Infinity', '01', '-01', '+1', '0x10', '.5', '1.', '1e', '1e+', '--1', '1_000', '- 1'];
-/** Escapes JSON does not have (RFC 8259, section 7). */
-export const BAD_ESCAPES: readonly string[] = ['\\x41', "\\'", '\\u12G4', '\\a', '\\U0041', '\\0'];
+/**
+ * Number spellings JSON does not allow (RFC 8259, section 6); each replaces an integer property's
+ * value: NaN and the infinities, leading zeros and a plus sign, hexadecimal and binary, a bare
+ * point or exponent, digit separators, a decimal comma, a full-width digit, a number cut in two.
+ */
+export const BAD_NUMBERS: readonly string[] = ['NaN', 'Infinity', '-Infinity', 'nan', '01', '-01', '00', '+1', '+0', '0x10', '-0x1', '0b11', '.5', '1.', '1e', '1e+', '1e1.5', '1.2.3', '--1', '-', '1_000', '1,5', '- 1', '1 2', '\uff11'];
+/** Escapes JSON does not have (RFC 8259, section 7): other languages' escapes, \u with too few or no hex digits. */
+export const BAD_ESCAPES: readonly string[] = ['\\x41', "\\'", '\\u12G4', '\\u{41}', '\\a', '\\v', '\\U0041', '\\0', '\\%', '\\ ', '\\\n'];
 /** Control characters that must be escaped inside a string (RFC 8259, section 7). */
-const RAW_CONTROLS: readonly string[] = ['\u0000', '\u0001', '\t', '\n', '\r', '\u001f'];
-/** Byte sequences that are not UTF-8 (RFC 3629): lone continuation and invalid lead bytes, an overlong encoding, an encoded surrogate, a sequence cut short. */
+const RAW_CONTROLS: readonly string[] = ['\u0000', '\u0001', '\u0008', '\t', '\n', '\u000b', '\r', '\u001b', '\u001f'];
+/** Characters that are whitespace elsewhere but not between JSON tokens (RFC 8259, section 2: only space, tab, LF and CR). */
+const OTHER_WHITESPACE: readonly string[] = ['\u000b', '\u000c', '\u00a0', '\u2028', '\u3000', '\ufeff', '\u0000'];
+/** Values that are literals in other languages, and strings without double quotes; each replaces the first member's value. */
+const BAD_VALUES: readonly string[] = ['', 'None', 'True', 'undefined', 'nil', "'Monstera'", 'Monstera'];
+/**
+ * Byte sequences that are not UTF-8 (RFC 3629): lone continuation and invalid lead bytes, overlong
+ * encodings (of `/` and of NUL, as modified UTF-8 writes it), encoded surrogates (CESU-8), sequences
+ * cut short or interrupted, a code point above U+10FFFF, a five-byte sequence.
+ */
 export const INVALID_UTF8: readonly (readonly [string, readonly number[]])[] = [
   ['the byte 0xFF', [0xff]],
   ['the byte 0xFE', [0xfe]],
+  ['the byte 0xC1', [0xc1]],
   ['a lone continuation byte 0x80', [0x80]],
   ['the overlong encoding C0 AF of /', [0xc0, 0xaf]],
+  ['the overlong encoding C0 80 of NUL (modified UTF-8)', [0xc0, 0x80]],
+  ['the overlong three-byte encoding E0 80 AF of /', [0xe0, 0x80, 0xaf]],
   ['an encoded surrogate ED A0 80', [0xed, 0xa0, 0x80]],
+  ['an encoded surrogate pair ED A0 BD ED B2 9A (CESU-8)', [0xed, 0xa0, 0xbd, 0xed, 0xb2, 0x9a]],
+  ['a two-byte lead followed by ASCII C3 28', [0xc3, 0x28]],
   ['a three-byte sequence cut short E2 82', [0xe2, 0x82]],
+  ['a four-byte sequence cut short F0 9F 8C', [0xf0, 0x9f, 0x8c]],
   ['a code point above U+10FFFF F4 90 80 80', [0xf4, 0x90, 0x80, 0x80]],
+  ['a five-byte sequence F8 88 80 80 80', [0xf8, 0x88, 0x80, 0x80, 0x80]],
 ];
 
 const hex = (s: string): string => `U+${(s.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
@@ -116,6 +136,13 @@ export const MALFORMATIONS: readonly Malformation[] = [
       return { text: text.slice(0, first) + written + text.slice(end + 1), variant: how === 'single-quoted-key' ? 'a key in single quotes' : 'a key without quotes' };
     }),
   ),
+  onText('truncated-after-open', (text) => ({ text: text.slice(0, 1), variant: 'JSON cut off after its first character' })),
+  onText('truncated-before-close', (text) => ({ text: text.slice(0, -1), variant: 'JSON without its last character (an object never closed)' })),
+  onText('leading-comma', (text) => ({ text: `${text.slice(0, 1)},${text.slice(1)}`, variant: 'a comma before the first member' })),
+  onText('double-comma', (text) => {
+    const comma = structuralIndex(text, ',');
+    return comma < 0 ? undefined : { text: `${text.slice(0, comma)},${text.slice(comma)}`, variant: 'two commas between members' };
+  }),
   onText('missing-colon', (text) => {
     const colon = structuralIndex(text, ':');
     return colon < 0 ? undefined : { text: `${text.slice(0, colon)}=${text.slice(colon + 1)}`, variant: '= instead of : between a key and its value' };
@@ -129,6 +156,18 @@ export const MALFORMATIONS: readonly Malformation[] = [
     return close < 0 ? undefined : { text: text.slice(0, close) + text.slice(close + 1), variant: 'a string that is never closed' };
   }),
   ...RAW_CONTROLS.map((control) => inFirstString(`raw-control:${hex(control)}`, control, `an unescaped control character ${hex(control)} in a string`)),
+  ...OTHER_WHITESPACE.map((space) => onText(`not-whitespace:${hex(space)}`, (text) => ({ text: `${text.slice(0, 1)}${space}${text.slice(1)}`, variant: `${hex(space)} between tokens (not JSON whitespace)` }))),
+  ...BAD_VALUES.map(
+    (bad): Malformation => ({
+      name: `bad-value:${bad === '' ? 'nothing' : bad}`,
+      apply: (model, layout) => {
+        const [first] = model.kind === 'object' ? model.members : [];
+        if (first === undefined || model.kind !== 'object') return undefined;
+        const members = model.members.map((m): JsonMember => (m === first ? { ...m, value: { kind: 'number', text: bad } } : m));
+        return { bytes: utf8(writeJson({ kind: 'object', members }, layout)), variant: `${first.key} written as ${bad === '' ? 'nothing' : bad} (not a JSON value)` };
+      },
+    }),
+  ),
   ...BAD_ESCAPES.map((escape) => inFirstString(`invalid-escape:${escape}`, escape, `the invalid escape ${escape} in a string`)),
   ...INVALID_UTF8.map(
     ([description, bytes]): Malformation => ({
@@ -143,7 +182,7 @@ export const MALFORMATIONS: readonly Malformation[] = [
   ...INVALID_UTF8.map(
     ([description, bytes]): Malformation => ({
       name: `invalid-utf8-in-string:${bytes.map((b) => b.toString(16).toUpperCase()).join(' ')}`,
-      lenient: 'RFC 8259, section 9 lets a parser accept non-JSON forms; a decoder that replaces the bytes with U+FFFD makes a string of it, so the server stores something other than was sent',
+      lenient: 'RFC 8259, section 9 lets a parser accept non-JSON forms; a decoder that replaces the bytes with U+FFFD (body-parser, Fastify, Hono), or one that decodes an encoded surrogate (surrogatepass in Python), makes a string of it, so the server stores something other than was sent',
       apply: (model, layout) => {
         const text = writeJson(model, layout);
         // Inside a string value, not a key: decoded leniently, the body is still the same NewPlant.
@@ -168,10 +207,10 @@ export const MALFORMATIONS: readonly Malformation[] = [
 
 export const malformedJson = requestKind({
   name: 'malformed-json',
-  description: 'bodies that are not JSON: cut off, trailing commas, comments, single quotes, unclosed strings, raw control characters, invalid escapes, byte sequences that are not UTF-8, numbers JSON does not allow',
+  description: 'bodies that are not JSON: cut off, stray or missing commas and colons, comments, single quotes, unclosed strings, raw control characters, other whitespace, invalid escapes, byte sequences that are not UTF-8, numbers and literals JSON does not allow',
   weight: 8,
   random: (context) => {
-    const usable = MALFORMATIONS.filter((m) => m.apply(context.plainBody(0), 'compact', context.integerKeys, 0.5) !== undefined);
+    const usable = usableMalformations(context);
     return fc
       .record({ model: context.body, layout: context.layout, mediaType: context.mediaType, auth: context.goodAuth, how: fc.constantFrom(...usable), at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }) })
       .map(({ model, layout, mediaType, auth, how, at }) => {
@@ -180,15 +219,24 @@ export const malformedJson = requestKind({
         const made = applied ?? (MALFORMATIONS[0] as Malformation).apply(model, layout, context.integerKeys, at);
         const { bytes, variant } = made ?? { bytes: new Uint8Array(), variant: 'an empty body' };
         const lenient = applied === undefined ? undefined : how.lenient;
-        return context.make({ kind: 'malformed-json', variant, content: 'invalid', auth, contentType: mediaType, body: bytes, ...(lenient === undefined ? {} : { lenient }) });
+        const tags = [variantTag('malformation', applied === undefined ? 'truncated' : how.name), ...tagsOf(model)];
+        return context.make({ kind: 'malformed-json', variant, content: 'invalid', auth, contentType: mediaType, body: bytes, tags, ...(lenient === undefined ? {} : { lenient }) });
       });
   },
   coverage: (context) =>
     MALFORMATIONS.flatMap((how, n) => {
       const made = how.apply(context.plainBody(n), 'compact', context.integerKeys, 0.5);
       if (!made) return [];
-      return [context.make({ kind: 'malformed-json', variant: made.variant, content: 'invalid', auth: context.validAuth, contentType: context.jsonTypes[0], body: made.bytes, ...(how.lenient === undefined ? {} : { lenient: how.lenient }) })];
+      return [
+        context.make({ kind: 'malformed-json', variant: made.variant, content: 'invalid', auth: context.validAuth, contentType: context.jsonTypes[0], body: made.bytes, tags: [variantTag('malformation', how.name)], ...(how.lenient === undefined ? {} : { lenient: how.lenient }) }),
+      ];
     }),
+  variants: (context) => table('malformation', usableMalformations(context).map((m) => m.name)),
 });
+
+/** The malformations a valid body of the operation gives a place to (a bad number needs an integer property). */
+function usableMalformations(context: KindContext): Malformation[] {
+  return MALFORMATIONS.filter((m) => m.apply(context.plainBody(0), 'compact', context.integerKeys, 0.5) !== undefined);
+}
 
 export type { KindContext };

@@ -26,7 +26,7 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
- * A refusal: the Error answer a request gets. A value that the gate returns, never an exception
+ * A refusal: the Error answer a request gets. A value that a rule returns, never an exception
  * that is thrown: half of a typical mix is refused, and constructing a JavaScript Error (even
  * without a stack trace) costs more than parsing a small body. A defect of the kit keeps the
  * exception that caused it in `cause`.

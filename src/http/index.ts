@@ -1,3 +1,12 @@
-/** HTTP plumbing shared by the reference server and the mock's front: the request gate and the Error catalogue. */
+/**
+ * The HTTP side both kit servers share: the request pipeline (pipeline.ts) and its rules
+ * (rules.ts), the Error catalogue (errors.ts), CORS (cors.ts), and the socket layer that serves
+ * any pipeline (listen.ts, with linger.ts).
+ */
+export * from './cors.js';
 export * from './errors.js';
-export * from './gate.js';
+export * from './exchange.js';
+export * from './linger.js';
+export * from './listen.js';
+export * from './pipeline.js';
+export * from './rules.js';

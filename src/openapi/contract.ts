@@ -98,15 +98,20 @@ export interface Contract {
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const DOCUMENT_ID = 'urn:plant-store-kit:openapi';
 
-/** Finds openapi.yaml at the root of the kit, from src/ as well as from the compiled dist/src/. */
-export function defaultContractFile(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'openapi.yaml');
-    if (existsSync(candidate) && existsSync(join(dir, 'package.json'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('openapi.yaml not found above ' + fileURLToPath(import.meta.url));
-    dir = parent;
+/**
+ * The kit's openapi.yaml: beside the kit's package.json, the first one above this file - from src/
+ * in a checkout, from dist/src/ when built, and from node_modules/plant-store-kit/dist/src/ when
+ * installed. The search stops at that package.json: above it is the project that installed the
+ * kit, whose own openapi.yaml must never be taken for the kit's.
+ */
+export function defaultContractFile(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) {
+      const candidate = join(dir, 'openapi.yaml');
+      if (existsSync(candidate)) return candidate;
+      throw new Error(`openapi.yaml is missing beside ${join(dir, 'package.json')}: the kit is not installed whole`);
+    }
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}: the kit is not installed whole`);
   }
 }
 

@@ -1,4 +1,8 @@
-/** The reference implementation: the app (no socket), its store, and the socket layer. */
+/**
+ * The reference implementation: its store and its answer (app.ts: the store behind the shared
+ * pipeline). The socket layer and the exchange types live in src/http; they are re-exported here
+ * for the tests and tools that start the reference.
+ */
 export * from './app.js';
-export * from './listen.js';
 export * from './store.js';
+export { batchedLog, listen, reportDefect, type AppRequest, type AppResponse, type ListenOptions, type RunningServer } from '../http/index.js';

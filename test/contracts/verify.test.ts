@@ -11,8 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isJsonObject, parseJson, stringifyJson, type JsonObject } from '../../src/openapi/index.js';
 import type { RunningServer } from '../../src/reference/index.js';
-import { startFaulty, startReference, TEST_TOKEN, type Fault } from '../support/servers.js';
-import { startMock } from '../mock/support.js';
+import { startFaulty, startMock, startReference, TEST_TOKEN, type Fault } from '../support/servers.js';
 import { recordPacts } from '../../contracts/consumer-contract.js';
 
 const bin = fileURLToPath(new URL('../../bin/plant-store.js', import.meta.url));

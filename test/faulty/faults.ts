@@ -1,7 +1,9 @@
 /**
  * Faulty Plant Store implementations: each is the reference with one realistic defect, the kind
- * found in real services, and names the check that must catch it. Together they cover all seven
- * checks: authentication, validation gaps, int64, Unicode and long strings, error bodies, media
+ * found in real services, or a small service with authentication of its own in front of the
+ * reference (bearer-stores.ts) with one line of it wrong, and names the check that must catch it
+ * (as a failure, or as a warning where the contract allows the behaviour). Together they cover every
+ * check: authentication, validation gaps, int64, Unicode and long strings, error bodies, media
  * types, repeated ids, an intermittent fault, hostile keys, transport-level misbehaviour, time
  * and capacity.
  */
@@ -9,9 +11,12 @@ import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { exactInteger, isLosslessNumber, LosslessNumber, type JsonObject } from '../../src/openapi/index.js';
 import type { AppRequest, AppResponse } from '../../src/reference/index.js';
-import type { CheckName } from '../../fuzz/index.js';
+import type { CheckName, Severity } from '../../fuzz/index.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
+import * as bearer from './bearer-stores.js';
+import { COVERAGE_FAULTS } from './coverage-faults.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
+import { HYGIENE_FAULTS } from './hygiene.js';
 import { sendEndlessBody, sendGarbage } from './hostile.js';
 import { answerAfter, regexPool } from './resources.js';
 
@@ -21,6 +26,10 @@ export interface FaultyImplementation {
   readonly defect: string;
   /** The check that must name it. */
   readonly caughtBy: CheckName;
+  /** `warning` where the contract allows the behaviour (a hazard): the run passes and warns. Default `failure`. */
+  readonly caughtAs?: Severity;
+  /** Where given: the other checks the defect also breaks; the run must break no other. */
+  readonly touches?: readonly CheckName[];
   start(): Promise<{ readonly url: string; close(): Promise<void> }>;
   /**
    * Set (to the reason) for a defect that shows in time: the suite runs it in a process of its
@@ -28,6 +37,11 @@ export interface FaultyImplementation {
    * times or feels its own.
    */
   readonly alone?: string;
+}
+
+/** A service of bearer-stores.ts: its own authentication in front of the reference's handling of the body. */
+function service(name: string, caughtBy: CheckName, defect: string, options: bearer.BearerStoreOptions, caughtAs: Severity = 'failure'): FaultyImplementation {
+  return { name, caughtBy, defect, ...(caughtAs === 'warning' ? { caughtAs } : {}), start: () => bearer.startBearerStore(options) };
 }
 
 const TWO_53 = 2n ** 53n;
@@ -98,6 +112,17 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
     const answer = correct();
     return answer.status === 401 && /^Bearer \S+$/i.test(header(request, 'authorization') ?? '') ? errorResponse(403, 'forbidden') : answer;
   }),
+  // Services with authentication of their own (bearer-stores.ts), one line of it wrong.
+  service('strncmp-token-prefix', 'requires-auth', 'the token is compared up to the length sent (strncmp), so any prefix of it is accepted', { authenticate: bearer.prefixOfSecret }),
+  service('case-insensitive-token', 'requires-auth', 'tokens are compared without regard to case', { authenticate: bearer.caseInsensitiveToken }),
+  service('bearer-without-space', 'requires-auth', 'the scheme is stripped with /^Bearer\\s*/i, so Bearer<token> and the bare token pass', { authenticate: bearer.schemeStrippedLoosely }),
+  service('split-on-space', 'requires-auth', "the token is header.split(' ')[1], so anything after it is ignored (Bearer <token> extra)", { authenticate: bearer.secondWord }),
+  service('comma-separated-tokens', 'requires-auth', 'the credentials are read as a comma-separated list, any of which may match (Bearer wrong,<token>)', { authenticate: bearer.anyTokenOfAList }),
+  service('base64-decoded-compare', 'requires-auth', 'tokens are compared as the bytes they decode to in base64: padding, the other alphabet and dropped bits pass', { authenticate: bearer.decodedBytesCompared }),
+  service('token-from-query', 'requires-auth', 'the access_token query parameter is read before the header, so the token travels in URLs (and logs)', { authenticate: bearer.queryTokenFirst }, 'warning'),
+  service('last-authorization-field', 'requires-auth', 'of two Authorization fields the last one counts (headers collected into a map)', { authenticate: bearer.lastFieldWins }, 'warning'),
+  service('any-whitespace-separator', 'requires-auth', 'the field is split on JavaScript whitespace, so a tab or U+00A0 passes for a space', { authenticate: bearer.anyWhitespace }, 'warning'),
+  service('body-before-credentials', 'credentials-first', 'the JSON body parser runs before authentication, so a request without credentials and with malformed JSON gets 400', { authenticate: bearer.carefulAuthentication, parseBodyFirst: true }, 'warning'),
 
   // --- validation gaps ---
   fault('accepts-missing-name', 'rejects-invalid', 'a NewPlant without a name is stored under a default name', (request, correct, app) => {
@@ -308,5 +333,11 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
     const answer = correct();
     return name !== undefined && name.trim() === '' && answer.status === 200 ? sendEndlessBody : answer;
   }),
+
+  // --- the coverage phase's families: boundaries, character classes, keys, media types ---
+  ...COVERAGE_FAULTS,
+
+  // --- hygiene of answers: byte order marks, charsets, codings, framing, answers per request ---
+  ...HYGIENE_FAULTS,
 ];
 

@@ -9,6 +9,8 @@ describe('spellInteger', () => {
     [100n, 'point-zero', '100.0'],
     [100n, 'exponent', '1e2'],
     [100n, 'upper-exponent-plus', '1E+2'],
+    [100n, 'padded-exponent', '1e+02'],
+    [10n ** 19n, 'exponent', '1e19'],
     [123n, 'fraction-exponent', '1.23e2'],
     [7n, 'fraction-exponent', '7.0e0'],
     [-5n, 'negative-exponent', '-50e-1'],
@@ -45,6 +47,19 @@ describe('writeString and writeJson', () => {
     );
     expect(writeString('a/b', 'solidus')).toBe('"a\\/b"');
     expect(writeString('🌱', 'ascii')).toBe('"\\ud83c\\udf31"');
+  });
+
+  it('writes a lone surrogate as an escape in every style: the text has a UTF-8 form and reads back as the same string', () => {
+    // Any UTF-16 units, lone surrogates and reversed pairs among them.
+    const units = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)) });
+    fc.assert(
+      fc.property(units, fc.constantFrom(...STRING_STYLES), (value, style) => {
+        const written = writeString(value, style);
+        expect(/\p{Surrogate}/u.test(written)).toBe(false);
+        expect(JSON.parse(Buffer.from(written, 'utf8').toString('utf8'))).toBe(value);
+      }),
+    );
+    expect(writeString('\udc00\ud800', 'solidus')).toBe('"\\udc00\\ud800"');
   });
 
   it('every layout writes the same value', () => {

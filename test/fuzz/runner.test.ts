@@ -30,8 +30,8 @@ describe('runConformance', () => {
     expect(seen[0]?.length).toBeGreaterThan(150);
     // Requests run concurrently, so their order may differ; the requests themselves may not.
     expect([...(seen[1] ?? [])].sort()).toEqual([...(seen[0] ?? [])].sort());
+    // Per kind (the canary counted apart: a phase's count includes its readings, which depend on time).
     expect(second.kinds).toEqual(first.kinds);
-    expect(second.phases.coverage?.requests).toBe(first.phases.coverage?.requests);
   });
 
   it('shrinks a failure to a minimal request, with its check, response, curl command and seed', async () => {

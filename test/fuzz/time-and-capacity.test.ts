@@ -91,7 +91,8 @@ describe('the random phase and slow inputs', () => {
     expect(runs.filter((n) => n >= BACKTRACKING_SHORT.min && n <= 2 * BACKTRACKING_SHORT.max).length).toBeGreaterThan(30);
     expect(runs.filter((n) => n >= BACKTRACKING_LONG.min && n <= 2 * BACKTRACKING_LONG.max).length).toBeGreaterThan(10);
     const names = samples.filter((c) => c.kind === 'valid').map((c) => /"name":"(a+)!"/.exec(Buffer.from(c.body).toString('utf8'))?.[1]?.length ?? 0);
-    expect(names.filter((n) => n >= 27 && n <= BACKTRACKING_SHORT.max).length).toBeGreaterThan(0);
+    // Valid names long enough to take seconds on an exponential pattern (2^27 steps and more): a short run at the top of its range, or a long one.
+    expect(names.filter((n) => n >= 27).length).toBeGreaterThan(0);
     for (const text of fc.sample(backtrackingString() ?? fc.constant(''), { seed: 11, numRuns: 200 })) expect(text).toMatch(/^(a|0| |\t|a |a\.|a-)+[!x]$/);
     expect(backtrackingString(20)).toBeUndefined();
   });

@@ -1,45 +1,41 @@
 /**
- * The battery of edge and hostile requests against the mock, over a real socket. The same
- * battery against the reference implementation shows the battery itself is right.
+ * The battery against the mock (started from examples), without a socket (`mock.request()`) and
+ * over one: every case gets the answer the battery states, read through the mock's freedoms
+ * (test/battery/targets.ts) - the same Errors as the reference, a declared example for a 200.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_TOKEN, startReference } from '../support/servers.js';
-import type { RunningServer } from '../../src/reference/index.js';
-import { battery } from './battery.js';
-import { send } from '../support/http.js';
-import { shapeViolations, startMock, type RunningMock } from './support.js';
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import { createMock, type Mock } from '../../mock/index.js';
+import { toAppRequest } from '../battery/battery.js';
+import { batteryTable, expectPrototypeUnpolluted, sendCase } from '../battery/run.js';
+import { expectationFor } from '../battery/targets.js';
+import { expectAnswer } from '../support/expect-answer.js';
+import { startMock, TEST_TOKEN, type RunningMock } from '../support/servers.js';
 
-const cases = battery(TEST_TOKEN);
+afterEach(expectPrototypeUnpolluted);
 
-describe('the battery', () => {
-  it('has at least 71 requests, each named once', () => {
-    expect(cases.length).toBeGreaterThanOrEqual(71);
-    expect(new Set(cases.map((c) => c.name)).size).toBe(cases.length);
+describe('the battery against the mock, without a socket', () => {
+  let mock: Mock;
+  beforeAll(async () => {
+    mock = await createMock();
+  });
+
+  describe.each(batteryTable('no-socket'))('%s', (_group, cases) => {
+    it.each(cases)('%s', async (_name, c) => {
+      expectAnswer(await mock.request(toAppRequest(c)), expectationFor(c, 'mock', TEST_TOKEN), c.request);
+    });
   });
 });
 
-describe('the mock holds the battery (with its freedoms)', () => {
-  let mock: RunningMock;
+describe('the battery against the mock, over a socket', () => {
+  let server: RunningMock;
   beforeAll(async () => {
-    mock = await startMock();
+    server = await startMock();
   });
-  afterAll(() => mock.close());
+  afterAll(() => server.close());
 
-  it.each(cases)('$name', async ({ request, status, mock: freedom }) => {
-    const response = await send(mock.url, request);
-    expect({ status: response.status, violations: shapeViolations(request, response) }).toEqual({ status: freedom?.status ?? status, violations: [] });
-  });
-});
-
-describe('the reference implementation holds the battery', () => {
-  let reference: RunningServer;
-  beforeAll(async () => {
-    reference = await startReference();
-  });
-  afterAll(() => reference.close());
-
-  it.each(cases)('$name', async ({ request, status }) => {
-    const response = await send(reference.url, request);
-    expect({ status: response.status, violations: shapeViolations(request, response) }).toEqual({ status, violations: [] });
+  describe.each(batteryTable('socket'))('%s', (_group, cases) => {
+    it.each(cases)('%s', async (_name, c) => {
+      expectAnswer(await sendCase(server.url, c), expectationFor(c, 'mock', TEST_TOKEN), c.request);
+    });
   });
 });

@@ -5,13 +5,11 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract, parseJson } from '../../src/openapi/index.js';
+import { connectOutcome, occupiedPort } from '../support/http.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'plant-store.js');
 const READY_TIMEOUT_MS = 20_000;
@@ -103,20 +101,6 @@ function alive(pid: number): boolean {
   }
 }
 
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port) });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => {
-      resolve(true);
-    });
-  });
-}
-
 /** Runs a printed command line in a shell, as a user pasting it would. */
 async function paste(commandLine: string): Promise<string> {
   const { stdout } = await promisify(execFile)('sh', ['-c', commandLine], { timeout: 10_000 });
@@ -125,12 +109,6 @@ async function paste(commandLine: string): Promise<string> {
 
 function isPlant(text: string): boolean {
   return addPlant?.response(200)?.validateBody?.(parseJson(text)).valid === true;
-}
-
-async function occupiedPort(): Promise<{ port: number; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, server };
 }
 
 describe('plant-store start (npm start)', () => {
@@ -156,21 +134,21 @@ describe('plant-store start (npm start)', () => {
     process.kill(-pid, 'SIGINT');
     expect(await start.exited).toEqual({ code: 0, signal: null });
     expect(children.filter(alive)).toEqual([]);
-    expect(await Promise.all([referenceUrl, mockUrl].map((url) => refused(url ?? '')))).toEqual([true, true]);
+    expect(await Promise.all([referenceUrl, mockUrl].map((url) => connectOutcome(Number(new URL(url ?? '').port))))).toEqual(['ECONNREFUSED', 'ECONNREFUSED']);
   });
 
   it.each([
     ['the reference', ['--port', 'PORT', '--mock-port', '0'], '--port'],
     ['the mock', ['--port', '0', '--mock-port', 'PORT'], '--mock-port'],
   ])('says so and exits 2 when the port of %s is taken', async (_, args, flag) => {
-    const { port, server } = await occupiedPort();
+    const { port, close } = await occupiedPort();
     try {
       const start = cli('start', ...args.map((a) => (a === 'PORT' ? String(port) : a)));
       expect(await start.exited).toEqual({ code: 2, signal: null });
       expect(start.stderr).toContain(`plant-store: port ${port} on 127.0.0.1 is already in use; pick another with ${flag}`);
       expect(start.stdout).not.toContain('is up');
     } finally {
-      server.close();
+      close();
     }
   });
 });
@@ -189,13 +167,13 @@ describe('plant-store mock', () => {
   });
 
   it('says so and exits 2 when its port is taken', async () => {
-    const { port, server } = await occupiedPort();
+    const { port, close } = await occupiedPort();
     try {
       const mock = cli('mock', '--port', String(port));
       expect(await mock.exited).toEqual({ code: 2, signal: null });
       expect(mock.stderr).toContain(`port ${port} on 127.0.0.1 is already in use; pick another with --port`);
     } finally {
-      server.close();
+      close();
     }
   });
 

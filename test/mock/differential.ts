@@ -1,12 +1,11 @@
 /**
  * The differential test's engine: the same requests go to the reference implementation and to
  * the mock, and their statuses must agree on every one (bodies may differ: the mock does not
- * store or echo). The requests come from a source that knows nothing of the comparison, so the
- * battery can be swapped for generated requests.
+ * store or echo), but for what the mock's freedoms allow (test/battery/targets.ts). The requests
+ * come from a source that knows nothing of the comparison, so the battery can be swapped for
+ * generated requests.
  */
-import { acceptAnyToken, acceptTokens, checkCredentials } from '../../src/http/index.js';
-import { isPreflight } from '../../mock/index.js';
-import type { Freedom } from './battery.js';
+import { freedomOf, type Freedom } from '../battery/targets.js';
 import { send, type WireRequest } from '../support/http.js';
 
 export interface SourcedRequest {
@@ -32,6 +31,8 @@ export interface Disagreement {
 export interface Comparison {
   readonly compared: number;
   readonly disagreements: Disagreement[];
+  /** Requests whose `Prefer` the mock honours: the reference cannot say what the mock must answer. */
+  readonly uncompared: string[];
 }
 
 export interface Targets {
@@ -42,20 +43,10 @@ export interface Targets {
 }
 
 /**
- * The mock's freedoms, told from the request itself (any source works):
- * - a well-formed bearer token the reference does not know: the mock accepts any, so it must
- *   answer what the reference answers to the same request with the accepted token;
- * - a CORS preflight: the mock grants it (204); the reference has no CORS and is not asked.
+ * The status the mock must answer: the reference's, asked the request as the freedom reads it (a
+ * preflight is granted; a token the reference does not know is the accepted one to the mock).
  */
-function freedomOf(request: WireRequest, token: string): Freedom | undefined {
-  if (isPreflight(request.method, request.headers)) return 'cors-preflight';
-  const authorization = request.headers.authorization;
-  if (checkCredentials(authorization, acceptAnyToken) === undefined && checkCredentials(authorization, acceptTokens([token])) !== undefined) return 'any-token';
-  return undefined;
-}
-
-/** The status the mock must answer: the reference's, asked the request as the freedom reads it. */
-async function expectedStatus(request: WireRequest, freedom: Freedom | undefined, targets: Targets): Promise<number> {
+async function expectedStatus(request: WireRequest, freedom: Exclude<Freedom, 'prefer'> | undefined, targets: Targets): Promise<number> {
   switch (freedom) {
     case 'cors-preflight':
       return 204;
@@ -68,15 +59,20 @@ async function expectedStatus(request: WireRequest, freedom: Freedom | undefined
 
 export async function compare(source: RequestSource, targets: Targets): Promise<Comparison> {
   const disagreements: Disagreement[] = [];
+  const uncompared: string[] = [];
   let compared = 0;
   for await (const { description, request } of source()) {
     const freedom = freedomOf(request, targets.token);
+    if (freedom === 'prefer') {
+      uncompared.push(description);
+      continue;
+    }
     const expected = await expectedStatus(request, freedom, targets);
     const mock = (await send(targets.mockUrl, request)).status;
     compared++;
     if (mock !== expected) disagreements.push({ description, request: show(request), expected, mock, ...(freedom === undefined ? {} : { freedom }) });
   }
-  return { compared, disagreements };
+  return { compared, disagreements, uncompared };
 }
 
 function show(request: WireRequest): string {

@@ -1,5 +1,5 @@
 /**
- * What the mock adds to the gate it shares with the reference implementation: Prism's answers
+ * What the mock adds to the pipeline it shares with the reference implementation: Prism's answers
  * chosen per request (`Prefer`), generated data and seeds, latency, CORS, and the filter that
  * keeps every answer of Prism inside the contract.
  */
@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { loadContract, parseJson, stringifyJson } from '../../src/openapi/index.js';
-import type { AppRequest, AppResponse } from '../../src/reference/index.js';
+import { errorResponse, PlantStoreError, type AppRequest, type AppResponse } from '../../src/http/index.js';
 import { createMock, keepContract, type Mock } from '../../mock/index.js';
+import { declaredExamples, shapeViolations } from '../support/expect-answer.js';
 import { send, type WireRequest } from '../support/http.js';
-import { shapeViolations, startMock, type RunningMock } from './support.js';
+import { startMock, type RunningMock } from '../support/servers.js';
 
 const contract = loadContract();
 const addPlant = contract.findOperation('POST', '/plants');
@@ -22,17 +23,6 @@ const headers = { authorization: 'Bearer any-token', 'content-type': 'applicatio
 const post = (extra: Record<string, string> = {}, body = '{"name":"Monstera","id":9223372036854775807}'): AppRequest => ({ method: 'POST', url: '/plants', headers: { ...headers, ...extra }, body });
 const wire = (request: AppRequest): WireRequest => ({ method: request.method, path: request.url, headers: request.headers as Record<string, string>, body: Buffer.from(request.body as string) });
 const json = (response: AppResponse): unknown => JSON.parse(response.body);
-
-/** Every example openapi.yaml declares for a response of POST /plants: [status, name, value]. */
-function declaredExamples(): [number, string, unknown][] {
-  const responses = ((contract.document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)['/plants']?.post?.responses ?? {}) as Record<
-    string,
-    { content?: { 'application/json'?: { examples?: Record<string, { value: unknown }> } } }
-  >;
-  return Object.entries(responses).flatMap(([status, response]) =>
-    Object.entries(response.content?.['application/json']?.examples ?? {}).map(([name, example]): [number, string, unknown] => [Number(status), name, example.value]),
-  );
-}
 
 describe('the mock answers with Prism, over a socket', () => {
   let server: RunningMock;
@@ -124,7 +114,7 @@ describe('Prefer chooses among the declared answers (Prism)', () => {
     expect(json(response)).toEqual({ error: 400, message: expect.stringContaining(detail) as string });
   });
 
-  it('never lets Prefer override the gate: the request is judged first', async () => {
+  it('never lets Prefer override the rules: the request is judged first', async () => {
     const missing = await mock.request({ ...post({ prefer: 'code=200' }), headers: { 'content-type': 'application/json', prefer: 'code=200' } });
     expect([missing.status, missing.code]).toEqual([401, 'unauthorized']);
     const invalid = await mock.request(post({ prefer: 'code=200' }, '{"name":"a","id":9223372036854775808}'));
@@ -199,7 +189,11 @@ describe('simulated latency (--delay)', () => {
 });
 
 describe('nothing Prism answers leaves the mock unless the contract allows it', () => {
-  const answer = (status: number, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => keepContract(addPlant, { kind: 'response', status, headers, body });
+  // A defect comes back as an internal refusal, which the pipeline answers with its 500 Error.
+  const answer = (status: number, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): AppResponse => {
+    const kept = keepContract(addPlant, { kind: 'response', status, headers, body });
+    return kept instanceof PlantStoreError ? errorResponse(kept) : kept;
+  };
 
   it.each([
     ['an undeclared status', answer(500, { error: 500, message: 'boom' }), 'the status is not declared'],
@@ -229,10 +223,13 @@ describe('nothing Prism answers leaves the mock unless the contract allows it', 
       for (const example of Object.values(examples)) example.value = { tag: 'a Plant needs a name' };
       const file = join(dir, 'openapi.yaml');
       writeFileSync(file, stringifyYaml(document));
-      const broken = await createMock({ contract: loadContract(file) });
+      const reported: unknown[] = [];
+      const broken = await createMock({ contract: loadContract(file), onDefect: (cause) => reported.push(cause) });
       const response = await broken.request(post());
       expect(response.status).toBe(500);
       expect(json(response)).toEqual({ error: 500, message: expect.stringContaining("Prism's 200 answer breaks openapi.yaml (name: is required)") as string });
+      // A defect of the mock is reported, never only answered.
+      expect(reported).toEqual([expect.stringContaining("Prism's 200 answer breaks openapi.yaml") as string]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

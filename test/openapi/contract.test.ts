@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileContract, exactInteger, formatIssues, integerText, INT64_MAX, INT64_MIN, isInt64Projection, loadContract, nestingExceeds, parseJson, projectNumber, stringifyJson } from '../../src/openapi/index.js';
+import { fcParameters } from '../support/seed.js';
 
 const contract = loadContract();
 const addPlant = contract.findOperation('POST', '/plants');
@@ -142,8 +143,6 @@ describe('lossless JSON', () => {
   });
 
   it('projects a plain integer as it projects the same integer spelled otherwise, keeping sign, int32 and int64 (property)', () => {
-    const seed = process.env.FC_SEED === undefined ? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0 : Number(process.env.FC_SEED);
-    console.log(`projection: fast-check seed ${seed} (replay: FC_SEED=${seed} npx vitest run test/contract.test.ts)`);
     const near = (edge: bigint) => fc.bigInt({ min: edge - 3n, max: edge + 3n });
     const integers = fc.oneof(
       fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
@@ -160,7 +159,7 @@ describe('lossless JSON', () => {
         expect(isInt64Projection(plain)).toBe(n >= INT64_MIN && n <= INT64_MAX);
         expect(plain >= -(2 ** 31) && plain <= 2 ** 31 - 1).toBe(n >= -(2n ** 31n) && n <= 2n ** 31n - 1n);
       }),
-      { seed, numRuns: 2000 },
+      fcParameters('projection', 2000),
     );
   });
 

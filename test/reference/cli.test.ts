@@ -5,12 +5,11 @@
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAnswer } from './expect-answer.js';
-import { RawConnection, rawRequest } from './raw-http.js';
+import { expectAnswer } from '../support/expect-answer.js';
+import { connectOutcome, occupiedPort, RawConnection, rawRequest } from '../support/http.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/plant-store.js', import.meta.url));
@@ -66,19 +65,6 @@ async function post(url: string, authorization: string | undefined, body = '{"na
   return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
 }
 
-/** Whether a TCP connection to the port is accepted. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => {
-      resolve(false);
-    });
-  });
-}
-
 async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -117,16 +103,14 @@ describe.concurrent('plant-store --help and bad usage', () => {
   });
 
   it('a port already taken exits 2 saying so', async ({ expect }) => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port, close } = await occupiedPort();
     try {
-      const { port } = blocker.address() as AddressInfo;
       const result = run(['serve', '--port', String(port), '--token', 'secret']);
       expect(await result.exit).toBe(2);
       expect(result.stderr()).toContain(`port ${port} on 127.0.0.1 is already in use`);
       expect(result.stderr()).not.toMatch(/\n\s+at /); // a message, not a stack trace
     } finally {
-      blocker.close();
+      close();
     }
   });
 });
@@ -162,7 +146,7 @@ describe('serve --port 0 --token secret', () => {
     expect((await inFlight.next()).status).toBe(100);
     s.child.kill('SIGTERM');
     // Shutdown has begun once new connections are refused; the process still waits for the request in flight.
-    await until(async () => !(await accepts(s.port)));
+    await until(async () => (await connectOutcome(s.port)) === 'ECONNREFUSED');
     expect(s.child.exitCode).toBeNull();
     inFlight.send('{"name":"a","id":31}');
     expectAnswer(await inFlight.next(), { status: 200, plant: { name: 'a', id: '31' } });

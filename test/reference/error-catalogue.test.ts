@@ -7,18 +7,18 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../src/http/index.js';
 import { createApp } from '../../src/reference/index.js';
+import { ALL_CASES, toAppRequest } from '../battery/battery.js';
+import { runnable } from '../battery/run.js';
+import { addPlant, contract, pathOf } from '../support/expect-answer.js';
 import { TEST_TOKEN } from '../support/servers.js';
-import { ALL_CASES, toAppRequest } from './battery.js';
-import { addPlant, contract } from './expect-answer.js';
 
 const codes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 const inScope = (scope: string) => codes.filter((code) => ERROR_CATALOGUE[code].scope === scope);
 
 /** The battery once more, recording each answer's status and catalogue code. */
-const observed = ALL_CASES.map((c) => {
+const observed = runnable(ALL_CASES, 'no-socket').map((c) => {
   const answer = createApp({ tokens: [TEST_TOKEN] }).request(toAppRequest(c));
-  const path = c.url.replace(/^[a-z]+:\/\/[^/]*/i, '').split('?', 1)[0];
-  return { c, status: answer.status, code: answer.code, body: answer.body, forOperation: contract.findOperation(c.method, path ?? '') === addPlant };
+  return { c, status: answer.status, code: answer.code, body: answer.body, forOperation: contract.findOperation(c.request.method, pathOf(c.request.path)) === addPlant };
 });
 
 describe('the error catalogue', () => {

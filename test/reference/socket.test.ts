@@ -5,21 +5,22 @@
  * HTTP, keep-alive, timeouts and graceful shutdown.
  */
 import { Agent } from 'node:http';
-import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../src/openapi/index.js';
-import { createApp, listen, reportDefect } from '../../src/reference/index.js';
+import { createApp } from '../../src/reference/index.js';
+import { ALL_CASES, DEFAULT_HEADERS, toAppRequest } from '../battery/battery.js';
+import { batteryTable, runnable, sendCase } from '../battery/run.js';
+import { expectationFor } from '../battery/targets.js';
+import { decodeBody, expectAnswer, type Expected } from '../support/expect-answer.js';
+import { connectOutcome, RawConnection, rawExchange, rawRequest, send } from '../support/http.js';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
-import { ALL_CASES, BATTERY, DEFAULT_HEADERS, toAppRequest } from './battery.js';
-import { expectAnswer, type Expected } from './expect-answer.js';
-import { RawConnection, rawExchange, rawRequest, send } from './raw-http.js';
 
 type Reference = Awaited<ReturnType<typeof startReference>>;
 
 const ok = (id: string, name = 'a'): Expected => ({ status: 200, plant: { name, id } });
 /** The head of a POST /plants with the test token and a JSON body of `length` bytes, plus any further header lines. */
 const authorizedHead = (length: number, more = ''): string => `POST /plants HTTP/1.1\nHost: x\nAuthorization: Bearer ${TEST_TOKEN}\nContent-Type: application/json\nContent-Length: ${length}${more}`;
-const post = (body: string, headers: Record<string, string | undefined> = DEFAULT_HEADERS) => ({ method: 'POST', url: '/plants', headers, body });
+const post = (body: string, headers: Record<string, string> = DEFAULT_HEADERS) => ({ method: 'POST', path: '/plants', headers, body: Buffer.from(body) });
 
 describe('the battery over a socket', () => {
   let server: Reference;
@@ -32,25 +33,25 @@ describe('the battery over a socket', () => {
     await server.close();
   });
 
-  describe.each(BATTERY)('%s', (_group, cases) => {
-    const runnable = cases.filter((c) => c.handlerOnly === undefined);
-    it.each(runnable.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-      const answer = await send(server.url, agent, c);
-      expectAnswer(answer, c.expect, { bodyOmitted: c.method === 'HEAD' });
+  describe.each(batteryTable('socket'))('%s', (_group, cases) => {
+    it.each(cases)('%s', async (_name, c) => {
+      const answer = await sendCase(server.url, c, agent);
+      expectAnswer(answer, expectationFor(c, 'reference', TEST_TOKEN), c.request);
+      if (c.request.raw) return;
       // The socket layer adds nothing and loses nothing: the same answer as the app without a socket.
       const direct = createApp({ tokens: [TEST_TOKEN] }).request(toAppRequest(c));
-      expect(answer.body).toBe(c.method === 'HEAD' ? '' : direct.body);
+      expect(decodeBody(answer.body)).toBe(c.request.method === 'HEAD' ? '' : direct.body);
       for (const [name, value] of Object.entries(direct.headers)) expect(answer.headers[name]).toBe(value);
     });
   });
 
-  it('runs all but the named handler-only cases', () => {
-    expect(ALL_CASES.filter((c) => c.handlerOnly === undefined).length).toBeGreaterThan(ALL_CASES.length - 5);
+  it('runs all but the named socket-free cases', () => {
+    expect(runnable(ALL_CASES, 'socket').length).toBeGreaterThan(ALL_CASES.length - 5);
   });
 
   it('a repeated id replaces the plant (decision 2) and the store holds the last one', async () => {
-    expectAnswer(await send(server.url, agent, post('{"name":"a","id":-9223372036854775808,"tag":"x"}')), { status: 200, plant: { name: 'a', tag: 'x', id: '-9223372036854775808' } });
-    expectAnswer(await send(server.url, agent, post('{"name":"b","id":-9.223372036854775808e18}')), ok('-9223372036854775808', 'b'));
+    expectAnswer(await send(server.url, post('{"name":"a","id":-9223372036854775808,"tag":"x"}'), agent), { status: 200, plant: { name: 'a', tag: 'x', id: '-9223372036854775808' } });
+    expectAnswer(await send(server.url, post('{"name":"b","id":-9.223372036854775808e18}'), agent), ok('-9223372036854775808', 'b'));
     expect(stringifyJson(server.app.store.get(-(2n ** 63n)))).toBe('{"name":"b","id":-9223372036854775808}');
   });
 });
@@ -287,15 +288,7 @@ describe('graceful shutdown', () => {
       closed = true;
     });
     await idle.closed; // idle keep-alive connections are closed at once
-    await expect(
-      new Promise((resolve, reject) => {
-        const socket = connect(server.port, '127.0.0.1', () => {
-          socket.destroy();
-          resolve('connected');
-        });
-        socket.on('error', reject);
-      }),
-    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(await connectOutcome(server.port)).toBe('ECONNREFUSED');
     expect(closed).toBe(false);
     busy.send('{"name":"a","id":61}');
     const answer = await busy.next();
@@ -310,8 +303,8 @@ it('the battery over a socket changes nothing on a 4xx and never answers 5xx', a
   const server = await startReference();
   const agent = new Agent({ keepAlive: true });
   try {
-    for (const c of ALL_CASES.filter((c) => c.handlerOnly === undefined && c.expect.status !== 200)) {
-      const answer = await send(server.url, agent, c);
+    for (const c of runnable(ALL_CASES, 'socket').filter((c) => c.expect.status !== 200)) {
+      const answer = await sendCase(server.url, c, agent);
       expect(answer.status).toBeLessThan(500);
     }
     expect(server.app.store.size).toBe(0);
@@ -319,34 +312,4 @@ it('the battery over a socket changes nothing on a 4xx and never answers 5xx', a
     agent.destroy();
     await server.close();
   }
-});
-
-describe('a defect of the kit', () => {
-  it('is answered with a 500 Error that says so, and its exception is reported, not swallowed', async () => {
-    const app = createApp({ tokens: [TEST_TOKEN] });
-    const defect = new TypeError('the store is broken');
-    const reported: unknown[] = [];
-    const broken = { ...app, complete: () => { throw defect; } };
-    const server = await listen(broken, { port: 0, host: '127.0.0.1', onDefect: (cause) => reported.push(cause) });
-    try {
-      const connection = await RawConnection.open(server.port);
-      connection.send(rawRequest(authorizedHead(20), '{"name":"a","id":45}'));
-      expectAnswer(await connection.next(), { status: 500, code: 'internal', message: 'internal: the reference server failed; this is a defect of the kit' });
-      connection.destroy();
-      expect(reported).toEqual([defect]);
-      expect(app.store.get(45n)).toBeUndefined();
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('is written to stderr with its stack by default, --quiet or not', () => {
-    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
-      reportDefect(new RangeError('out of plants'));
-      expect(String(write.mock.calls[0]?.[0])).toMatch(/^plant-store: a request was answered 500 because of a defect of the kit: RangeError: out of plants\n\s+at /);
-    } finally {
-      write.mockRestore();
-    }
-  });
 });

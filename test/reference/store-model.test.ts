@@ -6,17 +6,18 @@
  * whole store is compared with an in-memory model, including eviction in a store of 1-4 entries
  * (the plant stored longest ago is forgotten; a replaced plant counts as the newest).
  *
- * Every run prints its seed; `FC_SEED=<seed> [FC_PATH=<path>] npx vitest run test/reference/store-model.test.ts`
- * replays it (FC_RUNS sets the number of runs).
+ * Every run prints its seed and the command that replays it (test/support/seed.ts: FC_SEED,
+ * FC_PATH, FC_RUNS).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INTEGER_SPELLINGS, spellInteger, type IntegerSpelling } from '../../fuzz/index.js';
 import { INT64_MAX, INT64_MIN, stringifyJson } from '../../src/openapi/index.js';
 import { createApp, type App, type AppRequest } from '../../src/reference/index.js';
+import { DEFAULT_HEADERS } from '../battery/battery.js';
+import { expectAnswer } from '../support/expect-answer.js';
+import { fcParameters } from '../support/seed.js';
 import { TEST_TOKEN } from '../support/servers.js';
-import { DEFAULT_HEADERS } from './battery.js';
-import { expectAnswer } from './expect-answer.js';
 
 interface ModelPlant {
   readonly name: string;
@@ -144,17 +145,13 @@ const refusedArbs = [
 // Two puts for every refusal: the store must fill, overflow and be replaced into often.
 const commandArbs = [putArb, putArb, fc.oneof(...refusedArbs)];
 
-const seed = process.env.FC_SEED === undefined ? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0 : Number(process.env.FC_SEED);
-const numRuns = Number(process.env.FC_RUNS ?? 150);
-
 describe('the reference store against a model', () => {
   it('agrees with the model after every command, eviction included', () => {
-    console.log(`store model: fast-check seed ${seed}, ${numRuns} runs (replay: FC_SEED=${seed} npx vitest run test/reference/store-model.test.ts)`);
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 4 }), fc.commands(commandArbs, { maxCommands: 40, size: '+1' }), (maxEntries, commands) => {
         fc.modelRun(() => ({ model: new StoreModel(maxEntries), real: { app: createApp({ tokens: [TEST_TOKEN], maxEntries }) } }), commands);
       }),
-      { seed, numRuns, ...(process.env.FC_PATH === undefined ? {} : { path: process.env.FC_PATH }) },
+      fcParameters('store model', 150),
     );
   });
 

@@ -4,13 +4,12 @@
  * tokens longer than every accepted one, non-ASCII text - with several tokens of different
  * lengths configured at once.
  *
- * The property prints its seed; `FC_SEED=<seed> npx vitest run test/reference/tokens.test.ts` replays it.
+ * The property prints its seed and the command that replays it (test/support/seed.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { acceptTokens } from '../../src/http/index.js';
-
-const seed = process.env.FC_SEED === undefined ? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0 : Number(process.env.FC_SEED);
+import { fcParameters } from '../support/seed.js';
 
 describe('acceptTokens', () => {
   const tokens = ['a', 'test-token', 'x'.repeat(300), 'Zm9vYmFy=='];
@@ -28,7 +27,6 @@ describe('acceptTokens', () => {
   });
 
   it('accepts a presented token exactly when it is one of the configured ones (property)', () => {
-    console.log(`tokens: fast-check seed ${seed} (replay: FC_SEED=${seed} npx vitest run test/reference/tokens.test.ts)`);
     const configured = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 40, unit: 'binary' }), { minLength: 1, maxLength: 4 });
     fc.assert(
       fc.property(configured, fc.string({ maxLength: 60, unit: 'binary' }), fc.nat(), (list, other, pick) => {
@@ -39,7 +37,7 @@ describe('acceptTokens', () => {
         expect(policy(other)).toBe(list.includes(other));
         expect(policy(`${chosen}${other}`)).toBe(list.includes(`${chosen}${other}`));
       }),
-      { seed, numRuns: 300 },
+      fcParameters('tokens', 300),
     );
   });
 });

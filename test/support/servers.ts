@@ -1,12 +1,13 @@
 /**
- * Servers for tests, always on an ephemeral loopback port: the reference implementation, and
- * "faulty" implementations made from it by one deliberate defect (a transform of the request
- * before it, or of the response after it).
+ * Servers for tests, always on an ephemeral loopback port: the reference implementation, the
+ * mock, and "faulty" implementations made from the reference by one deliberate defect (a
+ * transform of the request before it, or of the response after it).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createApp, listen, type App, type AppOptions, type AppRequest, type AppResponse, type ListenOptions, type RunningServer } from '../../src/reference/index.js';
+import { createMock, type Mock, type MockOptions } from '../../mock/index.js';
 
 export const TEST_TOKEN = 'test-token';
 
@@ -14,6 +15,19 @@ export const TEST_TOKEN = 'test-token';
 export async function startReference(options: Partial<AppOptions> = {}, listenOptions: Omit<ListenOptions, 'port' | 'host'> = {}): Promise<RunningServer & { readonly app: App }> {
   const app = createApp({ tokens: [TEST_TOKEN], ...options });
   return { ...(await listen(app, { ...listenOptions, port: 0, host: '127.0.0.1' })), app };
+}
+
+export interface RunningMock {
+  readonly mock: Mock;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The mock on 127.0.0.1, port 0. */
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const mock = await createMock(options);
+  const running = await listen(mock, { port: 0, host: '127.0.0.1', shutdownGraceMs: 1_000 });
+  return { mock, url: running.url, close: () => running.close() };
 }
 
 /**

@@ -1,34 +1,18 @@
 /**
- * The reference server on a real socket (node:http): reads the head, answers from `admit()`
- * before reading any of the body, reads the body up to the size limit, and answers every
- * failure - including the ones node:http would answer with an empty body - with an Error.
+ * The socket layer (node:http) that serves any pipeline - the reference's or the mock's: it reads
+ * the head and asks the pipeline before reading any of the body, reads the body up to the size
+ * limit, answers every failure - including the ones node:http would answer with an empty body
+ * (408, 431, a request that is not HTTP, CONNECT, a missing Host) - with an Error, closes after an
+ * early answer without losing it (linger.ts), and shuts down gracefully.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { PlantStoreError, type ErrorCode } from '../http/index.js';
-import { errorResponse, internalError, type Admitted, type AppResponse, type Headers } from './app.js';
-
-/**
- * What the socket layer drives: the reference app, or the mock's front. `admit` sees the head
- * only, so that a request can be refused before any of its body is read; `complete` answers from
- * the whole body - synchronously for the reference, asynchronously where the answer comes from
- * elsewhere (Prism, for the mock).
- */
-export interface Gate<A extends object = Admitted> {
-  readonly maxBodyBytes: number;
-  /** The request may go on (its body is then read), or the answer to give at once. */
-  admit(method: string, url: string, headers: Headers): A | AppResponse;
-  complete(admitted: A, body: Uint8Array): AppResponse | Promise<AppResponse>;
-  /** The answer to a body that went over the limit while it was read. */
-  bodyTooLarge(): AppResponse;
-  /** Applied to every answer of the gate just before it is written (the mock adds CORS headers and latency). */
-  finish?(response: AppResponse, request: { readonly method: string; readonly headers: Headers }): AppResponse | Promise<AppResponse>;
-}
-
-function isResponse(value: object): value is AppResponse {
-  return 'status' in value;
-}
+import { PlantStoreError, type ErrorCode } from './errors.js';
+import { errorResponse, type AppResponse } from './exchange.js';
+import { DEFAULT_LINGER, isLingering, lingerAfterAnswer, type LingerLimits } from './linger.js';
+import { isAnswered, type Admitted, type Answered, type Pipeline } from './pipeline.js';
+import { tooLarge } from './rules.js';
 
 export interface ListenOptions {
   readonly port?: number;
@@ -41,17 +25,12 @@ export interface ListenOptions {
   readonly headersTimeoutMs?: number;
   /** A request not received whole by then gets a 408 Error (default 30 s). */
   readonly requestTimeoutMs?: number;
-  /**
-   * Told the exception behind every 500 (a defect of the kit; the client gets only an Error that
-   * says so). Default: its stack trace on stderr, whether or not requests are logged.
-   */
-  readonly onDefect?: (cause: unknown) => void;
-}
-
-/** The default `onDefect`: a defect is never silent, even with `--quiet`. */
-export function reportDefect(cause: unknown): void {
-  const detail = cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
-  process.stderr.write(`plant-store: a request was answered 500 because of a defect of the kit: ${detail}\n`);
+  /** After an early answer, the most bytes of the rest of the body read and discarded before the connection closes (linger.ts; default 16 MiB). */
+  readonly lingerBytes?: number;
+  /** After an early answer, the longest the connection waits for the rest of the body before it closes (default 5 s). */
+  readonly lingerMs?: number;
+  /** After an early answer, the longest the client may send nothing before the connection closes (default 1 s). */
+  readonly lingerIdleMs?: number;
 }
 
 export interface RunningServer {
@@ -72,19 +51,19 @@ const served = new WeakSet<Socket>();
 /** Requests that sent `Expect: 100-continue` and wait for a 100 before they send their body. */
 const continuing = new WeakSet<IncomingMessage>();
 
-/** A body this many times over the limit is not drained any further: the connection is cut. */
-const DRAIN_FACTOR = 16;
-
-export function createPlantServer<A extends object>(app: Gate<A>, options: Omit<ListenOptions, 'port' | 'host' | 'shutdownGraceMs'> = {}): Server {
+export function createPlantServer<A extends Admitted>(pipeline: Pipeline<A>, options: Omit<ListenOptions, 'port' | 'host' | 'shutdownGraceMs'> = {}): Server {
   const log = options.log;
-  const onDefect = options.onDefect ?? reportDefect;
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  const linger: LingerLimits = { bytes: options.lingerBytes ?? DEFAULT_LINGER.bytes, ms: options.lingerMs ?? DEFAULT_LINGER.ms, idleMs: options.lingerIdleMs ?? DEFAULT_LINGER.idleMs };
   const logLine = (method: string | undefined, url: string | undefined, status: number, started: number): void => {
     // The path only: a query string may carry an access_token (RFC 6750, section 2.3).
     log?.(`${new Date().toISOString()} ${method ?? '-'} ${(url ?? '-').split('?', 1)[0] ?? '-'} ${status} ${(performance.now() - started).toFixed(2)}ms`);
   };
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    // A request after an early answer that closes the connection is not answered (RFC 9112,
+    // section 9.6): the connection closes once the answer before it is out.
+    if (isLingering(req.socket)) return;
     served.add(req.socket);
     const started = log ? performance.now() : 0;
     if (log) {
@@ -92,7 +71,7 @@ export function createPlantServer<A extends object>(app: Gate<A>, options: Omit<
         logLine(req.method, req.url, res.statusCode, started);
       });
     }
-    handle(app, server, req, res, onDefect);
+    handle(pipeline, server, req, res, linger);
   };
   const server = createServer(
     {
@@ -121,16 +100,12 @@ export function createPlantServer<A extends object>(app: Gate<A>, options: Omit<
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     served.add(socket);
     const started = log ? performance.now() : 0;
-    let response: AppResponse;
-    try {
-      const admitted = app.admit(req.method ?? 'CONNECT', req.url ?? '', req.headers);
-      response = isResponse(admitted) ? admitted : errorResponse(new PlantStoreError('method_not_allowed', 'method: CONNECT is not allowed'));
-    } catch (cause) {
-      response = internalError(cause);
-    }
-    if (response.cause !== undefined) onDefect(response.cause);
-    writeRaw(socket, response);
-    logLine(req.method, req.url, response.status, started);
+    const head = pipeline.head(req);
+    const answer = isAnswered(head) ? head : pipeline.refuse(req, new PlantStoreError('method_not_allowed', 'method: CONNECT is not allowed'));
+    void Promise.resolve(answer).then((response) => {
+      writeRaw(socket, response);
+      logLine(req.method, req.url, response.status, started);
+    });
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {
@@ -152,103 +127,74 @@ function writeRaw(socket: Socket, response: AppResponse): void {
   socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${head}\r\n${response.body}`);
 }
 
-function handle<A extends object>(app: Gate<A>, server: Server, req: IncomingMessage, res: ServerResponse, onDefect: (cause: unknown) => void): void {
-  let admitted: A | AppResponse;
-  try {
-    admitted =
-      req.httpVersion === '1.1' && req.headers.host === undefined
-        ? errorResponse(new PlantStoreError('malformed_request', 'host: the Host header is required in HTTP/1.1 (RFC 9112, section 3.2)'))
-        : app.admit(req.method ?? '', req.url ?? '/', req.headers);
-  } catch (cause) {
-    admitted = internalError(cause);
-  }
-  if (isResponse(admitted)) {
+function handle<A extends Admitted>(pipeline: Pipeline<A>, server: Server, req: IncomingMessage, res: ServerResponse, linger: LingerLimits): void {
+  const head =
+    req.httpVersion === '1.1' && req.headers.host === undefined
+      ? pipeline.refuse(req, new PlantStoreError('malformed_request', 'host: the Host header is required in HTTP/1.1 (RFC 9112, section 3.2)'))
+      : pipeline.head(req);
+  if (isAnswered(head)) {
     // A body nobody will read is discarded and the connection kept, unless the client declared
-    // (or may send, chunked) more than the limit: then it closes rather than reading it all.
+    // (or may send, chunked) more than the limit: then the connection closes after the answer,
+    // and lingers until the client has sent the rest (bounded).
     const declared = req.headers['content-length'];
-    const smallBody = req.headers['transfer-encoding'] === undefined && (declared === undefined || Number(declared) <= app.maxBodyBytes);
-    respond(app, server, req, res, admitted, !smallBody, onDefect);
-    req.resume();
+    const smallBody = req.headers['transfer-encoding'] === undefined && (declared === undefined || Number(declared) <= pipeline.maxBodyBytes);
+    if (smallBody) req.resume();
+    else lingerAfterAnswer(req, linger);
+    respond(server, res, head, !smallBody);
     return;
   }
-  const head = admitted;
+  const admitted = head;
   if (continuing.delete(req)) res.writeContinue();
   const chunks: Buffer[] = [];
   let size = 0;
-  let over = false;
-  req.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer): void => {
     size += chunk.length;
-    if (over) {
-      if (size > app.maxBodyBytes * DRAIN_FACTOR) req.destroy();
-      return;
-    }
-    if (size > app.maxBodyBytes) {
-      over = true;
+    if (size > pipeline.maxBodyBytes) {
+      // Answered at once; the rest of the body is read and thrown away while the connection lingers.
+      req.off('data', onData);
       chunks.length = 0;
-      // Answer at once and close after: the rest of the body is read and thrown away.
-      respond(app, server, req, res, app.bodyTooLarge(), true, onDefect);
+      lingerAfterAnswer(req, linger);
+      respond(server, res, pipeline.refuse(req, tooLarge(pipeline.maxBodyBytes)), true);
       return;
     }
     chunks.push(chunk);
-  });
+  };
+  req.on('data', onData);
   req.on('end', () => {
-    if (over) return;
-    let response: AppResponse | Promise<AppResponse>;
-    try {
-      response = app.complete(head, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    } catch (cause) {
-      response = internalError(cause);
-    }
-    respond(app, server, req, res, response, false, onDefect);
+    if (size > pipeline.maxBodyBytes) return;
+    respond(server, res, pipeline.body(req, admitted, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)), false);
   });
   // No 'error' listener: node emits a request's 'error' (a client gone mid-body) only to listeners,
   // and there is nobody to answer then; nothing was stored.
 }
 
-/** Writes the gate's answer; a synchronous answer with no `finish` step is written at once (the reference's hot path). */
-function respond<A extends object>(
-  app: Gate<A>,
-  server: Server,
-  req: IncomingMessage,
-  res: ServerResponse,
-  answer: AppResponse | Promise<AppResponse>,
-  close: boolean,
-  onDefect: (cause: unknown) => void,
-): void {
-  if (app.finish === undefined && !(answer instanceof Promise)) {
-    if (answer.cause !== undefined) onDefect(answer.cause);
-    send(res, answer, close || !server.listening);
+/** Writes the pipeline's answer; a synchronous one at once (the reference's hot path). */
+function respond(server: Server, res: ServerResponse, answer: Answered, close: boolean): void {
+  if (answer instanceof Promise) {
+    void answer.then((response) => {
+      send(res, response, close || !server.listening);
+    });
     return;
   }
-  const request = { method: req.method ?? '', headers: req.headers };
-  Promise.resolve(answer)
-    .then((response) => (app.finish ? app.finish(response, request) : response))
-    .catch(internalError)
-    .then(
-      (response) => {
-        if (response.cause !== undefined) onDefect(response.cause);
-        send(res, response, close || !server.listening);
-      },
-      () => undefined,
-    );
+  send(res, answer, close || !server.listening);
 }
 
 function send(res: ServerResponse, response: AppResponse, close: boolean): void {
-  if (res.headersSent) return;
+  if (res.headersSent || res.destroyed) return;
   // A flat [name, value, ...] list: node takes it as it is, where an object would be copied and
   // its keys walked once more on every response (the hot path of every request).
   const headers: (string | number)[] = [];
   for (const name in response.headers) headers.push(name, response.headers[name] as string);
-  // RFC 9110, section 8.6: no Content-Length on a 204 (the mock's answer to a CORS preflight).
+  // RFC 9110, section 8.6: no Content-Length on a 204 (the answer to a CORS preflight).
   if (response.status !== 204) headers.push('content-length', Buffer.byteLength(response.body));
   if (close) headers.push('connection', 'close');
   res.writeHead(response.status, headers as string[]);
   res.end(response.body);
 }
 
-/** Starts the server; resolves once it listens. Port 0 picks a free port. */
-export function listen<A extends object>(app: Gate<A>, options: ListenOptions = {}): Promise<RunningServer> {
-  const server = createPlantServer(app, options);
+/** Serves a pipeline; resolves once it listens. Port 0 picks a free port. */
+export function listen<A extends Admitted>(pipeline: Pipeline<A>, options: ListenOptions = {}): Promise<RunningServer> {
+  const server = createPlantServer(pipeline, options);
   const grace = options.shutdownGraceMs ?? 10_000;
   const connections = new Set<Socket>();
   server.on('connection', (socket: Socket) => {

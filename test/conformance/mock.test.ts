@@ -4,9 +4,9 @@
  * as a user runs it against `plant-store mock`.
  */
 import { describe, expect, it } from 'vitest';
-import { describeConformance, runCli, useEnginePool } from '../conformance/common.js';
 import { MOCK_EXAMPLE_TOKEN } from '../../cli/mock.js';
-import { startMock } from './support.js';
+import { startMock } from '../support/servers.js';
+import { describeConformance, runCli, useEnginePool } from './common.js';
 
 /** The one check a mock is not held to (docs/DESIGN.md, `--profile mock`). */
 const skips = { echo: 'a mock stores nothing: it answers an example or generated data, not the plant sent' };

@@ -1,21 +1,21 @@
 /**
- * The mock: the kit's request gate in front of Prism.
+ * The mock: Prism's answer behind the kit's request pipeline (src/http/pipeline.ts).
  *
- * - The front decides whether a request is acceptable, with the same gate as the reference
- *   implementation (src/http: route, credentials, media type, size, UTF-8, nesting, lossless JSON,
- *   the contract's schema). The mock's one freedom: any well-formed bearer token is accepted.
- *   So the mock refuses exactly what the reference refuses, with the same Errors.
- * - Prism decides what the mock answers to an acceptable request: the declared example, the
- *   one `Prefer` asks for, or generated data.
- * - The front checks Prism's answer against the contract before it leaves: a status openapi.yaml
+ * - The pipeline decides whether a request is acceptable, with the same rules as the reference
+ *   implementation (route, credentials, media type, content coding, size, UTF-8, nesting,
+ *   lossless JSON, the contract's schema). The mock's one freedom: any well-formed bearer token
+ *   is accepted. So the mock refuses exactly what the reference refuses, with the same Errors.
+ *   The pipeline's options add what a mock needs: CORS for pages, simulated latency.
+ * - The mock's answer reads `Prefer` on the head (a preference Prism cannot honour is refused
+ *   before the body is read), then asks Prism what to answer: the declared example, the one
+ *   `Prefer` asks for, or generated data.
+ * - Prism's answer is held to the contract before it leaves: a status openapi.yaml
  *   declares, application/json, a body its schema accepts, the headers it requires. Anything
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
-import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, loadContract, parseJson, validationView, type Contract, type OperationContract } from '../src/openapi/index.js';
-import { acceptAnyToken, checkHead, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, headerValue, parseRequestBody, PlantStoreError, splitTarget, tooLarge } from '../src/http/index.js';
-import { errorResponse, type AppRequest, type AppResponse, type Gate, type Headers } from '../src/reference/index.js';
-import { isPreflight, preflightResponse, withCors } from './cors.js';
-import { loadPrism, type Preferences, type PrismEngine, type PrismProblem, type PrismResponse } from './prism.js';
+import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, loadContract, parseJson, validationView, type Contract, type JsonObject, type OperationContract } from '../src/openapi/index.js';
+import { acceptAnyToken, createPipeline, headerValue, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Pipeline, type Reply, type RequestHead } from '../src/http/index.js';
+import { loadPrism, type Preferences, type PrismEngine, type PrismResponse } from './prism.js';
 
 export interface MockOptions {
   /** Generated data instead of the declared examples (`Prefer: dynamic=…` overrides it per request). */
@@ -27,19 +27,19 @@ export interface MockOptions {
   readonly maxBodyBytes?: number;
   readonly maxDepth?: number;
   readonly contract?: Contract;
+  /** Told the exception behind every 500; default: stderr (see src/http/pipeline.ts). */
+  readonly onDefect?: (cause: unknown) => void;
 }
 
-/** A request whose head passed the gate. */
-export interface MockAdmitted {
-  readonly operation: OperationContract;
+/** A request whose head passed the pipeline's rules, with what Prism needs of it. */
+export interface MockAdmitted extends Admitted {
   readonly path: string;
   readonly preferences: Preferences;
   /** Whether the request stated any preference: a refusal by Prism is then the client's to fix. */
   readonly preferred: boolean;
 }
 
-export interface Mock extends Gate<MockAdmitted> {
-  readonly contract: Contract;
+export interface Mock extends Pipeline<MockAdmitted> {
   readonly delayMs: number;
   /** The whole exchange in one call, latency and CORS included (no socket). */
   request(request: AppRequest): Promise<AppResponse>;
@@ -57,83 +57,60 @@ function target(url: string): { path: string; query: Record<string, string | str
   return { path, query };
 }
 
-function internal(message: string, cause?: unknown): AppResponse {
-  return errorResponse(new PlantStoreError('internal', `internal: ${message}; this is a defect of the mock`, cause === undefined ? {} : { cause }));
+/** A defect of the mock: the pipeline answers it with a 500 Error and reports it. */
+function internal(message: string, cause?: unknown): PlantStoreError {
+  return new PlantStoreError('internal', `internal: ${message}; this is a defect of the mock`, cause === undefined ? {} : { cause });
 }
 
-/** Loads Prism (about a second: its modules are large) and builds the front. */
+/** Loads Prism (about a second: its modules are large) and puts it behind the pipeline. */
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const contract = options.contract ?? loadContract();
   const dynamic = options.dynamic ?? false;
   const engine: PrismEngine = await loadPrism({ document: contract.file, dynamic, seed: options.seed });
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const delayMs = options.delayMs ?? 0;
 
-  const admit = (method: string, url: string, headers: Headers): MockAdmitted | AppResponse => {
-    if (isPreflight(method, headers)) return preflightResponse(headers);
-    // The reference's checks, with the mock's freedom: any well-formed token.
-    const operation = checkHead(contract, method, url, headers, { accept: acceptAnyToken, maxBodyBytes });
-    if (operation instanceof PlantStoreError) return errorResponse(operation);
-    const { path, query } = target(url);
-    const prefer = headerValue(headers, 'prefer');
-    const preferences = engine.preferences(prefer, query);
-    if ('kind' in preferences) return errorResponse(refusedPreference(preferences.detail));
+  const admit = (operation: OperationContract, request: RequestHead): MockAdmitted | PlantStoreError => {
+    const { path, query } = target(request.url ?? '/');
+    const preferences = engine.preferences(headerValue(request.headers, 'prefer'), query);
+    if ('kind' in preferences) return refusedPreference(preferences.detail);
     return { operation, path, preferences, preferred: Object.keys(preferences).length > 0 };
   };
 
-  const complete = async (admitted: MockAdmitted, body: Uint8Array): Promise<AppResponse> => {
-    if (body.length > maxBodyBytes) return errorResponse(tooLarge(maxBodyBytes));
-    const value = parseRequestBody(admitted.operation, body, maxDepth);
-    if (value instanceof PlantStoreError) return errorResponse(value);
-    let answer: PrismResponse | PrismProblem;
+  const respond = async (admitted: MockAdmitted, body: JsonObject): Promise<Reply> => {
+    let answer;
     try {
       // Prism sees plain numbers: an id beyond 2^53 arrives rounded, which does not matter -
-      // the front has validated it exactly, and Prism does not validate or echo it.
-      answer = await engine.answer({ method: admitted.operation.method, path: admitted.path, body: validationView(value) }, admitted.preferences);
+      // the pipeline has validated it exactly, and Prism does not validate or echo it.
+      answer = await engine.answer({ method: admitted.operation.method, path: admitted.path, body: validationView(body) }, admitted.preferences);
     } catch (cause) {
       return internal(`Prism failed (${cause instanceof Error ? cause.message : String(cause)})`, cause);
     }
     if (answer.kind === 'problem') {
       // With nothing preferred Prism answers every accepted request; when it declines a
       // preference (`code=500`, an unknown example), the preference is the client's to fix.
-      if (admitted.preferred) return errorResponse(refusedPreference(answer.detail));
+      if (admitted.preferred) return refusedPreference(answer.detail);
       return internal(`Prism failed (${answer.status} ${answer.detail})`);
     }
     const { code, exampleKey } = admitted.preferences;
     if (code !== undefined && answer.status !== code) {
       // Prism falls back to another response when the one asked for lacks the example named.
-      return errorResponse(refusedPreference(`the ${code} response has ${exampleKey === undefined ? 'nothing to answer' : `no example ${exampleKey}`} (Prism would answer ${answer.status})`));
+      return refusedPreference(`the ${code} response has ${exampleKey === undefined ? 'nothing to answer' : `no example ${exampleKey}`} (Prism would answer ${answer.status})`);
     }
     return keepContract(admitted.operation, (admitted.preferences.dynamic ?? dynamic) ? statusAsError(answer) : answer);
   };
 
-  const finish = async (response: AppResponse, request: { readonly method: string; readonly headers: Headers }): Promise<AppResponse> => {
-    if (isPreflight(request.method, request.headers)) return response;
-    if (delayMs > 0) await sleep(delayMs);
-    return withCors(response, request.headers);
-  };
-
-  return {
+  const pipeline = createPipeline({
     contract,
+    // The reference's rules, with the mock's freedom: any well-formed token.
+    accept: acceptAnyToken,
+    maxBodyBytes: options.maxBodyBytes,
+    maxDepth: options.maxDepth,
+    cors: true,
     delayMs,
-    maxBodyBytes,
-    admit,
-    complete,
-    bodyTooLarge: () => errorResponse(tooLarge(maxBodyBytes)),
-    finish,
-    request: async (request) => {
-      let response: AppResponse;
-      try {
-        const admitted = admit(request.method, request.url, request.headers);
-        const body = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : (request.body ?? new Uint8Array());
-        response = 'status' in admitted ? admitted : await complete(admitted, body);
-      } catch (cause) {
-        response = internal('the front failed', cause);
-      }
-      return finish(response, request);
-    },
-  };
+    onDefect: options.onDefect,
+    answer: { admit, respond },
+  });
+  return { ...pipeline, delayMs, request: (request) => Promise.resolve(pipeline.request(request)) };
 }
 
 /** Prism's own words, on one line (its decoder draws a tree). */
@@ -155,7 +132,7 @@ function statusAsError(answer: PrismResponse): PrismResponse {
  * declared schema accepts (a Plant for 200, an Error otherwise), an Error's `error` the status
  * (kit decision 4), the headers the response requires (`WWW-Authenticate` on 401).
  */
-export function keepContract(operation: OperationContract, answer: PrismResponse): AppResponse {
+export function keepContract(operation: OperationContract, answer: PrismResponse): AppResponse | PlantStoreError {
   const what = `Prism's ${answer.status} answer`;
   const declared = operation.response(answer.status);
   if (!operation.declaredStatuses.includes(answer.status) || declared === undefined) return internal(`${what}: the status is not declared for ${operation.method} ${operation.path}`);
@@ -173,9 +150,4 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   for (const [name, value] of Object.entries(answer.headers)) if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
   for (const [name, { required }] of declared.headers) if (required && headers[name] === undefined) return internal(`${what}: the required header ${name} is missing`);
   return { status: answer.status, headers: { ...headers, 'content-type': 'application/json' }, body: text };
-}
-
-/** An unref'd timer: a pending simulated latency never keeps a stopping process alive. */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

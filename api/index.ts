@@ -1,0 +1,24 @@
+/**
+ * The package's one entry point (`import { startMock } from 'plant-store-kit'`), documented in
+ * docs/api.md. It re-exports, and adds nothing of its own: the kit's servers started as the command
+ * line starts them (servers.ts), the conformance engine's run, the typed client and the contract.
+ * Keep it small: every name here is a promise to the kit's users (a test checks that each is on
+ * docs/api.md).
+ */
+import { defaultContractFile } from '../src/openapi/index.js';
+
+// The servers, as `plant-store serve` and `plant-store mock` run them.
+export { startMock, startReference, type ListenSettings, type StartedServer, type StartMockOptions, type StartReferenceOptions } from './servers.js';
+
+// Conformance testing, as `plant-store conform` runs it.
+export { formatReport, runConformance, TargetUnreachableError, type ConformanceOptions, type Report } from '../fuzz/index.js';
+
+// The typed client of POST /plants.
+export { createPlant, UnexpectedResponseError, type ClientOptions, type CreatePlantResult, type CreatePlantStatus, type ErrorBody, type NewPlant, type Plant } from '../contracts/client.js';
+
+// The contract: openapi.yaml, its operations and validators, and JSON that keeps every digit.
+export { loadContract, parseJson, stringifyJson, type BodyValidator, type Contract, type JsonValue, type OperationContract, type Validation, type ValidationIssue } from '../src/openapi/index.js';
+export type { components, operations, paths } from '../contracts/openapi-types.js';
+
+/** The absolute path of the kit's openapi.yaml (also `import.meta.resolve('plant-store-kit/openapi.yaml')`). */
+export const contractFile: string = defaultContractFile();

@@ -1,0 +1,92 @@
+/**
+ * Starting the kit's two servers on a socket: the one implementation behind both the programmatic
+ * API (`startReference`, `startMock` from the package) and the command line (`plant-store serve`,
+ * `mock`, `start`), so the two cannot drift apart. A test setup gets a free port, a token and an
+ * idempotent `close()`; the command line adds its banner, its request log and Ctrl-C.
+ */
+import { randomBytes } from 'node:crypto';
+import { createMock } from '../mock/index.js';
+import { isWellFormedToken, listen, type RunningServer } from '../src/http/index.js';
+import { createApp } from '../src/reference/index.js';
+
+/** Where a server listens and what it logs; the same for both servers. */
+export interface ListenSettings {
+  /** Default 0: the system picks a free port (read it from `url`). */
+  readonly port?: number;
+  /** Default 127.0.0.1: nothing outside this machine can reach it. */
+  readonly host?: string;
+  /** Told one line per request (method, path, status, time; never credentials). Default: no log. */
+  readonly log?: (line: string) => void;
+}
+
+export interface StartReferenceOptions extends ListenSettings {
+  /** The bearer tokens accepted (RFC 6750 b64token). None given: one is generated, see `token`. */
+  readonly tokens?: readonly string[];
+  /** The largest request body accepted (default 1 MiB); larger bodies get a 400 Error. */
+  readonly maxBodyBytes?: number;
+  /** The deepest nesting of arrays and objects accepted (default 64). */
+  readonly maxDepth?: number;
+  /** Plants kept in memory (default 100,000); the oldest is forgotten beyond this. */
+  readonly maxEntries?: number;
+}
+
+export interface StartMockOptions extends ListenSettings {
+  /** The token handed back in `token`. The mock accepts any well-formed bearer token; default: a generated one. */
+  readonly token?: string;
+  /** Answer generated data (json-schema-faker) instead of the examples in openapi.yaml. */
+  readonly dynamic?: boolean;
+  /** Seed of the generated data: the same seed gives the same data, run after run. */
+  readonly seed?: string;
+  /** Simulated latency: every answer waits this long (milliseconds). */
+  readonly delayMs?: number;
+  /** The largest request body accepted (default 1 MiB). */
+  readonly maxBodyBytes?: number;
+  /** The deepest nesting of arrays and objects accepted (default 64). */
+  readonly maxDepth?: number;
+}
+
+/** A kit server that is up. */
+export interface StartedServer {
+  /** Where it listens, e.g. `http://127.0.0.1:43817`: the base URL of `POST /plants`. */
+  readonly url: string;
+  /** A bearer token it accepts. */
+  readonly token: string;
+  /** Stops it: no new connections, requests in flight finish. Resolves when it is closed; calling it again is harmless. */
+  close(): Promise<void>;
+}
+
+/** A token nobody can guess: 18 random bytes in base64url, which is a b64token (RFC 6750, section 2.1). */
+export function generateToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+function checkToken(token: string, option: string): string {
+  // A token the pipeline would never accept would leave a server that refuses everything, silently.
+  if (!isWellFormedToken(token)) throw new TypeError(`${option}: ${JSON.stringify(token)} is not a bearer token (RFC 6750 b64token: letters, digits and - . _ ~ + /, optionally ending in =)`);
+  return token;
+}
+
+function started(running: RunningServer, token: string): StartedServer {
+  let closing: Promise<void> | undefined;
+  return { url: running.url, token, close: () => (closing ??= running.close()) };
+}
+
+/** The reference implementation (a stateful, exact Plant Store) on a socket. */
+export async function startReference(options: StartReferenceOptions = {}): Promise<StartedServer> {
+  const { port = 0, host = '127.0.0.1', log, tokens: wanted = [], ...limits } = options;
+  const given = wanted.map((token) => checkToken(token, 'tokens'));
+  // With no token configured the server is still closed: one is generated and handed back.
+  const tokens = given.length > 0 ? given : [generateToken()];
+  const running = await listen(createApp({ tokens, ...limits }), { port, host, ...(log ? { log } : {}) });
+  return started(running, tokens[0] as string);
+}
+
+/** The Prism mock of openapi.yaml, behind the same request rules as the reference, on a socket. */
+export async function startMock(options: StartMockOptions = {}): Promise<StartedServer> {
+  const { port = 0, host = '127.0.0.1', log, token = generateToken(), ...behaviour } = options;
+  checkToken(token, 'token');
+  const mock = await createMock(behaviour);
+  // Answers held back by `delayMs` are not worth waiting for: a second after close() they are cut.
+  const running = await listen(mock, { port, host, shutdownGraceMs: 1_000, ...(log ? { log } : {}) });
+  return started(running, token);
+}

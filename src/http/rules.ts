@@ -1,0 +1,297 @@
+/**
+ * The rules of the pipeline (pipeline.ts): each judges one thing about a request and gives the
+ * refusal it earns (a PlantStoreError, which becomes its Error answer) or undefined. `route`
+ * comes first and finds the operation; the head rules follow, before any of the body is read
+ * (so that credentials are judged before a byte of the body is: docs/DESIGN.md, decision 5); the body
+ * rules judge the whole body. Their order is docs/DESIGN.md's and the lists below are the only place
+ * that sets it: route, credentials, media type, content coding, declared length; then size,
+ * presence, UTF-8, byte order mark, nesting, JSON, schema, object.
+ *
+ * Adding a rule touches two source files and a test:
+ * 1. here, the rule: a `HeadRule` (it reads the head: method, url, headers) or a `BodyRule` (it
+ *    reads the body as the rules before it left it: bytes, text, JSON value), placed in
+ *    HEAD_RULES or BODY_RULES where it belongs in the order. A rule that applies to some
+ *    operations only says so itself (see `credentialsRule`); its limits are constants here, or
+ *    the `RuleSettings` that exist.
+ * 2. src/http/errors.ts, when its refusal needs a code the catalogue lacks: the code, its status
+ *    and what it is about (test/reference/error-catalogue.test.ts then wants a battery case
+ *    that reaches it).
+ * 3. its test: a line in test/http/rules.test.ts - the request it refuses and the code - which
+ *    runs it through both servers and against the other rules' order.
+ * Both servers run the new rule; nothing else changes. (A rule with a new configurable limit
+ * is also a new setting: a field of `RuleSettings`, an option of createPipeline, and the
+ * servers' and the command line's options that set it.)
+ */
+import * as crypto from 'node:crypto';
+import { formatIssues, isJsonObject, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../openapi/index.js';
+import { PlantStoreError } from './errors.js';
+import { headerValue, type RequestHead } from './exchange.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_DEPTH = 64;
+
+/** What the rules are told of the server that runs them. */
+export interface RuleSettings {
+  /** Which well-formed bearer tokens are accepted. */
+  readonly accept: TokenPolicy;
+  readonly maxBodyBytes: number;
+  readonly maxDepth: number;
+}
+
+/** A rule judged on the head of a request the route has found an operation for. */
+export type HeadRule = (request: RequestHead, operation: OperationContract, settings: RuleSettings) => PlantStoreError | undefined;
+
+/**
+ * The body as the body rules read it: the bytes, then the text the UTF-8 rule decoded, then the
+ * value the JSON rule parsed. A rule reads what the rules before it left and may leave more.
+ */
+export interface Body {
+  bytes: Uint8Array;
+  text: string;
+  value: JsonValue;
+}
+
+/** A rule judged on the whole body of a request whose head passed every head rule. */
+export type BodyRule = (body: Body, operation: OperationContract, settings: RuleSettings) => PlantStoreError | undefined;
+
+/** `scheme://authority` at the start of an absolute-form request target (RFC 9112, section 3.2.2). */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/**
+ * A request target's path and query string (without `?`). An absolute-form target
+ * (`http://host/plants`), which a server must accept, gives its path.
+ */
+export function splitTarget(url: string): { path: string; query: string } {
+  // An origin-form target (`/plants`), which nearly every request has, needs no match.
+  const authority = url.charCodeAt(0) === 0x2f /* / */ ? null : ABSOLUTE_FORM.exec(url);
+  const target = authority ? url.slice(authority[0].length) || '/' : url;
+  const mark = target.indexOf('?');
+  return { path: mark === -1 ? target : target.slice(0, mark), query: mark === -1 ? '' : target.slice(mark + 1) };
+}
+
+/** The first rule: the operation for a request, or the 404/405 Error. The query string is ignored. */
+export function route(contract: Contract, method: string, url: string): OperationContract | PlantStoreError {
+  const { path } = splitTarget(url);
+  const operation = contract.findOperation(method, path);
+  if (operation) return operation;
+  const allowed = contract.methodsFor(path);
+  if (allowed === undefined) {
+    const known = contract.operations.map((o) => `${o.method} ${o.path}`).join(', ');
+    return new PlantStoreError('not_found', `path: no operation at ${truncate(path)}; the store has ${known}`);
+  }
+  return new PlantStoreError('method_not_allowed', `method: ${truncate(method)} is not allowed on ${path}; use ${allowed.join(', ')}`, {
+    headers: { allow: allowed.join(', ') },
+  });
+}
+
+// ---- credentials ---------------------------------------------------------------------------
+
+/** RFC 6750, section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+const REALM = 'Bearer realm="plant-store"';
+
+export function isWellFormedToken(token: string): boolean {
+  return B64TOKEN.test(token);
+}
+
+/** Decides whether a well-formed bearer token is accepted. */
+export type TokenPolicy = (token: string) => boolean;
+
+/**
+ * Accepts exactly the configured tokens, compared in constant time. Every accepted token and
+ * the presented one are written into records of one fixed width - the byte length, then the
+ * bytes, zero-padded to the longest accepted token - so `timingSafeEqual` compares the same
+ * number of bytes whatever was presented, and only a token of exactly an accepted one's bytes
+ * matches (a b64token has no zero byte; the length field tells a prefix from the whole). A
+ * digest would serve as well and costs ten times more on every request.
+ */
+export function acceptTokens(tokens: readonly string[]): TokenPolicy {
+  const width = 4 + Math.max(0, ...tokens.map((token) => Buffer.byteLength(token, 'utf8')));
+  const record = (token: string, into: Buffer = Buffer.alloc(width)): Buffer => {
+    // A presented token longer than every accepted one keeps its true length, so it cannot match.
+    let end = 4 + Math.min(token.length, width - 4);
+    let ascii = true;
+    for (let i = 4; i < end && ascii; i++) {
+      const code = token.charCodeAt(i - 4);
+      into[i] = code;
+      ascii = code < 0x80;
+    }
+    // A b64token is ASCII, written above a byte per character; anything else is written as UTF-8.
+    if (ascii) into.writeUInt32BE(token.length, 0);
+    else {
+      into.writeUInt32BE(Buffer.byteLength(token, 'utf8'), 0);
+      end = 4 + into.write(token, 4, width - 4, 'utf8');
+    }
+    into.fill(0, end);
+    return into;
+  };
+  const expected = tokens.map((token) => record(token));
+  // Written anew for each presented token; requests are answered one at a time on one thread.
+  const presented = Buffer.alloc(width);
+  return (token) => {
+    record(token, presented);
+    let accepted = false;
+    for (const candidate of expected) accepted = crypto.timingSafeEqual(presented, candidate) || accepted;
+    return accepted;
+  };
+}
+
+/** Accepts any well-formed token: the mock's freedom. */
+export const acceptAnyToken: TokenPolicy = () => true;
+
+/**
+ * What is wrong with an Authorization header as RFC 6750 bearer credentials, if anything. The
+ * scheme word is case-insensitive (RFC 9110, section 11.1); a missing header, another scheme, an
+ * empty or malformed token, or one the policy does not accept is a 401 with a
+ * `WWW-Authenticate: Bearer` challenge (section 3; no error code when the request carried no
+ * credentials at all, `invalid_token` otherwise).
+ */
+export function bearerRefusal(authorization: string | undefined, accept: TokenPolicy): PlantStoreError | undefined {
+  // Only SP and HTAB surround a field value (RFC 9110, section 5.5): trim() would also take away a
+  // U+00A0 (a byte 0xA0), which is no whitespace in HTTP, and accept `Bearer <token><U+00A0>`.
+  const value = authorization?.replace(/^[ \t]+|[ \t]+$/g, '') ?? '';
+  if (value === '') return unauthorized('authorization: missing bearer credentials', false);
+  // The common spelling, `Bearer <b64token>`, reads the same as the general path below without
+  // a capturing match: a b64token holds no whitespace, so the scheme and separator are exactly these.
+  if (value.startsWith('Bearer ')) {
+    const token = value.slice(7);
+    if (B64TOKEN.test(token)) return accept(token) ? undefined : unauthorized('authorization: bearer token not accepted', true);
+  }
+  // The scheme ends at the first whitespace of any kind, so a message naming it never repeats a token.
+  const [, scheme = '', separator = '', token = ''] = /^(\S+)(\s*)(.*)$/s.exec(value) ?? [];
+  if (scheme.toLowerCase() !== 'bearer') return unauthorized(`authorization: the ${truncate(scheme, 20)} scheme is not accepted; use Bearer`, false);
+  if (token === '') return unauthorized('authorization: empty bearer token', true);
+  // credentials = auth-scheme [ 1*SP token68 ] (RFC 9110, section 11.4): spaces only.
+  if (/[^ ]/.test(separator)) return unauthorized('authorization: malformed bearer credentials; separate Bearer and the token with a space', true);
+  if (!B64TOKEN.test(token)) return unauthorized('authorization: malformed bearer token (RFC 6750 b64token)', true);
+  if (!accept(token)) return unauthorized('authorization: bearer token not accepted', true);
+  return undefined;
+}
+
+function unauthorized(message: string, invalidToken: boolean): PlantStoreError {
+  return new PlantStoreError('unauthorized', message, {
+    headers: { 'www-authenticate': invalidToken ? `${REALM}, error="invalid_token"` : REALM },
+  });
+}
+
+// ---- the head rules ------------------------------------------------------------------------
+
+/** An operation that declares security gets bearer credentials the token policy accepts. */
+export const credentialsRule: HeadRule = (request, operation, settings) =>
+  operation.security.length === 0 ? undefined : bearerRefusal(headerValue(request.headers, 'authorization'), settings.accept);
+
+/**
+ * The request's media type must be one the operation declares; parameters (charset=utf-8 and
+ * others) are allowed and type and subtype compare case-insensitively (RFC 9110, section 8.3.1).
+ */
+export const mediaTypeRule: HeadRule = (request, operation) => {
+  const declared = operation.requestBody?.mediaTypes;
+  if (declared === undefined) return undefined;
+  const contentType = headerValue(request.headers, 'content-type');
+  // The common case, a bare declared type, needs no parsing.
+  if (contentType !== undefined && declared.includes(contentType)) return undefined;
+  const expected = declared.join(' or ');
+  if (contentType === undefined || contentType.trim() === '') return new PlantStoreError('unsupported_media_type', `content-type: missing; send ${expected}`);
+  const essence = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
+  if (declared.some((type) => type.toLowerCase() === essence)) return undefined;
+  return new PlantStoreError('unsupported_media_type', `content-type: ${truncate(contentType)} is not accepted; send ${expected}`);
+};
+
+/**
+ * The kit decodes no content coding (RFC 9110, section 8.4): a body labelled gzip or br would
+ * otherwise be read as if it were plain JSON. Where a server would answer 415, the kit answers
+ * its 400 (docs/DESIGN.md, decision 6). `identity` is no coding at all.
+ */
+export const contentCodingRule: HeadRule = (request, operation) => {
+  const contentEncoding = operation.requestBody === undefined ? undefined : headerValue(request.headers, 'content-encoding');
+  if (contentEncoding === undefined) return undefined;
+  const codings = contentEncoding.split(',').map((coding) => coding.trim().toLowerCase());
+  if (codings.every((coding) => coding === 'identity' || coding === '')) return undefined;
+  return new PlantStoreError('unsupported_encoding', `content-encoding: ${truncate(contentEncoding)} is not supported; send the body without a content coding`);
+};
+
+/** A body declared larger than the limit is refused before any of it is read. */
+export const declaredLengthRule: HeadRule = (request, operation, settings) => {
+  if (operation.requestBody === undefined) return undefined;
+  const contentLength = headerValue(request.headers, 'content-length');
+  return contentLength !== undefined && Number(contentLength) > settings.maxBodyBytes ? tooLarge(settings.maxBodyBytes) : undefined;
+};
+
+/** The head rules, in order. */
+export const HEAD_RULES: readonly HeadRule[] = [credentialsRule, mediaTypeRule, contentCodingRule, declaredLengthRule];
+
+// ---- the body rules ------------------------------------------------------------------------
+
+export function tooLarge(maxBytes: number): PlantStoreError {
+  return new PlantStoreError('body_too_large', `body: larger than the limit of ${maxBytes} bytes`);
+}
+
+export const sizeRule: BodyRule = (body, _operation, settings) => (body.bytes.length > settings.maxBodyBytes ? tooLarge(settings.maxBodyBytes) : undefined);
+
+/** A body is required where the operation declares one, and refused where it declares none. */
+export const presenceRule: BodyRule = (body, operation) => {
+  if (operation.requestBody === undefined) return new PlantStoreError('invalid_body', 'body: this operation takes no body');
+  return body.bytes.length === 0 ? new PlantStoreError('invalid_body', 'body: is required') : undefined;
+};
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+// Decoding and parsing errors become 400 answers of which only the message is read: no stack
+// trace is captured for them (capturing one costs more than parsing a small body).
+
+/** A JSON text is UTF-8 (RFC 8259, section 8.1), decoded strictly: no replacement characters. */
+export const utf8Rule: BodyRule = (body) => {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    body.text = utf8.decode(body.bytes);
+    return undefined;
+  } catch (cause) {
+    return new PlantStoreError('invalid_utf8', 'body: not valid UTF-8', { cause });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+};
+
+/**
+ * RFC 8259, section 8.1: a JSON text carries no byte order mark; a parser may ignore one, the
+ * kit is strict and says so plainly (the parser's own message would show an invisible character).
+ */
+export const byteOrderMarkRule: BodyRule = (body) =>
+  body.text.charCodeAt(0) === 0xfeff
+    ? new PlantStoreError('malformed_json', 'malformed JSON: a byte order mark (U+FEFF) precedes the JSON text; send UTF-8 without one (RFC 8259, section 8.1)')
+    : undefined;
+
+/** Nesting past the limit is refused before it is parsed. A text nests no deeper than it has characters: a short body needs no scan. */
+export const nestingRule: BodyRule = (body, _operation, settings) =>
+  body.text.length > settings.maxDepth && nestingExceeds(body.text, settings.maxDepth) ? new PlantStoreError('too_deep', `body: nested deeper than ${settings.maxDepth} levels`) : undefined;
+
+/** Lossless JSON (RFC 8259): numbers keep every digit, so an int64 id stays exact (decision 8). */
+export const jsonRule: BodyRule = (body) => {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    body.value = parseJson(body.text);
+    return undefined;
+  } catch (cause) {
+    return new PlantStoreError('malformed_json', `malformed JSON: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+};
+
+/** The operation's request schema, as the contract's validator reads it (JSON Schema 2020-12). */
+export const schemaRule: BodyRule = (body, operation) => {
+  const validation = operation.requestBody?.validate(body.value);
+  return validation === undefined || validation.valid ? undefined : new PlantStoreError('invalid_body', formatIssues(validation.issues));
+};
+
+/** What the answer is given is a JSON object, whatever a schema would allow. */
+export const objectRule: BodyRule = (body) => (isJsonObject(body.value) ? undefined : new PlantStoreError('invalid_body', 'body: must be an object'));
+
+/** The body rules, in order. */
+export const BODY_RULES: readonly BodyRule[] = [sizeRule, presenceRule, utf8Rule, byteOrderMarkRule, nestingRule, jsonRule, schemaRule, objectRule];
+
+function truncate(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
