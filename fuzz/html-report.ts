@@ -95,7 +95,7 @@ function headerTable(headers: Readonly<Record<string, string>>, extra: readonly 
 }
 
 function requestBlock(request: ReportedRequest): Html {
-  return html`<p><code>${request.method} ${request.url}</code></p>${headerTable(request.headers)}${body(request.body, request.bodyBytes, 'request body', request.bodyEncoding)}`;
+  return html`<p><code>${request.method} ${request.url}</code></p>${headerTable(request.headers, request.extraLines)}${body(request.body, request.bodyBytes, 'request body', request.bodyEncoding)}`;
 }
 
 function responseBlock(outcome: ReportedOutcome): Html {
