@@ -89,4 +89,5 @@ export {
   type Report,
   type ReportedFinding,
 } from './runner.js';
-export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './report.js';
+export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './classify.js';
+export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, xml, type ReportedOutcome, type ReportedRequest } from './report.js';
