@@ -10,6 +10,10 @@ import { defaultContractFile } from '../src/openapi/index.js';
 // The servers, as `plant-store serve` and `plant-store mock` run them.
 export { startMock, startReference, type ListenSettings, type StartedServer, type StartMockOptions, type StartReferenceOptions } from './servers.js';
 
+// The checking proxy, as `plant-store proxy` runs it.
+export { startProxy, type StartedProxy, type StartProxyOptions } from './servers.js';
+export type { ProxiedExchange, ProxySummary } from '../proxy/index.js';
+
 // Conformance testing, as `plant-store conform` runs it.
 export { formatReport, runConformance, TargetUnreachableError, type ConformanceOptions, type Report } from '../fuzz/index.js';
 

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createMock } from '../mock/index.js';
+import { describeExchange, listenProxy, type ProxiedExchange, type ProxySummary } from '../proxy/index.js';
 import { isWellFormedToken, listen, type RunningServer } from '../src/http/index.js';
 import { createApp } from '../src/reference/index.js';
 
@@ -28,6 +29,8 @@ export interface StartReferenceOptions extends ListenSettings {
   readonly maxDepth?: number;
   /** Plants kept in memory (default 100,000); the oldest is forgotten beyond this. */
   readonly maxEntries?: number;
+  /** Answer CORS preflights and let pages on other origins read every answer, as the mock does (default off). */
+  readonly cors?: boolean;
 }
 
 export interface StartMockOptions extends ListenSettings {
@@ -43,6 +46,29 @@ export interface StartMockOptions extends ListenSettings {
   readonly maxBodyBytes?: number;
   /** The deepest nesting of arrays and objects accepted (default 64). */
   readonly maxDepth?: number;
+}
+
+export interface StartProxyOptions extends ListenSettings {
+  /** The implementation checked, e.g. `http://127.0.0.1:3000` (a path prefix is kept). Required. */
+  readonly upstream: string;
+  /** Bearer tokens the upstream accepts: a 401 to one of them is a finding. Another token is judged as the answer shows the upstream took it. */
+  readonly tokens?: readonly string[];
+  /** Replace an answer that breaks the contract with a 502 Error describing the violations. */
+  readonly errors?: boolean;
+  /** How long the upstream has for each answer (default 30 s); a timeout is answered 504 and is a finding. */
+  readonly timeoutMs?: number;
+  /** Told every exchange once it is answered: the request (credentials masked), the answer, what the request is, the findings. */
+  readonly onExchange?: (exchange: ProxiedExchange) => void;
+}
+
+/** The checking proxy, up. */
+export interface StartedProxy {
+  /** Where it listens: point the client here instead of at the upstream. */
+  readonly url: string;
+  /** Per check: exchanges judged, failures, warnings and the first example of each, so far. */
+  summary(): ProxySummary;
+  /** Stops it: no new connections, exchanges in flight finish. Idempotent. */
+  close(): Promise<void>;
 }
 
 /** A kit server that is up. */
@@ -73,11 +99,11 @@ function started(running: RunningServer, token: string): StartedServer {
 
 /** The reference implementation (a stateful, exact Plant Store) on a socket. */
 export async function startReference(options: StartReferenceOptions = {}): Promise<StartedServer> {
-  const { port = 0, host = '127.0.0.1', log, tokens: wanted = [], ...limits } = options;
+  const { port = 0, host = '127.0.0.1', log, tokens: wanted = [], ...settings } = options;
   const given = wanted.map((token) => checkToken(token, 'tokens'));
   // With no token configured the server is still closed: one is generated and handed back.
   const tokens = given.length > 0 ? given : [generateToken()];
-  const running = await listen(createApp({ tokens, ...limits }), { port, host, ...(log ? { log } : {}) });
+  const running = await listen(createApp({ tokens, ...settings }), { port, host, ...(log ? { log } : {}) });
   return started(running, tokens[0] as string);
 }
 
@@ -89,4 +115,27 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
   // Answers held back by `delayMs` are not worth waiting for: a second after close() they are cut.
   const running = await listen(mock, { port, host, shutdownGraceMs: 1_000, ...(log ? { log } : {}) });
   return started(running, token);
+}
+
+/**
+ * The checking proxy in front of an implementation: every request forwarded unchanged, every answer
+ * handed back with `Plant-Store-Violations` naming the checks it broke. `log` is told one line per
+ * exchange with findings (never a token).
+ */
+export async function startProxy(options: StartProxyOptions): Promise<StartedProxy> {
+  const { port = 0, host = '127.0.0.1', log, tokens = [], onExchange, ...behaviour } = options;
+  const known = tokens.map((token) => checkToken(token, 'tokens'));
+  const running = await listenProxy({
+    ...behaviour,
+    port,
+    host,
+    tokens: known,
+    onExchange: (exchange) => {
+      const line = log === undefined ? undefined : describeExchange(exchange);
+      if (line !== undefined) log?.(line);
+      onExchange?.(exchange);
+    },
+  });
+  let closing: Promise<void> | undefined;
+  return { url: running.url, summary: () => running.summary(), close: () => (closing ??= running.close()) };
 }

@@ -21,7 +21,7 @@ function response(status: number, body = '', headers: Record<string, string> = {
   return { kind: 'response', status, headers, body: Buffer.from(body), durationMs: 1 };
 }
 
-function request(overrides: Partial<HttpRequest> & { readonly body?: string | Uint8Array } = {}): HttpRequest {
+function request(overrides: Partial<Omit<HttpRequest, 'body'>> & { readonly body?: string | Uint8Array } = {}): HttpRequest {
   const { body, ...rest } = overrides;
   return {
     method: 'POST',
