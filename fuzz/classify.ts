@@ -68,6 +68,7 @@ type Judged<C> = { readonly class: C; readonly reason: string; readonly lenient?
 
 /** An Authorization token as RFC 6750, section 2.1 writes it, anywhere in a text (candidates for the credential table's rows). */
 const B64TOKEN_RUN = /[A-Za-z0-9\-._~+/]+=*/g;
+const PLAIN_BEARER = /^Bearer [A-Za-z0-9\-._~+/]+=*$/;
 /** Never a b64token: what the grammar is asked to compare a token with when only the grammar matters. */
 const NO_TOKEN = '\u0000';
 
@@ -110,7 +111,10 @@ export function readingsOf(request: HttpRequest, classification: Classification,
   return contents.flatMap((content) =>
     credentials.map((credential): RequestCase => {
       const lenient = credential === 'valid' ? (classification.contentLenient ?? classification.credentialsLenient) : content === 'valid' ? classification.credentialsLenient : undefined;
-      return { ...request, kind, variant: describe(classification, content, credential), content, credentials: credential, ...(lenient === undefined ? {} : { lenient }), setup: [] };
+      const reading = { ...request, kind, variant: '', content, credentials: credential, ...(lenient === undefined ? {} : { lenient }), setup: [] };
+      // Only a finding's message reads the variant: it is written when one does.
+      let variant: string | undefined;
+      return Object.defineProperty(reading, 'variant', { enumerable: true, get: () => (variant ??= describe(classification, content, credential)) });
     }),
   );
 }
@@ -177,12 +181,17 @@ function contentOf(operation: OperationContract, request: HttpRequest, options: 
   if (mark) text = text.slice(1);
   if (options.maxDepth !== undefined && nestingExceeds(text, options.maxDepth)) return open(`a body nested deeper than ${options.maxDepth} levels: the contract sets no limit, and every server has one`);
   let value: JsonValue;
+  // A malformed body is common traffic: its parse errors are read for their message only, so no stack trace is captured.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     value = parseJson(text);
   } catch (error) {
     // RFC 8259, section 4: with duplicate names "the behavior of software that receives such an object is unpredictable".
     if (parsesLoosely(text)) return open('a JSON object with a name twice, with different values: RFC 8259, section 4 leaves what a parser does open');
     return invalid(`malformed JSON (${error instanceof Error ? error.message : String(error)})`);
+  } finally {
+    Error.stackTraceLimit = limit;
   }
   const issues = declared.validate(value);
   if (!issues.valid) return invalid(`the body breaks the request schema (${formatIssues(issues.issues)})`);
@@ -270,6 +279,8 @@ function accessToken(request: HttpRequest): string | undefined {
 
 /** The reason of the credential table's lenient row that sends exactly these credentials, for any token they hold. */
 function lenientRow(presented: Presented): string | undefined {
+  // The plain spelling, one `Bearer <b64token>` field and nothing in the query, is the spelling every row differs from.
+  if (presented.accessToken === undefined && presented.lines.length === 1 && PLAIN_BEARER.test(presented.lines[0] ?? '')) return undefined;
   const texts = [...presented.lines, presented.accessToken ?? ''];
   const candidates = new Set(texts.flatMap((text) => [...text.matchAll(B64TOKEN_RUN)].map((match) => match[0])));
   for (const variant of CREDENTIAL_VARIANTS) {

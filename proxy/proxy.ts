@@ -40,6 +40,9 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
  */
 export const JUDGED_BODY_BYTES = DEFAULT_MAX_BODY_BYTES;
 
+/** A request body declared this small or smaller is sent up with the head in one write (it is kept to judge it anyway). */
+const HELD_BODY_BYTES = 64 * 1024;
+
 export interface ProxyOptions {
   /** The implementation checked, e.g. `http://127.0.0.1:3000`; a path prefix is kept (`http://host/api`). */
   readonly upstream: string;
@@ -400,7 +403,12 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
         });
       });
     });
-    req.pipe(up);
+    // A small body declared up front goes up with the head in one write; any other is streamed as it comes.
+    if (declared !== undefined && Number(declared) <= HELD_BODY_BYTES) {
+      req.once('end', () => {
+        up.end(kept.length === 1 ? kept[0] : Buffer.concat(kept, keptBytes));
+      });
+    } else req.pipe(up);
     // A client that goes away before its request is whole: the upstream's request is cut too; nothing is judged.
     req.once('close', () => {
       if (req.complete) return;
