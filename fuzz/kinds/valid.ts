@@ -60,7 +60,8 @@ export function validCase(context: KindContext, spec: ValidSpec): RequestCase {
   const describe = (what: string): string => [what, ...notes].join('; ');
   // A lone surrogate in a string is JSON, but RFC 8259 leaves what a receiver does with it open.
   const surrogate = (model: JsonModel): { lenient?: string } => (modelHasLoneSurrogate(model) ? { lenient: LONE_SURROGATE_LENIENCY } : {});
-  const lenient = spec.extras.lenient ?? surrogate(spec.model).lenient;
+  // The body's leniency first: it covers a changed echo too, an extra's only a refusal.
+  const lenient = surrogate(spec.model).lenient ?? spec.extras.lenient;
   const base = { kind: 'valid', content: 'valid' as const, auth: spec.auth, contentType: spec.mediaType };
   const earlier = spec.earlier === undefined ? undefined : withKeysOf(spec.earlier, spec.model, integerKeys);
   const setup =
@@ -103,6 +104,14 @@ export const valid = requestKind({
     if (context.integerKeys.length > 0) {
       const first = context.plainBody(n++);
       add({ earlier: first });
+      // A replacement without the optional properties the stored plant had (plainBody: every
+      // property for an even n, the required ones for an odd n): decision 2 replaces, so they are gone.
+      const optional = [...context.shape.properties.keys()].filter((key) => !context.shape.required.has(key));
+      if (optional.length > 0) {
+        const full = n + (n % 2);
+        add({ earlier: context.plainBody(full), model: context.plainBody(full + 1), what: `a repeated ${context.integerKeys.join(', ')} without the ${optional.join(', ')} it was posted with first` });
+        n = full + 2;
+      }
     }
     // Every probe of the request schema the contract's validator accepts (probes.ts).
     for (const { probe, model } of judgedProbes(context).filter((p) => p.valid)) add({ model, what: describeProbe(probe), tags: [probeTag(probe)] });

@@ -25,6 +25,8 @@ export interface Implementation {
   readonly profile?: Profile;
   /** For a faulty implementation: the check that must catch it. */
   readonly caughtBy?: CheckName;
+  /** For a faulty implementation, where given: the other checks its defect also breaks; the run must break no other. */
+  readonly touches?: readonly CheckName[];
   /**
    * How it must be caught: a `failure` (the default; the run fails) or a `warning` (a hazard the
    * contract allows: the run passes, and warns by `caughtBy`).
@@ -87,6 +89,10 @@ export function describeConformance(implementation: Implementation, seeds: reado
           expect(finding, text).toBeDefined();
           expect(finding?.curl, text).toMatch(/^(printf .* \| )?curl -sS -i -X POST /);
           expect(finding?.message, text).not.toBe('');
+          if (implementation.touches !== undefined) {
+            const allowed = new Set<string>([implementation.caughtBy ?? '', ...implementation.touches]);
+            expect(report.failures.map((f) => f.check).filter((check) => !allowed.has(check)), text).toEqual([]);
+          }
         } else {
           if (implementation.quiet === true) expect(report.warnings, text).toEqual([]);
           expect(report.failures.filter((f) => implementation.skips?.[f.check] === undefined), text).toEqual([]);
