@@ -19,12 +19,28 @@
  */
 import { request as httpRequest, Agent as HttpAgent, createServer, type IncomingMessage, type Server, type ServerResponse, type ClientRequest } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { loadContract, type Contract } from '../src/openapi/index.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, errorBodyText } from '../src/http/index.js';
-import { classifyRequest, DEFAULT_MAX_RESPONSE_BYTES, judgeObserved, parseBaseUrl, type Classification, type Finding, type HttpOutcome, type HttpRequest, type TransportFailure } from '../fuzz/index.js';
+import {
+  acceptsCoding,
+  classifyRequest,
+  codingList,
+  DECODABLE_CODINGS,
+  decodeCodings,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  judgeObserved,
+  parseBaseUrl,
+  type Classification,
+  type Finding,
+  type Framing,
+  type HttpOutcome,
+  type HttpRequest,
+  type NeighbourRequest,
+  type TransportFailure,
+  type WireFacts,
+} from '../fuzz/index.js';
 import { createTally, type ProxySummary } from './summary.js';
 
 /** The proxy's answer headers: the checks that failed, and those that only warned. */
@@ -202,30 +218,6 @@ export function maskTarget(target: string): string {
   return target.replace(/([?&]access_token=)[^&#]*/gi, '$1***');
 }
 
-/**
- * The body as the checks read it: content codings undone (RFC 9110, section 8.4; gzip, deflate
- * with or without its zlib wrapper, br), in the reverse order they were applied. Undefined for a
- * coding the proxy cannot undo: the exchange is then passed through unjudged.
- */
-function decoded(body: Buffer, contentEncoding: string | undefined): Buffer | undefined {
-  const codings = (contentEncoding ?? '')
-    .split(',')
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '' && c !== 'identity');
-  let bytes = body;
-  try {
-    for (const coding of codings.reverse()) {
-      if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes);
-      else if (coding === 'br') bytes = brotliDecompressSync(bytes);
-      else if (coding === 'deflate') bytes = bytes[0] !== undefined && (bytes[0] & 0x0f) === 8 ? inflateSync(bytes) : inflateRawSync(bytes);
-      else return undefined;
-    }
-  } catch {
-    return undefined;
-  }
-  return bytes;
-}
-
 /** Why the upstream gave no answer, as the engine names it. */
 function failureOf(error: NodeJS.ErrnoException): TransportFailure {
   const code = error.code ?? '';
@@ -256,8 +248,46 @@ interface Answer {
 interface UpstreamAnswer extends Answer {
   /** The upstream's Content-Length, kept on an answer without a body (to HEAD, a 304), where it describes the body a GET would get. */
   readonly declaredLength?: string;
-  /** Set when the body is in a content coding the proxy cannot undo: why it is passed through unjudged. */
-  readonly undecodable?: string;
+  /** Set when the body is in a coding the client accepted and the proxy cannot undo: why it is passed through unjudged. */
+  readonly unreadable?: string;
+}
+
+/** A request through the proxy as the checks read it, and its neighbours: the requests in flight beside it. */
+interface Observed {
+  readonly request: HttpRequest;
+  readonly others: NeighbourRequest[];
+  /** The upstream connection it went on (0 until it has one). */
+  connection: number;
+}
+
+/** Neighbours kept per exchange at most, as the engine's client keeps them. */
+const MAX_NEIGHBOURS = 8;
+
+/**
+ * What the proxy saw of an answer on the wire, as the engine's client reports it (WireFacts), so
+ * that the checks reading it judge the upstream's answers here too: the framing, the declared and
+ * received lengths, the content codings - undone for the checks (fuzz/codings.ts), the bytes
+ * passed on untouched - and the requests it could have been for. Node's HTTP parser keeps the
+ * rest to itself: bytes after an answer, a Content-Length next to Transfer-Encoding (it refuses
+ * that answer: a malformed response), transfer codings other than chunked.
+ */
+function wireFacts(method: string, answer: IncomingMessage, fields: Readonly<Record<string, string>>, body: Buffer, where: Pick<WireFacts, 'connection' | 'exchangesBefore' | 'others'>): { wire: WireFacts; readable: Buffer } {
+  const status = answer.statusCode ?? 0;
+  const declared = answer.headers['content-length'];
+  const framing: Framing =
+    method === 'HEAD' || status === 204 || status === 304 || status < 200 ? 'none' : answer.headers['transfer-encoding'] !== undefined ? 'chunked' : declared !== undefined ? 'content-length' : 'close';
+  const contentCodings = codingList(fields['content-encoding']).filter((coding) => coding !== 'identity');
+  const decoded = decodeCodings(contentCodings, body, DEFAULT_MAX_RESPONSE_BYTES);
+  const wire: WireFacts = {
+    ...where,
+    framing,
+    ...(declared === undefined ? {} : { contentLength: Number(declared) }),
+    receivedLength: body.length,
+    contentCodings,
+    transferCodings: [],
+    ...('error' in decoded ? { undecodable: decoded.error } : decoded.rawDeflate ? { rawDeflate: true } : {}),
+  };
+  return { wire, readable: 'error' in decoded ? body : decoded.body };
 }
 
 /** The Error the client gets instead of a violating answer (`errors`), or when there is no answer to pass on. */
@@ -298,6 +328,12 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
   let nextId = 1;
+  // What the engine's client knows of its connections, for the checks that read the wire: each
+  // upstream connection's number, the request it carried last, and the exchanges in flight.
+  const connectionIds = new WeakMap<Socket, number>();
+  let nextConnection = 1;
+  const lastOn = new WeakMap<Socket, { readonly request: HttpRequest; readonly exchanges: number }>();
+  const active = new Set<Observed>();
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const id = nextId++;
@@ -323,16 +359,36 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
       kept.push(part);
       keptBytes += part.length;
     });
+    /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
+    let observed: Observed | undefined;
+    const observe = (): Observed => {
+      if (observed !== undefined) return observed;
+      const body = kept.length === 1 ? (kept[0] as Buffer) : Buffer.concat(kept, keptBytes);
+      observed = { request: observedRequest(method, target, forwarded, body), others: [], connection: connection ?? 0 };
+      // As the engine's client has it: exchanges in flight at the same time are each other's neighbours.
+      for (const other of active) {
+        if (observed.others.length < MAX_NEIGHBOURS) observed.others.push({ request: other.request, relation: 'concurrent', connection: other.connection });
+        if (other.others.length < MAX_NEIGHBOURS) other.others.push({ request: observed.request, relation: 'concurrent', connection: observed.connection });
+      }
+      active.add(observed);
+      return observed;
+    };
+    req.once('end', observe);
+    /** The upstream connection the request went on, numbered from 1 as the proxy first used it. */
+    let connection: number | undefined;
+    let upstreamSocket: Socket | undefined;
 
     let settled = false;
     /** The exchange is over: judge it, answer the client, tell the seam. `answer` is the upstream's, undefined when none came. */
     const settle = (outcome: HttpOutcome, answer?: UpstreamAnswer): void => {
       if (settled) return;
       settled = true;
-      const body = kept.length === 1 ? (kept[0] as Buffer) : Buffer.concat(kept, keptBytes);
-      const request = observedRequest(method, target, forwarded, body);
+      const seen = observe();
+      const { request } = seen;
+      active.delete(seen);
+      const body = request.body;
       const classification = classifyRequest(contract, request, { tokens, complete: bodyBytes === keptBytes && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
-      const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.undecodable;
+      const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
       const verdict = notJudged === undefined ? judgeObserved(contract, request, classification, outcome) : undefined;
       // A message quotes bodies, which may quote a token: no credential leaves the proxy in what it says.
       const secrets = secretsOf(request, tokens);
@@ -364,6 +420,12 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
     };
 
     const up: ClientRequest = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: prefix + target, headers: headers.flat(), agent, setHost: false });
+    up.once('socket', (socket: Socket) => {
+      upstreamSocket = socket;
+      connection = connectionIds.get(socket) ?? nextConnection++;
+      connectionIds.set(socket, connection);
+      if (observed !== undefined) observed.connection = connection;
+    });
     up.setTimeout(timeoutMs, () => {
       up.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
     });
@@ -392,14 +454,22 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
         const answerPairs = endToEnd(answer.rawHeaders);
         const status = answer.statusCode ?? 502;
         const fields = joined(answerPairs);
-        const readable = decoded(body, fields['content-encoding']);
-        const outcome: HttpOutcome = { kind: 'response', status, headers: fields, body: readable ?? body, durationMs: performance.now() - started };
+        const { request, others } = observe();
+        const socket = upstreamSocket;
+        const previous = socket === undefined ? undefined : lastOn.get(socket);
+        if (socket !== undefined) lastOn.set(socket, { request, exchanges: (previous?.exchanges ?? 0) + 1 });
+        const neighbours: NeighbourRequest[] = [...(previous === undefined ? [] : [{ request: previous.request, relation: 'previous' as const, connection: connection ?? 0 }]), ...others];
+        const { wire, readable } = wireFacts(method, answer, fields, body, { connection: connection ?? 0, exchangesBefore: previous?.exchanges ?? 0, others: neighbours });
+        const outcome: HttpOutcome = { kind: 'response', status, headers: fields, body: readable, durationMs: performance.now() - started, wire };
+        // A coding the client accepted that the proxy cannot undo (zstd, say): the client can read the answer, the proxy cannot judge it.
+        const unknown = wire.contentCodings.filter((coding) => !DECODABLE_CODINGS.includes(coding));
+        const unreadable = unknown.length > 0 && unknown.every((coding) => acceptsCoding(request.headers['accept-encoding'], coding)) ? `the answer is in a content coding the proxy cannot undo (${unknown.join(', ')})` : undefined;
         settle(outcome, {
           status,
           headers: answerPairs,
           body,
           ...(answer.headers['content-length'] === undefined ? {} : { declaredLength: answer.headers['content-length'] }),
-          ...(readable === undefined ? { undecodable: `the answer's body is in a content coding the proxy cannot undo (${fields['content-encoding'] ?? ''})` } : {}),
+          ...(unreadable === undefined ? {} : { unreadable }),
         });
       });
     });
@@ -413,6 +483,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
     req.once('close', () => {
       if (req.complete) return;
       settled = true;
+      if (observed !== undefined) active.delete(observed);
       up.destroy();
     });
   };

@@ -331,6 +331,63 @@ describe('forwarding: the request and the answer unchanged but for what RFC 9110
   });
 });
 
+describe("the answer's hygiene, judged from what the proxy saw of the wire", () => {
+  const plant = '{"name":"Fern","id":11}';
+
+  it.for<[string, (req: IncomingMessage, res: ServerResponse) => void, Record<string, string>, string | undefined]>([
+    ['a gzip answer to Accept-Encoding: identity', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(plant));
+    }, { 'accept-encoding': 'identity' }, 'content-coding'],
+    ['a zstd answer to a request that accepts gzip only', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' });
+      res.end(Buffer.from([1, 2, 3]));
+    }, { 'accept-encoding': 'gzip' }, 'content-coding'],
+    ['a body that is not the gzip it says it is', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(plant);
+    }, {}, 'content-coding'],
+    ['a UTF-8 byte order mark before the JSON', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`\ufeff${plant}`);
+    }, {}, 'no-byte-order-mark'],
+    ['a plain answer, chunked', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.write(plant.slice(0, 5));
+      res.end(plant.slice(5));
+    }, {}, undefined],
+  ])('%s', async ([, answer, headers, expected]) => {
+    const upstream = await upstreamOf((req, res) => {
+      answer(req, res);
+    });
+    const proxy = await proxyFor(upstream.url, { tokens: [TEST_TOKEN] });
+    try {
+      const got = await send(proxy.url, { ...POST, headers: { ...POST.headers, ...headers }, body: body(plant) });
+      expect(violations(got), JSON.stringify(proxy.exchanges[0]?.findings)).toBe(expected);
+    } finally {
+      await Promise.all([proxy.close(), upstream.close()]);
+    }
+  });
+
+  it("answers that carry another request's plant (a variable shared between requests) are misdelivered: one-answer-per-request", async () => {
+    let last = '';
+    const upstream = await upstreamOf((_req, res, received) => {
+      const previous = last;
+      last = received.toString();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(previous === '' ? last : previous);
+    });
+    const proxy = await proxyFor(upstream.url, { tokens: [TEST_TOKEN] });
+    try {
+      expect(violations(await send(proxy.url, { ...POST, body: body('{"name":"Fern","id":12}') }))).toBeUndefined();
+      // The upstream connection is kept: the answer carries the plant its previous request sent (echo leaves a misdelivered answer to this check).
+      expect(violations(await send(proxy.url, { ...POST, body: body('{"name":"Ivy","id":13}') }))).toBe('one-answer-per-request');
+    } finally {
+      await Promise.all([proxy.close(), upstream.close()]);
+    }
+  });
+});
+
 describe('when the upstream gives no answer', () => {
   it('a timeout is a 504 Error and a no-server-error finding; a reset a 502 and the same', async () => {
     const upstream = await upstreamOf((req, res) => {
