@@ -74,6 +74,13 @@ export interface RequestCase extends HttpRequest {
    */
   readonly lenient?: string;
   /**
+   * What `lenient` leaves open on a valid request. Absent: whether it is accepted and what an
+   * accepted one answers (a lone surrogate may come back as U+FFFD). `refusal`: only whether it
+   * is accepted - once accepted, it is answered as exactly as any request, and a changed echo
+   * stays a failure (a query string, a prototype key, a spelling of credentials a server may refuse).
+   */
+  readonly lenientAbout?: 'refusal';
+  /**
    * Requests sent first, in order, on their own (all valid): e.g. the same id posted before with
    * another name, so that a repeated id is tested without depending on what else the run sent.
    */

@@ -10,7 +10,7 @@
  * a shared variable between requests, a connection out of step.
  */
 import { exchangeCheck, failure, type Verdict } from './check.js';
-import { describeRequest, echoDifferences, excerpt, misdelivered, show, startsAnAnswer, whenExtra } from './support.js';
+import { describeRequest, echoDifferences, endsItself, excerpt, misdelivered, show, startsAnAnswer, whenExtra } from './support.js';
 
 export const oneAnswerPerRequest = exchangeCheck({
   name: 'one-answer-per-request',
@@ -21,8 +21,9 @@ export const oneAnswerPerRequest = exchangeCheck({
     const wire = outcome.wire;
     const verdicts: Verdict[] = [];
     const extra = wire.extraBytes;
-    // Bytes after a Content-Length body that are not an answer are content-length's finding.
-    if (extra !== undefined && (startsAnAnswer(extra) || wire.framing !== 'content-length')) {
+    // Bytes after a Content-Length body that are not an answer are content-length's finding,
+    // unless the body ends itself (a complete JSON object): then nothing was cut off from it.
+    if (extra !== undefined && (startsAnAnswer(extra) || wire.framing !== 'content-length' || endsItself(outcome))) {
       const first = Buffer.from(extra.bytes).toString('latin1').split(/\r?\n/, 1)[0] ?? '';
       const what = startsAnAnswer(extra) ? `a second answer nobody asked for ("${first.slice(0, 60)}")` : `${extra.length} bytes that no framing accounts for (${excerpt(extra.bytes, 60)})`;
       verdicts.push(

@@ -189,6 +189,19 @@ export function startsAnAnswer(extra: ExtraBytes): boolean {
   return Buffer.from(extra.bytes.subarray(0, 5)).toString('latin1') === 'HTTP/';
 }
 
+/**
+ * Whether an answer's body, as its framing delimits it, is a complete JSON text that ends itself
+ * (an object, an array or a string: nothing after its last byte can belong to it). Bytes that
+ * follow such a body were not cut off from it by a Content-Length too short: they are stray bytes
+ * after a complete answer (a second answer without a head - Python's http.server answers a request
+ * line it cannot read so - or garbage), `one-answer-per-request`'s finding, not `content-length`'s.
+ */
+export function endsItself(outcome: HttpOutcome): boolean {
+  if (outcome.kind !== 'response' || !isJsonMediaType(outcome.headers['content-type'])) return false;
+  const parsed = decodeJson(outcome.body);
+  return 'value' in parsed && (typeof parsed.value === 'string' || Array.isArray(parsed.value) || isJsonObject(parsed.value));
+}
+
 /** When extra bytes came after the answer, for messages: `at once`, `42.5 ms later, while the kept-alive connection was idle`. */
 export function whenExtra(extra: ExtraBytes): string {
   if (extra.seen === 'before-next') return 'found when the connection carried its next request';
