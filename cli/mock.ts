@@ -68,6 +68,7 @@ Per request, the header Prefer chooses the answer (Prism's Prefer):
 and how it goes out (the mock's own, outside the contract: only when asked):
   Prefer: delay=300                      300 ms late (delay=100-800: a delay in that range)
   Prefer: fault=reset                    the connection is reset (also timeout, garbage, truncated)
+  (a delay over 600000 ms or a fault it does not know is ignored, as RFC 7240 asks)
 Invalid requests get the same 4xx Error as from the reference implementation. CORS is on for browsers.
 The last requests, each with its verdict and answer, are kept: GET /__plant-store/requests (JSON;
 DELETE clears it) and a live page at /__plant-store/. Credentials are masked in it.

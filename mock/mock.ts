@@ -81,10 +81,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const admit = (operation: OperationContract, request: RequestHead): MockAdmitted | PlantStoreError => {
     const { path, query } = target(request.url ?? '/');
     const prefer = headerValue(request.headers, 'prefer');
-    // Prism ignores the mock's own preferences (delay, fault); a malformed one is refused here,
-    // with Prism's, once every rule before has accepted the request.
-    const delivery = deliveryPreferences(prefer);
-    if ('problem' in delivery) return refusedPreference(delivery.problem);
+    // Prism ignores the mock's own preferences (delay, fault): `delivery` below reads them.
     const preferences = engine.preferences(prefer, query);
     if ('kind' in preferences) return refusedPreference(preferences.detail);
     return { operation, path, preferences, preferred: Object.keys(preferences).length > 0 };
@@ -115,15 +112,13 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
 
   /**
    * Every answer - refusals included, since a page waits for a 401 as it waits for a 200 - goes
-   * out as the request asks: late, or broken. When the delay or fault asked for is malformed, none
-   * of it applies (the request gets its 400, or an earlier refusal), `--delay` as ever.
+   * out as the request asks: late, or broken. A delay or fault the mock cannot honour is ignored
+   * (prefer.ts), `--delay` as ever.
    */
   const noPreference: Delivery | undefined = delayMs > 0 ? { delayMs } : undefined;
   const delivery = (request: RequestHead): Delivery | undefined => {
     const prefer = headerValue(request.headers, 'prefer');
-    if (prefer === undefined) return noPreference;
-    const asked = deliveryPreferences(prefer);
-    return 'problem' in asked ? noPreference : deliveryFor(asked, delayMs, pick);
+    return prefer === undefined ? noPreference : deliveryFor(deliveryPreferences(prefer), delayMs, pick);
   };
 
   const pipeline = createPipeline({

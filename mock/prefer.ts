@@ -11,7 +11,11 @@
 import { createHash } from 'node:crypto';
 import { FAULTS, type Delivery, type Fault } from '../src/http/index.js';
 
-/** The longest delay a request may ask for, as `--delay` (ten minutes). */
+/**
+ * The longest delay a request may ask for: the bound of `--delay`, ten minutes - longer than any
+ * client's own timeout (a test wanting no answer at all asks for `fault=timeout`), and short
+ * enough that a held answer, which keeps its connection and its body in memory, is let go.
+ */
 export const MAX_DELAY_MS = 600_000;
 
 /** What a request asks of the mock's delivery. */
@@ -19,11 +23,6 @@ export interface DeliveryPreferences {
   /** The range the delay is picked from; `min === max` for one delay. */
   readonly delay?: { readonly min: number; readonly max: number };
   readonly fault?: Fault;
-}
-
-/** Why a `Prefer` header's delivery preferences cannot be honoured (the mock answers it with a 400 `prefer:` Error). */
-export interface PreferenceProblem {
-  readonly problem: string;
 }
 
 /**
@@ -44,26 +43,28 @@ export function preferences(value: string): ReadonlyMap<string, string> {
   return found;
 }
 
-/** The delivery preferences of a `Prefer` header (none: an empty object), or what is wrong with them. */
-export function deliveryPreferences(prefer: string | undefined): DeliveryPreferences | PreferenceProblem {
+/**
+ * The delivery preferences of a `Prefer` header (none: an empty object). One the mock cannot
+ * honour - a malformed delay (`delay=soon`, `delay=800-100`), one over `MAX_DELAY_MS`, an unknown
+ * fault (`fault=explode`) - is left out, and the others still apply: "a server that does not
+ * recognize or is unable to comply with particular preference tokens [...] MUST ignore those
+ * tokens and continue processing instead of signaling an error" (RFC 7240, section 2).
+ */
+export function deliveryPreferences(prefer: string | undefined): DeliveryPreferences {
   if (prefer === undefined) return {};
   const asked = preferences(prefer);
-  const delayText = asked.get('delay');
-  const faultText = asked.get('fault');
-  let delay: DeliveryPreferences['delay'];
-  if (delayText !== undefined) {
-    const match = /^(\d{1,9})(?:-(\d{1,9}))?$/.exec(delayText);
-    const min = Number(match?.[1]);
-    const max = match?.[2] === undefined ? min : Number(match[2]);
-    if (!match || max > MAX_DELAY_MS || min > max) return { problem: `delay=${delayText} is not a delay; ask for milliseconds from 0 to ${MAX_DELAY_MS} (delay=300) or a range of them (delay=100-800)` };
-    delay = { min, max };
-  }
-  let fault: Fault | undefined;
-  if (faultText !== undefined) {
-    fault = FAULTS.find((known) => known === faultText);
-    if (fault === undefined) return { problem: `fault=${faultText} is not a fault the mock commits; ask for fault=${FAULTS.join(', fault=')}` };
-  }
+  const delay = delayRange(asked.get('delay'));
+  const fault = FAULTS.find((known) => known === asked.get('fault'));
   return { ...(delay === undefined ? {} : { delay }), ...(fault === undefined ? {} : { fault }) };
+}
+
+/** `300` or `100-800`: whole milliseconds from 0 to `MAX_DELAY_MS`, the range's ends in order. */
+function delayRange(text: string | undefined): DeliveryPreferences['delay'] {
+  const match = text === undefined ? null : /^(\d{1,9})(?:-(\d{1,9}))?$/.exec(text);
+  if (match === null) return undefined;
+  const min = Number(match[1]);
+  const max = match[2] === undefined ? min : Number(match[2]);
+  return max > MAX_DELAY_MS || min > max ? undefined : { min, max };
 }
 
 /**
