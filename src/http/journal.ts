@@ -239,16 +239,14 @@ function maskAnswerHeaders(headers: HeaderLookup, hidden: Hidden): Record<string
 }
 
 /**
- * Blots what the masks hid out of a text that may quote it: a rule's message quotes the start
- * of a malformed credential (its first 20 characters), so the first 20 characters of each hidden
- * value are looked for. Values shorter than 4 characters are left alone (they would blot out
- * ordinary words).
+ * Blots what the masks hid out of a text that may quote it: whole, and by its first 20
+ * characters, which is what a rule's message quotes of a malformed credential. Values shorter
+ * than 4 characters are left alone (they would blot out ordinary words).
  */
 function blot(text: string, hidden: Hidden): string {
   let result = text;
   for (const secret of hidden) {
-    const quoted = secret.slice(0, 20);
-    if (quoted.length >= 4) result = result.split(quoted).join(MASK);
+    for (const quoted of [secret, secret.slice(0, 20)]) if (quoted.length >= 4) result = result.split(quoted).join(MASK);
   }
   return result;
 }
@@ -276,16 +274,23 @@ function keepBody(body: string | Uint8Array, limit: number, transform?: (text: s
   return cut ? { ...shown, truncated: true } : shown;
 }
 
-/** Strict UTF-8; a cut may have split the last character, whose start bytes are then dropped. */
+/** Strict UTF-8; a cut may have split the last character, whose first bytes are then dropped. */
 function decodeCut(bytes: Uint8Array, cut: boolean): string | undefined {
-  for (let drop = 0; drop <= (cut ? Math.min(3, bytes.length) : 0); drop++) {
-    try {
-      return utf8.decode(bytes.subarray(0, bytes.length - drop));
-    } catch {
-      // not UTF-8 (yet)
-    }
+  let end = bytes.length;
+  if (cut) {
+    // Back over continuation bytes (10xxxxxx) to the lead byte of the last character; if the
+    // character needs more bytes than the cut left, it is dropped (RFC 3629, section 3).
+    let lead = end - 1;
+    while (lead > 0 && end - lead < 4 && ((bytes[lead] as number) & 0xc0) === 0x80) lead--;
+    const first = bytes[lead] ?? 0;
+    const length = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+    if (length > end - lead) end = lead;
   }
-  return undefined;
+  try {
+    return utf8.decode(bytes.subarray(0, end));
+  } catch {
+    return undefined;
+  }
 }
 
 function toEntry<V extends VerdictLike>(id: number, exchange: Exchange<V>, bodyBytes: number): JournalEntry<V> {
