@@ -102,6 +102,25 @@ export function modelHasLoneSurrogate(model: JsonModel): boolean {
   }
 }
 
+/**
+ * Whether a model holds, at any depth, a key that reaches JavaScript's prototype chain: a member
+ * named `__proto__`, or a member named `constructor` whose value is an object with a `prototype`
+ * member. These are what prototype-poisoning guards refuse (secure-json-parse in Fastify, bourne
+ * in hapi, OWASP CRS rule 934130): a body carrying one may be refused (see PROTOTYPE_KEY_LENIENCY).
+ */
+export function modelHasPrototypeKey(model: JsonModel): boolean {
+  switch (model.kind) {
+    case 'array':
+      return model.items.some(modelHasPrototypeKey);
+    case 'object':
+      return model.members.some(
+        (m) => m.key === '__proto__' || (m.key === 'constructor' && m.value.kind === 'object' && m.value.members.some((inner) => inner.key === 'prototype')) || modelHasPrototypeKey(m.value),
+      );
+    default:
+      return false;
+  }
+}
+
 /** Ways to write an integer in JSON; all denote the same integer under JSON Schema 2020-12 (decision 7). */
 export type IntegerSpelling = 'plain' | 'point-zero' | 'exponent' | 'upper-exponent-plus' | 'padded-exponent' | 'fraction-exponent' | 'negative-exponent' | 'negative-zero';
 export const INTEGER_SPELLINGS: readonly IntegerSpelling[] = ['plain', 'point-zero', 'exponent', 'upper-exponent-plus', 'padded-exponent', 'fraction-exponent', 'negative-exponent', 'negative-zero'];

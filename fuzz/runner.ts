@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { exactInteger, isJsonObject, isLosslessNumber, loadContract, type Contract } from '../src/openapi/index.js';
 import { applicableChecks, CHECK_NAMES, checkNamed, decodeJson, RUN_CHECKS, runChecks, type CheckName, type RunRecord, type TimedExchange } from './checks/index.js';
-import { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, type HttpClient } from './http-client.js';
+import { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, type HttpClient, type LateBytes } from './http-client.js';
 import { coverageCases, KIND_NAMES, requestArbitrary } from './kinds/index.js';
 import { reportedOutcome, reportedRequest, toCurl, type ReportedOutcome, type ReportedRequest } from './report.js';
 import type { Finding, HttpOutcome, Phase, Profile, RequestCase, Severity } from './types.js';
@@ -38,6 +38,8 @@ export const DEFAULT_SHRINK_TIME_MS = 20_000;
 export const DEFAULT_MAX_TIMEOUTS = 3;
 /** Shrinking a finding stops after this many timed-out steps. */
 const MAX_SHRINK_TIMEOUTS = 3;
+/** How long a replayed request's connection is given to deliver bytes after its answer (delayed acknowledgements take 40 ms). */
+const LATE_GRACE_MS = 100;
 
 export interface ConformanceOptions {
   /** The implementation under test, e.g. http://127.0.0.1:3000 (a path prefix is kept: http://host/api). */
@@ -212,7 +214,8 @@ function resourceKey(request: RequestCase, integerKeys: readonly string[]): stri
     const v = value[k];
     return isLosslessNumber(v) ? String(exactInteger(v) ?? v.value) : '';
   });
-  return parts.every((p) => p === '') ? undefined : `${request.path} ${parts.join(' ')}`;
+  // The same resource whatever query string the request carries (an extra of valid requests).
+  return parts.every((p) => p === '') ? undefined : `${request.path.split('?', 1)[0] ?? ''} ${parts.join(' ')}`;
 }
 
 function listPlan(phase: Phase, cases: readonly RequestCase[]): PhasePlan {
@@ -279,12 +282,24 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const checkContext = { profile };
 
   await probe(base, timeoutMs);
-  const client: HttpClient = createHttpClient(base, { concurrency, timeoutMs, maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES });
+  // Bytes a connection got after an exchange's outcome was handed on (a second answer, the rest of
+  // a body) belong to that exchange: it is judged again with them (see onLateBytes below).
+  let lateBytes: ((late: LateBytes) => void) | undefined;
+  const client: HttpClient = createHttpClient(base, {
+    concurrency,
+    timeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    onLateBytes: (late) => lateBytes?.(late),
+  });
   try {
+    /** Where each outcome's exchange sits, for late bytes; and where each case was recorded. */
+    const placeOf = new WeakMap<HttpOutcome, { readonly exchanges: Exchange[]; readonly at: number }>();
+    const recordedAt = new WeakMap<Exchange[], { readonly phase: Phase; readonly index: number }>();
     const execute = async (request: RequestCase): Promise<Exchange[]> => {
       const exchanges: Exchange[] = [];
       for (const step of [...request.setup, request]) {
         const outcome = await client.send(step);
+        placeOf.set(outcome, { exchanges, at: exchanges.length });
         exchanges.push({ request: step, outcome, findings: runChecks(step, outcome, contract, checkContext) });
       }
       return exchanges;
@@ -309,7 +324,27 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     let stoppedEarly: string | undefined;
     const checkingStarted = performance.now();
 
+    lateBytes = ({ after, outcome }) => {
+      const place = placeOf.get(after);
+      const exchange = place?.exchanges[place.at];
+      if (place === undefined || exchange === undefined) return;
+      const added = runChecks(exchange.request, outcome, contract, checkContext).filter((f) => !exchange.findings.some((g) => g.check === f.check && g.severity === f.severity));
+      if (added.length === 0) return;
+      place.exchanges[place.at] = { request: exchange.request, outcome, findings: [...exchange.findings, ...added] };
+      // Not recorded yet: record() counts them with the rest.
+      const where = recordedAt.get(place.exchanges);
+      if (where === undefined) return;
+      findingCount += added.length;
+      for (const severity of ['failure', 'warning'] as const) {
+        for (const check of new Set(added.filter((f) => f.severity === severity).map((f) => f.check as CheckName))) {
+          checks[check][severity === 'failure' ? 'failures' : 'warnings']++;
+          noteFirst(check, severity, { phase: where.phase, order: phaseOrder(where.phase), index: where.index, exchanges: place.exchanges });
+        }
+      }
+    };
+
     const record = (phase: Phase, index: number, exchanges: Exchange[], startedMs: number): void => {
+      recordedAt.set(exchanges, { phase, index });
       for (const exchange of exchanges) {
         requests++;
         kinds[exchange.request.kind] = (kinds[exchange.request.kind] ?? 0) + 1;
@@ -456,6 +491,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         } else {
           const request = plan?.caseAt(first.index);
           const again = request && performance.now() < shrinkDeadline ? await execute(request) : undefined;
+          // Bytes a server sends after its answer (a second answer it holds back) are judged when they come.
+          if (again !== undefined && !shows(again)) await new Promise((resolve) => setTimeout(resolve, LATE_GRACE_MS));
           const reproduced = again !== undefined && shows(again);
           found = { exchanges: reproduced ? again : first.exchanges, shrinks: 0, path: undefined, reproduced, phase: first.phase };
         }

@@ -125,6 +125,16 @@ export const POLLUTION_MEMBERS: readonly (readonly [string, JsonMember])[] = [
 export const LONE_SURROGATE_LENIENCY =
   'RFC 8259, section 8.2: a string holding a lone surrogate escape is JSON, but the behaviour of software that receives it is unpredictable - it may refuse it, or store U+FFFD in its place';
 
+/**
+ * Why a valid body with a prototype key (`__proto__`, or `constructor` holding `prototype`; see
+ * modelHasPrototypeKey) makes its request `lenient` about refusal only. The contract allows the
+ * property (a NewPlant allows additional properties, rule 1), but refusing such a body with a
+ * 4xx is a common, defensible security default - hostile keys are bad input to many servers - so
+ * a refusal is a warning; an accepted one must still be answered exactly (`echo`).
+ */
+export const PROTOTYPE_KEY_LENIENCY =
+  'the contract allows the property, but refusing a body with a __proto__ key or a constructor holding prototype (prototype poisoning) is a common security default: Fastify (secure-json-parse), hapi (bourne), OWASP CRS rule 934130';
+
 /** One edge string, named: the name is its variant (`string-edge:nul`). */
 export interface EdgeString {
   readonly name: string;

@@ -74,6 +74,13 @@ export interface RequestCase extends HttpRequest {
    */
   readonly lenient?: string;
   /**
+   * What `lenient` leaves open on a valid request. Absent: whether it is accepted and what an
+   * accepted one answers (a lone surrogate may come back as U+FFFD). `refusal`: only whether it
+   * is accepted - once accepted, it is answered as exactly as any request, and a changed echo
+   * stays a failure (a query string, a prototype key, a spelling of credentials a server may refuse).
+   */
+  readonly lenientAbout?: 'refusal';
+  /**
    * Requests sent first, in order, on their own (all valid): e.g. the same id posted before with
    * another name, so that a repeated id is tested without depending on what else the run sent.
    */
@@ -103,6 +110,80 @@ export interface DerivedSecret {
 /** Why no HTTP response came back. */
 export type TransportFailure = 'timeout' | 'reset' | 'malformed-response' | 'oversized-response' | 'connection-refused' | 'error';
 
+/** How a response's body was delimited (RFC 9112, section 6.3), or that it had none (a 204, a 304, a HEAD). */
+export type Framing = 'content-length' | 'chunked' | 'close' | 'none';
+
+/**
+ * Bytes that came on a connection after an answer was complete, before the connection carried
+ * another request or was closed: nothing may (RFC 9112, section 6.3 delimits each answer exactly,
+ * and a server answers each request once).
+ */
+export interface ExtraBytes {
+  /** The first bytes, for messages (at most 512). */
+  readonly bytes: Uint8Array;
+  /** How many there were in all. */
+  readonly length: number;
+  /** From the end of the answer to the first of them. */
+  readonly afterMs: number;
+  /**
+   * Where the client saw them: `settling` right after the answer, before it was handed on; `idle`
+   * later, while the kept-alive connection waited for its next request; `before-next` in front of
+   * the next answer on the connection.
+   */
+  readonly seen: 'settling' | 'idle' | 'before-next';
+}
+
+/** Another request the connection or the client carried around the same time (see WireFacts.others). */
+export interface NeighbourRequest {
+  readonly request: HttpRequest;
+  /** `previous`: the request the same connection carried just before; `concurrent`: one in flight at the same time. */
+  readonly relation: 'previous' | 'concurrent';
+  readonly connection: number;
+}
+
+/**
+ * What the engine's client saw on the wire for one exchange, besides status, headers and body
+ * (http-client.ts): what the hygiene checks judge.
+ */
+export interface WireFacts {
+  /** The connection the answer came on, numbered by the client from 1. */
+  readonly connection: number;
+  /** Exchanges the connection carried before this one (0: a new connection). */
+  readonly exchangesBefore: number;
+  readonly framing: Framing;
+  /** The Content-Length the answer declared, where it declared one. */
+  readonly contentLength?: number;
+  /** Transfer-Encoding and Content-Length together (RFC 9112, section 6.2: a sender MUST NOT). */
+  readonly lengthWithTransferEncoding?: boolean;
+  /** Body bytes as they arrived: after chunked framing was removed, before any coding was decoded. */
+  readonly receivedLength: number;
+  /** The content codings of Content-Encoding, in the order they were applied, lower case, `identity` left out. */
+  readonly contentCodings: readonly string[];
+  /** Transfer codings other than chunked (RFC 9112, section 7), which the request did not ask for. */
+  readonly transferCodings: readonly string[];
+  /** Why the body could not be decoded (an unknown coding, data that is not what its coding says): `body` is then as received. */
+  readonly undecodable?: string;
+  /** `deflate` sent as raw DEFLATE without the zlib wrapper RFC 9110, section 8.4.1.2 defines (decoded all the same). */
+  readonly rawDeflate?: boolean;
+  readonly extraBytes?: ExtraBytes;
+  /**
+   * Requests whose answer this one could have been: the request the connection carried before,
+   * and those in flight on other connections at the same time. An answer carrying one of them
+   * instead of its own request is misdelivered.
+   */
+  readonly others: readonly NeighbourRequest[];
+}
+
+/** What had arrived of a response when its exchange failed (the head, some of the body). */
+export interface PartialResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly framing: Framing;
+  readonly contentLength?: number;
+  /** The body bytes received (before any coding was decoded), at most the client's limit. */
+  readonly body: Uint8Array;
+}
+
 /** What came back for one request: a response, or a failure of the exchange. */
 export type HttpOutcome =
   | {
@@ -114,12 +195,16 @@ export type HttpOutcome =
       readonly body: Uint8Array;
       /** From the first byte of the request sent to the last byte of the response received. */
       readonly durationMs: number;
+      /** What the client saw on the wire; absent for outcomes not made by the engine's client (tests). */
+      readonly wire?: WireFacts;
     }
   | {
       readonly kind: 'failure';
       readonly failure: TransportFailure;
       readonly message: string;
       readonly durationMs: number;
+      /** The head and the part of the body that came before the failure, if the head came. */
+      readonly partial?: PartialResponse;
     };
 
 /** What a check reports: one way an exchange (or a run) broke the contract, or a hazard. */

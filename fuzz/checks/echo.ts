@@ -1,41 +1,37 @@
 /**
- * `echo`: the success body carries what was sent - every property the response schema declares
- * (name, tag) exactly, and every other property of the request schema (id) exactly where present.
- * Not under the `mock` profile: a mock does not store what it was sent.
+ * `echo`: the success body is the plant that was sent. Derived from the schemas: every property
+ * the request sent comes back exactly where the response schema declares it (name, tag), or where
+ * the answer has it anyway (id); every property the response schema declares that the request
+ * could carry but did not is absent - a plant is stored as sent, and a repeated id replaces the
+ * stored plant rather than merging with it (decision 2), so a tag sent before does not survive a
+ * request without one. A server may add properties the request schema does not have.
+ * Not under the `mock` profile: a mock does not store what it was sent. An answer that carries
+ * another request's plant is `one-answer-per-request`'s finding, not this one's.
  */
-import { isJsonObject, type JsonValue } from '../../src/openapi/index.js';
-import { exchangeCheck, failure, warning, type Verdict } from './check.js';
-import { decodeJson, describeRequest, firstDifference, operationOf, sameJson, show } from './support.js';
+import { exchangeCheck, failure, warning } from './check.js';
+import { describeRequest, echoDifferences, firstDifference, misdelivered, show, type EchoDifference } from './support.js';
+
+function describe(difference: EchoDifference): string {
+  const { key, sent, got } = difference;
+  if (sent === undefined) return `${key} was not sent, so the plant has none (a repeated id replaces the stored plant, decision 2), but it came back as ${show(got)}`;
+  const detail = typeof sent === 'string' && typeof got === 'string' ? firstDifference(sent, got) : '';
+  return `${key} was sent as ${show(sent)} but came back as ${show(got)}${detail}`;
+}
 
 export const echo = exchangeCheck({
   name: 'echo',
-  description: 'the 200 Plant carries the name and tag that were sent, exactly, and the id where present, as the same integer (1e2 is 100; the string of its digits is accepted, a rounded number is not)',
+  description:
+    'the 200 Plant is what was sent: name and tag exactly, the id where present as the same integer (1e2 is 100; the string of its digits is accepted, a rounded number is not), and no tag when none was sent (a repeated id replaces the plant, decision 2)',
   skippedUnder: { mock: 'a mock stores nothing, so it cannot answer with what was sent' },
   applies: (request, outcome, { profile }) => profile !== 'mock' && request.content === 'valid' && request.credentials === 'valid' && outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
-    const operation = operationOf(contract, request);
-    const requestShape = operation?.requestBody?.shape;
-    const responseSchema = operation?.response(outcome.status)?.schema;
-    if (!requestShape || !responseSchema) return [];
-    const sent = decodeJson(request.body);
-    const got = decodeJson(outcome.body);
-    if (!('value' in sent) || !('value' in got) || !isJsonObject(sent.value) || !isJsonObject(got.value)) return [];
-    const sentObject = sent.value;
-    const gotObject = got.value;
-    const echoed = contract.shapeOf(responseSchema).properties;
-    const verdicts: Verdict[] = [];
-    for (const key of requestShape.properties.keys()) {
-      if (!Object.hasOwn(sentObject, key)) continue;
-      const value = sentObject[key] as JsonValue;
-      const present = Object.hasOwn(gotObject, key);
-      if (!present && !echoed.has(key)) continue;
-      const back = present ? gotObject[key] : undefined;
-      if (sameJson(value, back)) continue;
-      const detail = typeof value === 'string' && typeof back === 'string' ? firstDifference(value, back) : '';
-      const message = `${key} was sent as ${show(value)} but came back as ${show(back)}${detail}; ${describeRequest(request)}`;
-      verdicts.push(request.lenient === undefined ? failure(message) : warning(`${message} (allowed: ${request.lenient})`));
-    }
-    return verdicts;
+    const differences = echoDifferences(contract, request, outcome);
+    if (differences === undefined || differences.length === 0 || misdelivered(contract, request, outcome) !== undefined) return [];
+    return differences.map((difference) => {
+      const message = `${describe(difference)}; ${describeRequest(request)}`;
+      // A leniency about refusal only leaves nothing open once the request is accepted.
+      return request.lenient === undefined || request.lenientAbout === 'refusal' ? failure(message) : warning(`${message} (allowed: ${request.lenient})`);
+    });
   },
 });

@@ -7,15 +7,34 @@ import type { Contract } from '../../src/openapi/index.js';
 import type { CheckOptions, Finding, HttpOutcome, Profile, RequestCase } from '../types.js';
 import { acceptsValid } from './accepts-valid.js';
 import type { Check, CheckContext, ExchangeCheck, RunCheck } from './check.js';
+import { contentCoding } from './content-coding.js';
+import { contentLength } from './content-length.js';
 import { credentialsFirst } from './credentials-first.js';
 import { echo } from './echo.js';
+import { jsonCharset } from './json-charset.js';
+import { noByteOrderMark } from './no-byte-order-mark.js';
 import { noServerError } from './no-server-error.js';
+import { oneAnswerPerRequest } from './one-answer-per-request.js';
 import { rejectsInvalid } from './rejects-invalid.js';
 import { requiresAuth } from './requires-auth.js';
 import { responseShape } from './response-shape.js';
 import { statusDeclared } from './status-declared.js';
 
-export const CHECKS = [responseShape, statusDeclared, acceptsValid, rejectsInvalid, requiresAuth, credentialsFirst, noServerError, echo] as const satisfies readonly Check[];
+export const CHECKS = [
+  responseShape,
+  statusDeclared,
+  acceptsValid,
+  rejectsInvalid,
+  requiresAuth,
+  credentialsFirst,
+  noServerError,
+  echo,
+  noByteOrderMark,
+  jsonCharset,
+  contentCoding,
+  contentLength,
+  oneAnswerPerRequest,
+] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];
 export const CHECK_NAMES: readonly CheckName[] = CHECKS.map((check) => check.name);

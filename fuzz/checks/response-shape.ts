@@ -1,12 +1,13 @@
 /** `response-shape`: the body and media type are the ones the contract declares for the status; declared required headers are there. */
 import { formatIssues } from '../../src/openapi/index.js';
 import { exchangeCheck, failure, type Verdict } from './check.js';
-import { decodeJson, essence, excerpt, operationOf, schemaName } from './support.js';
+import { bodyUnreadable, decodeJson, essence, excerpt, operationOf, schemaName } from './support.js';
 
 export const responseShape = exchangeCheck({
   name: 'response-shape',
   description: 'the body and media type are what openapi.yaml declares for the status (a Plant for 200, an Error otherwise, application/json with any parameters); declared required headers are present',
-  applies: (request, outcome, { contract }) => outcome.kind === 'response' && operationOf(contract, request)?.response(outcome.status) !== undefined,
+  // A body in a coding the client cannot undo is content-coding's finding, not a broken body.
+  applies: (request, outcome, { contract }) => outcome.kind === 'response' && !bodyUnreadable(outcome) && operationOf(contract, request)?.response(outcome.status) !== undefined,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
     const declared = operationOf(contract, request)?.response(outcome.status);

@@ -1,11 +1,12 @@
 /** Helpers the checks share: reading bodies strictly, naming things in messages, comparing JSON values exactly. */
-import { exactInteger, isJsonObject, isLosslessNumber, parseJson, type Contract, type JsonValue, type OperationContract, type Schema } from '../../src/openapi/index.js';
+import { exactInteger, isJsonObject, isLosslessNumber, parseJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type Schema } from '../../src/openapi/index.js';
 import { codePointsOf } from '../json-text.js';
-import type { HttpOutcome, HttpRequest, RequestCase } from '../types.js';
+import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, RequestCase } from '../types.js';
 
 export type Response = Extract<HttpOutcome, { kind: 'response' }>;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Strict UTF-8 that drops one leading byte order mark (ignoreBOM: false, the WHATWG default). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** The media type without parameters, lower case (RFC 9110, section 8.3.1). */
 export function essence(contentType: string | undefined): string {
@@ -159,4 +160,134 @@ export function sameJson(sent: JsonValue, got: JsonValue | undefined): boolean {
   if (!isJsonObject(got)) return false;
   const keys = Object.keys(sent);
   return keys.length === Object.keys(got).length && keys.every((k) => Object.hasOwn(got, k) && sameJson(sent[k] as JsonValue, got[k]));
+}
+
+/** A JSON media type: application/json or any `+json` suffix (RFC 6839, section 3.1). */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  const type = essence(contentType);
+  return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
+}
+
+/** A parameter of a media type, its name case-insensitive, a quoted-string unquoted (RFC 9110, sections 5.6.6 and 8.3.1). */
+export function mediaTypeParameter(contentType: string | undefined, name: string): string | undefined {
+  const parameters = /;(.*)$/s.exec(contentType ?? '')?.[1] ?? '';
+  const pattern = /\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)\s*(?:;|$)/g;
+  for (const match of parameters.matchAll(pattern)) {
+    const [, key = '', raw = ''] = match;
+    if (key.toLowerCase() === name.toLowerCase()) return raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
+  }
+  return undefined;
+}
+
+/** Whether the client could not undo the answer's coding: its body is then not what the checks of content can read. */
+export function bodyUnreadable(outcome: HttpOutcome): boolean {
+  return outcome.kind === 'response' && outcome.wire?.undecodable !== undefined;
+}
+
+/** Whether bytes begin an HTTP/1.x status line: a second answer rather than the rest of a body. */
+export function startsAnAnswer(extra: ExtraBytes): boolean {
+  return Buffer.from(extra.bytes.subarray(0, 5)).toString('latin1') === 'HTTP/';
+}
+
+/**
+ * Whether an answer's body, as its framing delimits it, is a complete JSON text that ends itself
+ * (an object, an array or a string: nothing after its last byte can belong to it). Bytes that
+ * follow such a body were not cut off from it by a Content-Length too short: they are stray bytes
+ * after a complete answer (a second answer without a head - Python's http.server answers a request
+ * line it cannot read so - or garbage), `one-answer-per-request`'s finding, not `content-length`'s.
+ */
+export function endsItself(outcome: HttpOutcome): boolean {
+  if (outcome.kind !== 'response' || !isJsonMediaType(outcome.headers['content-type'])) return false;
+  const parsed = decodeJson(outcome.body);
+  return 'value' in parsed && (typeof parsed.value === 'string' || Array.isArray(parsed.value) || isJsonObject(parsed.value));
+}
+
+/** When extra bytes came after the answer, for messages: `at once`, `42.5 ms later, while the kept-alive connection was idle`. */
+export function whenExtra(extra: ExtraBytes): string {
+  if (extra.seen === 'before-next') return 'found when the connection carried its next request';
+  const later = extra.afterMs < 1 ? 'at once' : `${extra.afterMs.toFixed(1)} ms later`;
+  return extra.seen === 'idle' ? `${later}, while the kept-alive connection was idle` : later;
+}
+
+/**
+ * A failed exchange whose answer stopped short of its Content-Length although what came is a
+ * complete JSON text: the declared length, not the body, is wrong (`content-length`'s finding,
+ * not a crash of the target).
+ */
+export function stopsShortOfItsLength(outcome: HttpOutcome): boolean {
+  if (outcome.kind !== 'failure' || outcome.partial === undefined) return false;
+  const { contentLength, body, framing } = outcome.partial;
+  return framing === 'content-length' && contentLength !== undefined && body.length > 0 && body.length < contentLength && 'value' in decodeJson(body);
+}
+
+/** One property a success answer does not carry as the request sent it. */
+export interface EchoDifference {
+  readonly key: string;
+  /** Undefined: the request did not send it. */
+  readonly sent: JsonValue | undefined;
+  /** Undefined: the answer does not have it. */
+  readonly got: JsonValue | undefined;
+}
+
+/**
+ * How a success answer differs from the request's body, property by property, derived from the
+ * schemas: a property the request sent must come back exactly where the response schema declares
+ * it (and where the answer has it otherwise, e.g. an id); a property the response schema declares
+ * that the request could carry but did not must be absent (a plant is stored as sent, and a
+ * repeated id replaces it - decision 2 - rather than merging). Properties the request schema does
+ * not have are the server's to add. Undefined when either body is not a JSON object.
+ */
+export function echoDifferences(contract: Contract, request: HttpRequest, outcome: Response): EchoDifference[] | undefined {
+  const operation = operationOf(contract, request);
+  const requestShape = operation?.requestBody?.shape;
+  const responseSchema = operation?.response(outcome.status)?.schema;
+  if (!requestShape || !responseSchema) return undefined;
+  const sent = decodeJson(request.body);
+  const got = decodeJson(outcome.body);
+  if (!('value' in sent) || !('value' in got) || !isJsonObject(sent.value) || !isJsonObject(got.value)) return undefined;
+  const sentObject: JsonObject = sent.value;
+  const gotObject: JsonObject = got.value;
+  const echoed = contract.shapeOf(responseSchema).properties;
+  const differences: EchoDifference[] = [];
+  for (const key of requestShape.properties.keys()) {
+    const present = Object.hasOwn(gotObject, key);
+    const back = present ? gotObject[key] : undefined;
+    if (!Object.hasOwn(sentObject, key)) {
+      if (present && echoed.has(key)) differences.push({ key, sent: undefined, got: back });
+      continue;
+    }
+    const value = sentObject[key] as JsonValue;
+    if (!present && !echoed.has(key)) continue;
+    if (!sameJson(value, back)) differences.push({ key, sent: value, got: back });
+  }
+  return differences;
+}
+
+/**
+ * Whether two requests write the same resource: their bodies have the same values for every
+ * property the request schema types as integer (the ids), and there is one. The answer to the
+ * second may then carry the first's values because of what the target stored (`echo`'s finding),
+ * not because it went to the wrong request.
+ */
+function sameResource(contract: Contract, a: HttpRequest, b: HttpRequest): boolean {
+  const shape = operationOf(contract, a)?.requestBody?.shape;
+  const first = decodeJson(a.body);
+  const second = decodeJson(b.body);
+  if (!shape || !('value' in first) || !('value' in second) || !isJsonObject(first.value) || !isJsonObject(second.value)) return false;
+  const keys = [...shape.properties].filter(([, schema]) => contract.resolve(schema).type === 'integer').map(([key]) => key);
+  const x = first.value;
+  const y = second.value;
+  return keys.length > 0 && keys.every((key) => Object.hasOwn(x, key) && sameJson(x[key] as JsonValue, y[key]));
+}
+
+/**
+ * The request this success answer belongs to when it is not its own: it differs from what its
+ * request sent, and is exactly what another request carried - the one the connection carried
+ * before, or one in flight at the same time (WireFacts.others) - for another resource.
+ */
+export function misdelivered(contract: Contract, request: HttpRequest, outcome: HttpOutcome): NeighbourRequest | undefined {
+  if (outcome.kind !== 'response' || outcome.wire === undefined || outcome.wire.others.length === 0) return undefined;
+  const own = echoDifferences(contract, request, outcome);
+  if (own === undefined || own.length === 0) return undefined;
+  return outcome.wire.others.find((other) => other.request !== request && echoDifferences(contract, other.request, outcome)?.length === 0 && !sameResource(contract, request, other.request));
 }

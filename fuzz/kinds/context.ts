@@ -46,6 +46,8 @@ export interface CaseSpec {
   readonly body: Uint8Array;
   readonly setup?: readonly RequestCase[];
   readonly lenient?: string;
+  /** What `lenient` leaves open (see RequestCase.lenientAbout); a leniency of the credentials is always about refusal. */
+  readonly lenientAbout?: 'refusal';
   /** Headers, query string and a note from a valid request's extras (Accept, Accept-Encoding...). */
   readonly extras?: RequestExtras;
   /** The variants it was drawn from (see RequestCase.tags). */
@@ -167,6 +169,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
     if (spec.contentType !== undefined) headers['content-type'] = spec.contentType;
     if (spec.auth.header !== undefined) headers.authorization = spec.auth.header;
     const lenient = spec.lenient ?? spec.auth.lenient;
+    const lenientAbout = spec.lenient !== undefined ? spec.lenientAbout : spec.auth.lenient !== undefined ? 'refusal' : undefined;
     const query = [spec.auth.query, extras.query].filter((q): q is string => q !== undefined && q !== '').join('&');
     return {
       method: operation.method,
@@ -178,6 +181,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
       content: spec.content,
       credentials: spec.auth.credentials,
       ...(lenient === undefined ? {} : { lenient }),
+      ...(lenient === undefined || lenientAbout === undefined ? {} : { lenientAbout }),
       setup: spec.setup ?? [],
       ...(spec.auth.moreHeaders === undefined ? {} : { extraLines: spec.auth.moreHeaders.map((value) => ['authorization', value] as const) }),
       ...(spec.auth.derived === undefined ? {} : { derived: spec.auth.derived }),

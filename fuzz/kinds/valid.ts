@@ -4,8 +4,8 @@
  * posted with other values (decision 2: a repeated id replaces the stored plant).
  */
 import fc from 'fast-check';
-import { LAYOUTS, modelHasLoneSurrogate, tagsOf, type JsonModel, type Layout } from '../json-text.js';
-import { LONE_SURROGATE_LENIENCY } from '../schema-arbitraries.js';
+import { LAYOUTS, modelHasLoneSurrogate, modelHasPrototypeKey, tagsOf, type JsonModel, type Layout } from '../json-text.js';
+import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../schema-arbitraries.js';
 import { describeProbe } from '../schema-probes.js';
 import type { RequestCase } from '../types.js';
 import { table, variantTag, type VariantTable } from '../variants.js';
@@ -53,27 +53,39 @@ function spellingTags(context: KindContext, spec: ValidSpec): string[] {
   ];
 }
 
+type Leniency = { readonly lenient?: string; readonly lenientAbout?: 'refusal' };
+
+/**
+ * What a valid body leaves open, if anything: a lone surrogate (RFC 8259, section 8.2) both its
+ * acceptance and what comes back; a prototype key (modelHasPrototypeKey) only its acceptance.
+ */
+function bodyLeniency(model: JsonModel): Leniency | undefined {
+  if (modelHasLoneSurrogate(model)) return { lenient: LONE_SURROGATE_LENIENCY };
+  if (modelHasPrototypeKey(model)) return { lenient: PROTOTYPE_KEY_LENIENCY, lenientAbout: 'refusal' };
+  return undefined;
+}
+
 /** A valid request, with the spellings other than the plain ones named: a failure may hinge on them. */
 export function validCase(context: KindContext, spec: ValidSpec): RequestCase {
   const { jsonTypes, integerKeys } = context;
   const notes = [spec.mediaType === jsonTypes[0] ? '' : `Content-Type: ${spec.mediaType}`, spec.auth === context.validAuth ? '' : spec.auth.shown, spec.extras.note, spec.layout === 'compact' ? '' : `${spec.layout} JSON`].filter(Boolean);
   const describe = (what: string): string => [what, ...notes].join('; ');
-  // A lone surrogate in a string is JSON, but RFC 8259 leaves what a receiver does with it open.
-  const surrogate = (model: JsonModel): { lenient?: string } => (modelHasLoneSurrogate(model) ? { lenient: LONE_SURROGATE_LENIENCY } : {});
-  const lenient = spec.extras.lenient ?? surrogate(spec.model).lenient;
+  // The body's leniency first: a lone surrogate's covers a changed echo too (RFC 8259 leaves what
+  // a receiver does with it open); a prototype key's and an extra's only a refusal.
+  const leniency = (model: JsonModel): Leniency => bodyLeniency(model) ?? (spec.extras.lenient === undefined ? {} : { lenient: spec.extras.lenient, lenientAbout: 'refusal' });
   const base = { kind: 'valid', content: 'valid' as const, auth: spec.auth, contentType: spec.mediaType };
   const earlier = spec.earlier === undefined ? undefined : withKeysOf(spec.earlier, spec.model, integerKeys);
   const setup =
     earlier === undefined
       ? []
-      : [context.make({ ...base, variant: describe(`the same ${integerKeys.join(', ')}, posted first with other values`), body: context.text(earlier, spec.layout), ...surrogate(earlier) })];
+      : [context.make({ ...base, variant: describe(`the same ${integerKeys.join(', ')}, posted first with other values`), body: context.text(earlier, spec.layout), ...(bodyLeniency(earlier) ?? {}) })];
   return context.make({
     ...base,
     variant: describe(spec.what ?? (setup.length > 0 ? `a repeated ${integerKeys.join(', ')}` : 'a valid body')),
     body: context.text(spec.model, spec.layout),
     setup,
     extras: spec.extras,
-    ...(lenient === undefined ? {} : { lenient }),
+    ...leniency(spec.model),
     tags: spellingTags(context, spec),
   });
 }
@@ -103,6 +115,14 @@ export const valid = requestKind({
     if (context.integerKeys.length > 0) {
       const first = context.plainBody(n++);
       add({ earlier: first });
+      // A replacement without the optional properties the stored plant had (plainBody: every
+      // property for an even n, the required ones for an odd n): decision 2 replaces, so they are gone.
+      const optional = [...context.shape.properties.keys()].filter((key) => !context.shape.required.has(key));
+      if (optional.length > 0) {
+        const full = n + (n % 2);
+        add({ earlier: context.plainBody(full), model: context.plainBody(full + 1), what: `a repeated ${context.integerKeys.join(', ')} without the ${optional.join(', ')} it was posted with first` });
+        n = full + 2;
+      }
     }
     // Every probe of the request schema the contract's validator accepts (probes.ts).
     for (const { probe, model } of judgedProbes(context).filter((p) => p.valid)) add({ model, what: describeProbe(probe), tags: [probeTag(probe)] });

@@ -13,6 +13,7 @@ import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 import * as bearer from './bearer-stores.js';
 import { COVERAGE_FAULTS } from './coverage-faults.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
+import { HYGIENE_FAULTS } from './hygiene.js';
 import { sendEndlessBody, sendGarbage } from './hostile.js';
 
 export interface FaultyImplementation {
@@ -23,6 +24,8 @@ export interface FaultyImplementation {
   readonly caughtBy: CheckName;
   /** `warning` where the contract allows the behaviour (a hazard): the run passes and warns. Default `failure`. */
   readonly caughtAs?: Severity;
+  /** Where given: the other checks the defect also breaks; the run must break no other. */
+  readonly touches?: readonly CheckName[];
   start(): Promise<{ readonly url: string; close(): Promise<void> }>;
 }
 
@@ -260,5 +263,8 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
 
   // --- the coverage phase's families: boundaries, character classes, keys, media types ---
   ...COVERAGE_FAULTS,
+
+  // --- hygiene of answers: byte order marks, charsets, codings, framing, answers per request ---
+  ...HYGIENE_FAULTS,
 ];
 

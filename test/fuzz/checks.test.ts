@@ -194,8 +194,11 @@ describe('severities: a hazard the contract allows is a warning, never a failure
     expect(acceptsValid(plant, response(400, error400), contract)).toMatchObject([{ severity: 'failure' }]);
   });
 
-  it('a lenient valid request echoed differently is a warning', () => {
+  it('a lenient valid request echoed differently is a warning; one lenient only about refusal, a failure', () => {
     expect(echo(lenient(plant), response(200, '{"name":"x","tag":"tropical","id":1}'), contract)).toMatchObject([{ check: 'echo', severity: 'warning' }]);
+    const refusalOnly: RequestCase = { ...lenient(plant), lenientAbout: 'refusal' };
+    expect(acceptsValid(refusalOnly, response(400, error400), contract)).toMatchObject([{ check: 'accepts-valid', severity: 'warning' }]);
+    expect(echo(refusalOnly, response(200, '{"name":"x","tag":"tropical","id":1}'), contract)).toMatchObject([{ check: 'echo', severity: 'failure' }]);
   });
 
   it('a lenient invalid request may be accepted (a warning); a strict one may not', () => {

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { compileContract, exactInteger, INT64_MAX, INT64_MIN, isJsonObject, isLosslessNumber, loadContract, parseJson, type JsonValue, type Schema } from '../../src/openapi/index.js';
 import { essence } from '../../fuzz/checks/index.js';
 import { CREDENTIAL_VARIANTS } from '../../fuzz/kinds/credentials.js';
-import { coverageCases, KIND_NAMES, requestArbitrary } from '../../fuzz/kinds/index.js';
-import { LONE_SURROGATE_LENIENCY, LONG_STRING } from '../../fuzz/schema-arbitraries.js';
+import { coverageCases, KIND_NAMES, REQUEST_EXTRAS, requestArbitrary } from '../../fuzz/kinds/index.js';
+import { LONE_SURROGATE_LENIENCY, LONG_STRING, PROTOTYPE_KEY_LENIENCY } from '../../fuzz/schema-arbitraries.js';
 import type { RequestCase } from '../../fuzz/types.js';
 
 const contract = loadContract();
@@ -38,6 +38,15 @@ function hasLoneSurrogate(value: JsonValue | undefined): boolean {
   if (Array.isArray(value)) return value.some(hasLoneSurrogate);
   if (isJsonObject(value)) return Object.entries(value).some(([k, v]) => hasLoneSurrogate(k) || hasLoneSurrogate(v));
   return false;
+}
+
+/** Whether a JSON value holds a key of JavaScript's prototype chain: `__proto__`, or `constructor` holding `prototype`. */
+function hasPrototypeKey(value: JsonValue | undefined): boolean {
+  if (Array.isArray(value)) return value.some(hasPrototypeKey);
+  if (!isJsonObject(value)) return false;
+  const constructor = Object.hasOwn(value, 'constructor') ? value.constructor : undefined;
+  if (Object.hasOwn(value, '__proto__') || (isJsonObject(constructor) && Object.hasOwn(constructor, 'prototype'))) return true;
+  return Object.values(value).some(hasPrototypeKey);
 }
 
 const declaredMediaType = (c: RequestCase): boolean => requestBody?.mediaTypes.includes(essence(c.headers['content-type'])) === true;
@@ -107,13 +116,21 @@ describe(title, () => {
     }
   });
 
-  it('is lenient only where the RFCs leave the answer open: a lone surrogate in a valid body (RFC 8259, section 8.2), bytes that are not UTF-8 inside a string (section 9), a row of the credential table that says so', () => {
+  it('is lenient only where the RFCs leave the answer open: a lone surrogate in a valid body (RFC 8259, section 8.2), bytes that are not UTF-8 inside a string (section 9), a row of the credential table or an extra (a query string) that says so; a prototype key, a row or an extra only about refusal', () => {
     const credentialReasons = new Set(CREDENTIAL_VARIANTS.flatMap((v) => (v.lenient === undefined ? [] : [v.lenient])));
+    const extraReasons = new Set(REQUEST_EXTRAS.flatMap((e) => (e.lenient === undefined ? [] : [e.lenient])));
     for (const c of samples.flatMap((s) => [s, ...s.setup])) {
       const what = `${c.kind}: ${c.variant}`;
       if (c.content === 'valid' && c.credentials === 'valid') {
-        if (hasLoneSurrogate(strictJson(c.body))) expect(c.lenient, what).toBe(LONE_SURROGATE_LENIENCY);
-        else if (c.lenient !== undefined) expect(credentialReasons.has(c.lenient), what).toBe(true);
+        if (hasLoneSurrogate(strictJson(c.body))) {
+          expect(c.lenient, what).toBe(LONE_SURROGATE_LENIENCY);
+          expect(c.lenientAbout, what).toBeUndefined();
+        } else if (hasPrototypeKey(strictJson(c.body))) {
+          expect([c.lenient, c.lenientAbout], what).toEqual([PROTOTYPE_KEY_LENIENCY, 'refusal']);
+        } else if (c.lenient !== undefined) {
+          expect(credentialReasons.has(c.lenient) || extraReasons.has(c.lenient), what).toBe(true);
+          expect(c.lenientAbout, what).toBe('refusal');
+        }
       } else if (c.lenient !== undefined) {
         // With bad credentials the body holds nothing open (the answer is 401 whatever it is): only the credentials' row can be.
         if (c.credentials === 'valid') expect(what).toMatch(/^malformed-json: .* \(not UTF-8\) inside a string value$/);
