@@ -8,7 +8,10 @@
 import { defaultContractFile } from '../src/openapi/index.js';
 
 // The servers, as `plant-store serve` and `plant-store mock` run them.
-export { startMock, startReference, type ListenSettings, type StartedServer, type StartMockOptions, type StartReferenceOptions } from './servers.js';
+export { startMock, startReference, type JournaledServer, type ListenSettings, type StartedServer, type StartMockOptions, type StartReferenceOptions } from './servers.js';
+
+// The request journal a server keeps, and assertions on it.
+export { assertRequests, findRequests, RequestAssertionError, type Fault, type JournalAnswer, type JournalBody, type JournalEntry, type JournalRequest, type JournalSource, type JsonPattern, type RequestMatcher, type Verdict } from '../src/http/index.js';
 
 // The checking proxy, as `plant-store proxy` runs it.
 export { startProxy, type StartedProxy, type StartProxyOptions } from './servers.js';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createMock } from '../mock/index.js';
 import { describeExchange, listenProxy, type ProxiedExchange, type ProxySummary } from '../proxy/index.js';
-import { isWellFormedToken, listen, type RunningServer } from '../src/http/index.js';
+import { createJournal, isWellFormedToken, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type RunningServer } from '../src/http/index.js';
 import { createApp } from '../src/reference/index.js';
 
 /** Where a server listens and what it logs; the same for both servers. */
@@ -18,6 +18,10 @@ export interface ListenSettings {
   readonly host?: string;
   /** Told one line per request (method, path, status, time; never credentials). Default: no log. */
   readonly log?: (line: string) => void;
+  /** Requests the journal keeps (default 100, at most 10,000); the oldest is forgotten beyond it. */
+  readonly journalSize?: number;
+  /** Serve the admin path `/__plant-store/` (the journal as JSON and its live page); default true. */
+  readonly admin?: boolean;
 }
 
 export interface StartReferenceOptions extends ListenSettings {
@@ -31,6 +35,8 @@ export interface StartReferenceOptions extends ListenSettings {
   readonly maxEntries?: number;
   /** Answer CORS preflights and let pages on other origins read every answer, as the mock does (default off). */
   readonly cors?: boolean;
+  /** Keep a request journal (`requests()`, `GET /__plant-store/requests`); default false: it holds bodies. */
+  readonly journal?: boolean;
 }
 
 export interface StartMockOptions extends ListenSettings {
@@ -46,9 +52,12 @@ export interface StartMockOptions extends ListenSettings {
   readonly maxBodyBytes?: number;
   /** The deepest nesting of arrays and objects accepted (default 64). */
   readonly maxDepth?: number;
+  /** Keep a request journal (`requests()`, `GET /__plant-store/requests`); default true. */
+  readonly journal?: boolean;
 }
 
-export interface StartProxyOptions extends ListenSettings {
+/** Where the proxy listens and what it logs; it keeps no journal of its own (`onExchange` is the seam for one). */
+export interface StartProxyOptions extends Omit<ListenSettings, 'journalSize' | 'admin'> {
   /** The implementation checked, e.g. `http://127.0.0.1:3000` (a path prefix is kept). Required. */
   readonly upstream: string;
   /** Bearer tokens the upstream accepts: a 401 to one of them is a finding. Another token is judged as the answer shows the upstream took it. */
@@ -92,29 +101,61 @@ function checkToken(token: string, option: string): string {
   return token;
 }
 
+/** A server that keeps a request journal: what it was sent, with each verdict and answer. */
+export interface JournaledServer extends StartedServer {
+  /** The requests it answered, oldest first (the last `journalSize`); see `findRequests` to assert on them. */
+  requests(): JournalEntry[];
+  /** Forgets them (between tests, say). */
+  clearRequests(): void;
+}
+
 function started(running: RunningServer, token: string): StartedServer {
   let closing: Promise<void> | undefined;
   return { url: running.url, token, close: () => (closing ??= running.close()) };
 }
 
-/** The reference implementation (a stateful, exact Plant Store) on a socket. */
-export async function startReference(options: StartReferenceOptions = {}): Promise<StartedServer> {
-  const { port = 0, host = '127.0.0.1', log, tokens: wanted = [], ...settings } = options;
+function journaled(server: StartedServer, journal: Journal): JournaledServer {
+  return {
+    ...server,
+    requests: () => journal.list(),
+    clearRequests: () => {
+      journal.clear();
+    },
+  };
+}
+
+function journalFor(size: number | undefined): Journal {
+  // A size the command line would refuse is refused here too, rather than quietly clamped.
+  if (size !== undefined && (!Number.isInteger(size) || size < 1 || size > MAX_JOURNAL_SIZE)) throw new TypeError(`journalSize: ${String(size)} is not a whole number from 1 to ${MAX_JOURNAL_SIZE}`);
+  return createJournal({ size });
+}
+
+/** The reference implementation (a stateful, exact Plant Store) on a socket; with `journal: true`, it keeps a request journal. */
+export async function startReference(options: StartReferenceOptions & { readonly journal: true }): Promise<JournaledServer>;
+export async function startReference(options?: StartReferenceOptions): Promise<StartedServer>;
+export async function startReference(options: StartReferenceOptions = {}): Promise<StartedServer | JournaledServer> {
+  const { port = 0, host = '127.0.0.1', log, tokens: wanted = [], journal: keep = false, journalSize, admin, ...limits } = options;
   const given = wanted.map((token) => checkToken(token, 'tokens'));
   // With no token configured the server is still closed: one is generated and handed back.
   const tokens = given.length > 0 ? given : [generateToken()];
-  const running = await listen(createApp({ tokens, ...settings }), { port, host, ...(log ? { log } : {}) });
-  return started(running, tokens[0] as string);
+  const journal = keep ? journalFor(journalSize) : undefined;
+  const running = await listen(createApp({ tokens, ...limits, journal, admin }), { port, host, ...(log ? { log } : {}) });
+  const server = started(running, tokens[0] as string);
+  return journal ? journaled(server, journal) : server;
 }
 
-/** The Prism mock of openapi.yaml, behind the same request rules as the reference, on a socket. */
-export async function startMock(options: StartMockOptions = {}): Promise<StartedServer> {
-  const { port = 0, host = '127.0.0.1', log, token = generateToken(), ...behaviour } = options;
+/** The Prism mock of openapi.yaml, behind the same request rules as the reference, on a socket; it keeps a request journal unless `journal: false`. */
+export async function startMock(options?: StartMockOptions & { readonly journal?: true }): Promise<JournaledServer>;
+export async function startMock(options: StartMockOptions): Promise<StartedServer>;
+export async function startMock(options: StartMockOptions = {}): Promise<StartedServer | JournaledServer> {
+  const { port = 0, host = '127.0.0.1', log, token = generateToken(), journal: keep = true, journalSize, admin, ...behaviour } = options;
   checkToken(token, 'token');
-  const mock = await createMock(behaviour);
+  const journal = keep ? journalFor(journalSize) : undefined;
+  const mock = await createMock({ ...behaviour, journal, admin });
   // Answers held back by `delayMs` are not worth waiting for: a second after close() they are cut.
   const running = await listen(mock, { port, host, shutdownGraceMs: 1_000, ...(log ? { log } : {}) });
-  return started(running, token);
+  const server = started(running, token);
+  return journal ? journaled(server, journal) : server;
 }
 
 /**

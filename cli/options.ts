@@ -15,7 +15,7 @@
  * values). A value that breaks its rule is bad usage (exit 2); commander's message names the option.
  */
 import { InvalidArgumentError } from 'commander';
-import { isWellFormedToken } from '../src/http/index.js';
+import { DEFAULT_JOURNAL_SIZE, isWellFormedToken, MAX_JOURNAL_SIZE } from '../src/http/index.js';
 import { UsageError } from './outcome.js';
 
 /**
@@ -116,6 +116,11 @@ export function absoluteHttpUrl(text: string): string {
 export const port = option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65_535));
 export const host = withDefault(option('--host <host>', 'address to listen on'), '127.0.0.1');
 export const quiet = flag('--quiet', 'no request log');
+
+/** The request journal and the admin path (serve, mock, start). */
+export const journalSize = withDefault(option('--journal-size <n>', 'requests the journal keeps; the oldest is forgotten beyond it', integer(1, MAX_JOURNAL_SIZE)), DEFAULT_JOURNAL_SIZE);
+/** commander reads `--no-admin` as `admin`, true unless the flag is given. */
+export const admin = flag('--no-admin', 'no admin path /__plant-store/ (the journal as JSON and its live page): only the contract\'s paths are served');
 
 /** The target of a client (conform, verify). */
 export const baseUrl = required(option('--base-url <url>', 'where the target listens, e.g. http://127.0.0.1:3000 (a path prefix is kept)', absoluteHttpUrl));

@@ -3,7 +3,7 @@ import { startReference, type StartedServer } from '../api/servers.js';
 import { batchedLog, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../src/http/index.js';
 import { DEFAULT_MAX_ENTRIES } from '../src/reference/index.js';
 import { defineCommand, type OptionValues } from './command.js';
-import { acceptedTokens, flag, host, integer, option, port, quiet, withDefault } from './options.js';
+import { acceptedTokens, admin, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
 import { HELD, UsageError } from './outcome.js';
 
 /** serve's options; `start` takes them too. */
@@ -15,6 +15,9 @@ export const REFERENCE_OPTIONS = {
   maxDepth: withDefault(option('--max-depth <n>', 'deepest nesting of arrays and objects accepted', integer(1, 10_000)), DEFAULT_MAX_DEPTH),
   maxEntries: withDefault(option('--max-entries <n>', 'plants kept in memory; the oldest is forgotten beyond this', integer(1, 100_000_000)), DEFAULT_MAX_ENTRIES),
   cors: flag('--cors', 'let pages on other origins call it, as the mock does: CORS preflights get 204, every answer is readable (WWW-Authenticate included)'),
+  journal: flag('--journal', 'keep a request journal (off by default: it holds bodies), read at /__plant-store/requests'),
+  journalSize,
+  admin,
   quiet,
 };
 
@@ -37,6 +40,9 @@ export async function startReferenceServer(options: ServeOptions, write: (text: 
       maxDepth: options.maxDepth,
       maxEntries: options.maxEntries,
       cors: options.cors,
+      journal: options.journal,
+      journalSize: options.journalSize,
+      admin: options.admin,
       ...(options.quiet ? {} : { log: batchedLog(write).log }),
     });
     return { server, generated: options.token.length === 0 };
@@ -51,6 +57,12 @@ export function explainListenError(error: unknown, where: { port: number; host: 
   if (code === 'EADDRINUSE') return new UsageError(`port ${where.port} on ${where.host} is already in use; pick another with ${flag}`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`cannot listen on ${where.host}: no such local address`);
   return error;
+}
+
+/** The banner's line on the journal, when it can be read: the live page and the JSON. */
+export function journalLine(url: string, options: { readonly journal: boolean; readonly journalSize: number; readonly admin: boolean }): string {
+  if (!options.journal || !options.admin) return '';
+  return `  journal: ${url}/__plant-store/ (live page; the last ${String(options.journalSize)} requests as JSON at ${url}/__plant-store/requests)\n`;
 }
 
 export function curlExample(url: string, token: string): string {
@@ -77,13 +89,16 @@ export const serve = defineCommand({
   help: `
 With no --token and no PLANT_STORE_TOKENS, a random token is generated and printed: the server is never open to everyone.
 One log line per request goes to standard output (method, path, status, time; never credentials).
+With --journal the last requests, each with its verdict and answer, are kept: GET /__plant-store/requests
+(JSON; DELETE clears it) and a live page at /__plant-store/. Credentials are masked in it.
 SIGINT or SIGTERM stop it gracefully: requests in flight finish.`,
   async run(options, io) {
     const { server, generated } = await startReferenceServer(options, io.out);
     io.out(
       `Plant Store reference implementation listening on ${server.url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}\n` +
         `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
-        `  try:   ${curlExample(server.url, server.token)}\n`,
+        `  try:   ${curlExample(server.url, server.token)}\n` +
+        journalLine(server.url, options),
     );
     await untilSignal();
     await server.close();

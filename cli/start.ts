@@ -8,7 +8,7 @@ import type { StartedServer } from '../api/servers.js';
 import { describeBehaviour, MOCK_BEHAVIOUR_OPTIONS, startMockServer } from './mock.js';
 import { flag, port, withDefault } from './options.js';
 import { HELD } from './outcome.js';
-import { curlExample, REFERENCE_OPTIONS, startReferenceServer, untilSignal, type StartedReference } from './serve.js';
+import { curlExample, journalLine, REFERENCE_OPTIONS, startReferenceServer, untilSignal, type StartedReference } from './serve.js';
 
 const START_OPTIONS = {
   ...REFERENCE_OPTIONS,
@@ -46,6 +46,10 @@ export const start = defineCommand({
   },
 });
 
+function indent(text: string): string {
+  return text.replace(/^(?=.)/gm, '  ');
+}
+
 function banner(reference: StartedReference, mock: StartedServer, options: OptionValues<typeof START_OPTIONS>): string {
   const { url, token } = reference.server;
   return (
@@ -53,9 +57,11 @@ function banner(reference: StartedReference, mock: StartedServer, options: Optio
     `  reference implementation  ${url}${options.cors ? ', CORS on' : ''}\n` +
     `    token: ${token}${reference.generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
     `    try:   ${curlExample(url, token)}\n` +
+    indent(journalLine(url, options)) +
     `  mock (Prism)              ${mock.url}, answering ${describeBehaviour(options)}\n` +
     `    token: the same, or any well-formed bearer token\n` +
     `    try:   ${curlExample(mock.url, token)}\n` +
+    indent(journalLine(mock.url, { ...options, journal: true })) +
     `Ctrl-C stops both.\n`
   );
 }

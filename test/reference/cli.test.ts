@@ -184,3 +184,40 @@ describe('serve --cors', () => {
     }
   });
 });
+
+describe('the journal and the admin path', () => {
+  const journalOf = async (s: Serving): Promise<Response> => fetch(`${s.url}/__plant-store/requests`);
+
+  it('--journal --journal-size 2: the last two requests, with their verdicts, credentials masked; the banner says where', async () => {
+    const s = await serve(['--token', 'secret', '--journal', '--journal-size', '2', '--quiet']);
+    try {
+      expect(s.stdout()).toContain(`journal: ${s.url}/__plant-store/ (live page; the last 2 requests as JSON at ${s.url}/__plant-store/requests)`);
+      await post(s.url, 'Bearer secret', '{"name":"a","id":1}');
+      await post(s.url, 'Bearer secret', '{"name":"b","id":2}');
+      await post(s.url, 'secret', '{"name":"c","id":3}');
+      const text = await (await journalOf(s)).text();
+      expect(text).not.toContain('secret');
+      const journal = JSON.parse(text) as { capacity: number; dropped: number; requests: { request: { headers: Record<string, string> }; verdict: unknown }[] };
+      expect([journal.capacity, journal.dropped]).toEqual([2, 1]);
+      expect(journal.requests.map(({ request, verdict }) => [request.headers.authorization, verdict])).toEqual([
+        ['Bearer ***', { outcome: 'accepted' }],
+        ['***', { outcome: 'refused', rule: 'credentials', status: 401, code: 'unauthorized', message: 'authorization: the *** scheme is not accepted; use Bearer' }],
+      ]);
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  });
+
+  it('without --journal, the admin path says how to keep one; with --no-admin, it is the contract’s 404', async () => {
+    const [plain, noAdmin] = await Promise.all([serve(['--quiet']), serve(['--journal', '--no-admin', '--quiet'])]);
+    try {
+      expect(plain.stdout()).not.toContain('journal:');
+      expect(noAdmin.stdout()).not.toContain('journal:');
+      expect(await (await journalOf(plain)).json()).toEqual({ error: 404, message: 'journal: no request journal is kept; start the reference with --journal (startReference({ journal: true }))' });
+      expect(await (await journalOf(noAdmin)).json()).toEqual({ error: 404, message: expect.stringMatching(/^path: no operation at \/__plant-store\/requests/) as string });
+    } finally {
+      plain.child.kill('SIGKILL');
+      noAdmin.child.kill('SIGKILL');
+    }
+  });
+});
