@@ -13,6 +13,10 @@ export { startMock, startReference, type JournaledServer, type ListenSettings, t
 // The request journal a server keeps, and assertions on it.
 export { assertRequests, findRequests, RequestAssertionError, type Fault, type JournalAnswer, type JournalBody, type JournalEntry, type JournalRequest, type JournalSource, type JsonPattern, type RequestMatcher, type Verdict } from '../src/http/index.js';
 
+// The checking proxy, as `plant-store proxy` runs it.
+export { startProxy, type StartedProxy, type StartProxyOptions } from './servers.js';
+export type { ProxiedExchange, ProxySummary } from '../proxy/index.js';
+
 // Conformance testing, as `plant-store conform` runs it.
 export { formatReport, runConformance, TargetUnreachableError, type ConformanceOptions, type Report } from '../fuzz/index.js';
 

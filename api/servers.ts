@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createMock } from '../mock/index.js';
+import { describeExchange, listenProxy, type ProxiedExchange, type ProxySummary } from '../proxy/index.js';
 import { createJournal, isWellFormedToken, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type RunningServer } from '../src/http/index.js';
 import { createApp } from '../src/reference/index.js';
 
@@ -32,6 +33,8 @@ export interface StartReferenceOptions extends ListenSettings {
   readonly maxDepth?: number;
   /** Plants kept in memory (default 100,000); the oldest is forgotten beyond this. */
   readonly maxEntries?: number;
+  /** Answer CORS preflights and let pages on other origins read every answer, as the mock does (default off). */
+  readonly cors?: boolean;
   /** Keep a request journal (`requests()`, `GET /__plant-store/requests`); default false: it holds bodies. */
   readonly journal?: boolean;
 }
@@ -51,6 +54,30 @@ export interface StartMockOptions extends ListenSettings {
   readonly maxDepth?: number;
   /** Keep a request journal (`requests()`, `GET /__plant-store/requests`); default true. */
   readonly journal?: boolean;
+}
+
+/** Where the proxy listens and what it logs; it keeps no journal of its own (`onExchange` is the seam for one). */
+export interface StartProxyOptions extends Omit<ListenSettings, 'journalSize' | 'admin'> {
+  /** The implementation checked, e.g. `http://127.0.0.1:3000` (a path prefix is kept). Required. */
+  readonly upstream: string;
+  /** Bearer tokens the upstream accepts: a 401 to one of them is a finding. Another token is judged as the answer shows the upstream took it. */
+  readonly tokens?: readonly string[];
+  /** Replace an answer that breaks the contract with a 502 Error describing the violations. */
+  readonly errors?: boolean;
+  /** How long the upstream has for each answer (default 30 s); a timeout is answered 504 and is a finding. */
+  readonly timeoutMs?: number;
+  /** Told every exchange once it is answered: the request (credentials masked), the answer, what the request is, the findings. */
+  readonly onExchange?: (exchange: ProxiedExchange) => void;
+}
+
+/** The checking proxy, up. */
+export interface StartedProxy {
+  /** Where it listens: point the client here instead of at the upstream. */
+  readonly url: string;
+  /** Per check: exchanges judged, failures, warnings and the first example of each, so far. */
+  summary(): ProxySummary;
+  /** Stops it: no new connections, exchanges in flight finish. Idempotent. */
+  close(): Promise<void>;
 }
 
 /** A kit server that is up. */
@@ -129,4 +156,27 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
   const running = await listen(mock, { port, host, shutdownGraceMs: 1_000, ...(log ? { log } : {}) });
   const server = started(running, token);
   return journal ? journaled(server, journal) : server;
+}
+
+/**
+ * The checking proxy in front of an implementation: every request forwarded unchanged, every answer
+ * handed back with `Plant-Store-Violations` naming the checks it broke. `log` is told one line per
+ * exchange with findings (never a token).
+ */
+export async function startProxy(options: StartProxyOptions): Promise<StartedProxy> {
+  const { port = 0, host = '127.0.0.1', log, tokens = [], onExchange, ...behaviour } = options;
+  const known = tokens.map((token) => checkToken(token, 'tokens'));
+  const running = await listenProxy({
+    ...behaviour,
+    port,
+    host,
+    tokens: known,
+    onExchange: (exchange) => {
+      const line = log === undefined ? undefined : describeExchange(exchange);
+      if (line !== undefined) log?.(line);
+      onExchange?.(exchange);
+    },
+  });
+  let closing: Promise<void> | undefined;
+  return { url: running.url, summary: () => running.summary(), close: () => (closing ??= running.close()) };
 }

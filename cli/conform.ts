@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
 import { CHECK_NAMES, DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, formatReport, runConformance, toJUnit, type Progress, type Report } from '../fuzz/index.js';
 import { defineCommand, type Io, type OptionValues } from './command.js';
-import { baseUrl, flag, integer, oneOf, option, timeout, token, withDefault } from './options.js';
+import { baseUrl, flag, integer, junit, oneOf, option, timeout, token, withDefault } from './options.js';
 import { BROKEN, HELD, usage, UsageError, type Outcome } from './outcome.js';
 
 const CONFORM_OPTIONS = {
@@ -17,7 +17,7 @@ const CONFORM_OPTIONS = {
   runs: withDefault(option('--runs <n>', 'requests to generate', integer(1, 1_000_000)), DEFAULT_RUNS),
   seed: option('--seed <n>', 'the seed of a run to replay (printed by every run)', integer(0, 2 ** 31 - 1)),
   json: option('--json <file>', 'also write the report as JSON'),
-  junit: option('--junit <file>', 'also write the report as JUnit XML'),
+  junit,
   timeout: withDefault(timeout, DEFAULT_TIMEOUT_MS),
   concurrency: withDefault(option('--concurrency <n>', 'requests in flight at most', integer(1, 256)), DEFAULT_CONCURRENCY),
   strict: flag('--strict', 'warnings (hazards the contract allows) fail the run too'),
@@ -54,7 +54,7 @@ function progressBar(stream: NodeJS.WriteStream): { update: (progress: Progress)
 }
 
 /** A report file that cannot be written is the user's to fix (a directory that does not exist, say). */
-async function writeReportFile(flag: string, file: string | undefined, text: () => string): Promise<void> {
+export async function writeReportFile(flag: string, file: string | undefined, text: () => string): Promise<void> {
   if (file === undefined) return;
   try {
     await writeFile(file, text());

@@ -125,11 +125,21 @@ export const admin = flag('--no-admin', 'no admin path /__plant-store/ (the jour
 /** The target of a client (conform, verify). */
 export const baseUrl = required(option('--base-url <url>', 'where the target listens, e.g. http://127.0.0.1:3000 (a path prefix is kept)', absoluteHttpUrl));
 
-/** The token a client sends (conform, verify); the tokens a server accepts are serve's `--token`. */
+/** The tokens a server accepts (serve, start), or the upstream behind the proxy: every --token, then those of PLANT_STORE_TOKENS. */
+export const acceptedTokens: CliOption<string[], true> = {
+  ...option<string[]>('--token <token>', 'accepted bearer token (repeatable; also PLANT_STORE_TOKENS, comma-separated)', (text, previous) => [...(previous ?? []), bearerToken(text)]),
+  present: true,
+  complete: (tokens) => [...(tokens ?? []), ...tokensFromEnv()],
+};
+
+/** The token a client sends (conform, verify); the tokens a server accepts are {@link acceptedTokens}. */
 export const token: CliOption<string, false> = {
   ...option('--token <token>', 'a bearer token the target accepts (default: the first of PLANT_STORE_TOKENS)', bearerToken),
   complete: (value) => value ?? tokensFromEnv()[0],
 };
 
-/** How long a client waits for each answer (conform, verify); each gives its own default. */
+/** A JUnit XML report of a run (conform) or of what the proxy saw (proxy). */
+export const junit = option('--junit <file>', 'also write the report as JUnit XML');
+
+/** How long a client waits for each answer (conform, verify, proxy); each gives its own default. */
 export const timeout = option('--timeout <ms>', 'how long to wait for each answer of the target', integer(1, 600_000));

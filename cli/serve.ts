@@ -3,15 +3,8 @@ import { startReference, type StartedServer } from '../api/servers.js';
 import { batchedLog, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../src/http/index.js';
 import { DEFAULT_MAX_ENTRIES } from '../src/reference/index.js';
 import { defineCommand, type OptionValues } from './command.js';
-import { admin, bearerToken, flag, host, integer, journalSize, option, port, quiet, tokensFromEnv, withDefault, type CliOption } from './options.js';
+import { acceptedTokens, admin, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
 import { HELD, UsageError } from './outcome.js';
-
-/** The tokens the server accepts: every --token, then those of PLANT_STORE_TOKENS. */
-const acceptedTokens: CliOption<string[], true> = {
-  ...option<string[]>('--token <token>', 'accepted bearer token (repeatable; also PLANT_STORE_TOKENS, comma-separated)', (text, previous) => [...(previous ?? []), bearerToken(text)]),
-  present: true,
-  complete: (tokens) => [...(tokens ?? []), ...tokensFromEnv()],
-};
 
 /** serve's options; `start` takes them too. */
 export const REFERENCE_OPTIONS = {
@@ -21,6 +14,7 @@ export const REFERENCE_OPTIONS = {
   maxBodyBytes: withDefault(option('--max-body-bytes <n>', 'largest request body accepted', integer(1, 2 ** 30)), DEFAULT_MAX_BODY_BYTES),
   maxDepth: withDefault(option('--max-depth <n>', 'deepest nesting of arrays and objects accepted', integer(1, 10_000)), DEFAULT_MAX_DEPTH),
   maxEntries: withDefault(option('--max-entries <n>', 'plants kept in memory; the oldest is forgotten beyond this', integer(1, 100_000_000)), DEFAULT_MAX_ENTRIES),
+  cors: flag('--cors', 'let pages on other origins call it, as the mock does: CORS preflights get 204, every answer is readable (WWW-Authenticate included)'),
   journal: flag('--journal', 'keep a request journal (off by default: it holds bodies), read at /__plant-store/requests'),
   journalSize,
   admin,
@@ -45,6 +39,7 @@ export async function startReferenceServer(options: ServeOptions, write: (text: 
       maxBodyBytes: options.maxBodyBytes,
       maxDepth: options.maxDepth,
       maxEntries: options.maxEntries,
+      cors: options.cors,
       journal: options.journal,
       journalSize: options.journalSize,
       admin: options.admin,
@@ -100,7 +95,7 @@ SIGINT or SIGTERM stop it gracefully: requests in flight finish.`,
   async run(options, io) {
     const { server, generated } = await startReferenceServer(options, io.out);
     io.out(
-      `Plant Store reference implementation listening on ${server.url}\n` +
+      `Plant Store reference implementation listening on ${server.url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}\n` +
         `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
         `  try:   ${curlExample(server.url, server.token)}\n` +
         journalLine(server.url, options),

@@ -121,6 +121,10 @@ describe('plant-store start (npm start)', () => {
     expect(banner).toContain('token: cli-token');
     expect(curls).toEqual([expect.stringContaining(`${referenceUrl ?? '?'}/plants`), expect.stringContaining(`${mockUrl ?? '?'}/plants`)]);
 
+    // CORS is on for both under start: a page's preflight is granted by the reference as by the mock.
+    const preflights = await Promise.all([referenceUrl, mockUrl].map((url) => fetch(`${url ?? ''}/plants`, { method: 'OPTIONS', headers: { origin: 'http://page.test', 'access-control-request-method': 'POST' } })));
+    expect(preflights.map((r) => r.status)).toEqual([204, 204]);
+
     const [fromReference, fromMock] = await Promise.all(curls.map(paste));
     expect(JSON.parse(fromReference ?? '')).toEqual({ name: 'Monstera', tag: 'tropical', id: 1 });
     expect(isPlant(fromMock ?? '')).toBe(true);
