@@ -11,10 +11,10 @@ import { defaultContractFile } from '../src/openapi/index.js';
 export { startMock, startReference, type JournaledServer, type ListenSettings, type StartedServer, type StartMockOptions, type StartReferenceOptions } from './servers.js';
 
 // The request journal a server keeps, and assertions on it.
-export { assertRequests, findRequests, RequestAssertionError, type Fault, type JournalAnswer, type JournalBody, type JournalEntry, type JournalRequest, type JournalSource, type JsonPattern, type RequestMatcher, type Verdict } from '../src/http/index.js';
+export { assertRequests, findRequests, RequestAssertionError, type Fault, type JournalAnswer, type JournalBody, type JournalEntry, type JournalFinding, type JournalRequest, type JournalSource, type JournalVerdict, type JsonPattern, type ProxyVerdict, type RequestMatcher, type Verdict } from '../src/http/index.js';
 
 // The checking proxy, as `plant-store proxy` runs it.
-export { startProxy, type StartedProxy, type StartProxyOptions } from './servers.js';
+export { startProxy, type JournaledProxy, type StartedProxy, type StartProxyOptions } from './servers.js';
 export type { ProxiedExchange, ProxySummary } from '../proxy/index.js';
 
 // Conformance testing, as `plant-store conform` runs it.

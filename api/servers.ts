@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createMock } from '../mock/index.js';
 import { describeExchange, listenProxy, type ProxiedExchange, type ProxySummary } from '../proxy/index.js';
-import { createJournal, isWellFormedToken, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type RunningServer } from '../src/http/index.js';
+import { createJournal, isWellFormedToken, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type JournalVerdict, type ProxyVerdict, type RunningServer, type Verdict } from '../src/http/index.js';
 import { createApp } from '../src/reference/index.js';
 
 /** Where a server listens and what it logs; the same for both servers. */
@@ -56,8 +56,8 @@ export interface StartMockOptions extends ListenSettings {
   readonly journal?: boolean;
 }
 
-/** Where the proxy listens and what it logs; it keeps no journal of its own (`onExchange` is the seam for one). */
-export interface StartProxyOptions extends Omit<ListenSettings, 'journalSize' | 'admin'> {
+/** Where the proxy listens, what it logs and the journal it keeps. */
+export interface StartProxyOptions extends ListenSettings {
   /** The implementation checked, e.g. `http://127.0.0.1:3000` (a path prefix is kept). Required. */
   readonly upstream: string;
   /** Bearer tokens the upstream accepts: a 401 to one of them is a finding. Another token is judged as the answer shows the upstream took it. */
@@ -68,6 +68,8 @@ export interface StartProxyOptions extends Omit<ListenSettings, 'journalSize' | 
   readonly timeoutMs?: number;
   /** Told every exchange once it is answered: the request (credentials masked), the answer, what the request is, the findings. */
   readonly onExchange?: (exchange: ProxiedExchange) => void;
+  /** Keep a request journal of the exchanges with their findings (`requests()`, `GET /__plant-store/requests`); default true. */
+  readonly journal?: boolean;
 }
 
 /** The checking proxy, up. */
@@ -78,6 +80,14 @@ export interface StartedProxy {
   summary(): ProxySummary;
   /** Stops it: no new connections, exchanges in flight finish. Idempotent. */
   close(): Promise<void>;
+}
+
+/** The checking proxy with its journal: every exchange, the upstream's answer and the proxy's verdict (the findings). */
+export interface JournaledProxy extends StartedProxy {
+  /** The exchanges, oldest first (the last `journalSize`); see `findRequests` to assert on them (`{ outcome: 'violated' }`, `{ check: 'echo' }`). */
+  requests(): JournalEntry<ProxyVerdict>[];
+  /** Forgets them (between tests, say). */
+  clearRequests(): void;
 }
 
 /** A kit server that is up. */
@@ -104,7 +114,7 @@ function checkToken(token: string, option: string): string {
 /** A server that keeps a request journal: what it was sent, with each verdict and answer. */
 export interface JournaledServer extends StartedServer {
   /** The requests it answered, oldest first (the last `journalSize`); see `findRequests` to assert on them. */
-  requests(): JournalEntry[];
+  requests(): JournalEntry<Verdict>[];
   /** Forgets them (between tests, say). */
   clearRequests(): void;
 }
@@ -114,7 +124,7 @@ function started(running: RunningServer, token: string): StartedServer {
   return { url: running.url, token, close: () => (closing ??= running.close()) };
 }
 
-function journaled(server: StartedServer, journal: Journal): JournaledServer {
+function journaled<S extends object, V extends JournalVerdict>(server: S, journal: Journal<V>): S & { requests(): JournalEntry<V>[]; clearRequests(): void } {
   return {
     ...server,
     requests: () => journal.list(),
@@ -124,10 +134,10 @@ function journaled(server: StartedServer, journal: Journal): JournaledServer {
   };
 }
 
-function journalFor(size: number | undefined): Journal {
+function journalFor<V extends JournalVerdict = Verdict>(size: number | undefined): Journal<V> {
   // A size the command line would refuse is refused here too, rather than quietly clamped.
   if (size !== undefined && (!Number.isInteger(size) || size < 1 || size > MAX_JOURNAL_SIZE)) throw new TypeError(`journalSize: ${String(size)} is not a whole number from 1 to ${MAX_JOURNAL_SIZE}`);
-  return createJournal({ size });
+  return createJournal<V>({ size });
 }
 
 /** The reference implementation (a stateful, exact Plant Store) on a socket; with `journal: true`, it keeps a request journal. */
@@ -161,13 +171,17 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
 /**
  * The checking proxy in front of an implementation: every request forwarded unchanged, every answer
  * handed back with `Plant-Store-Violations` naming the checks it broke. `log` is told one line per
- * exchange with findings (never a token).
+ * exchange with findings (never a token). It keeps a journal of the exchanges unless `journal: false`.
  */
-export async function startProxy(options: StartProxyOptions): Promise<StartedProxy> {
-  const { port = 0, host = '127.0.0.1', log, tokens = [], onExchange, ...behaviour } = options;
+export async function startProxy(options: StartProxyOptions & { readonly journal?: true }): Promise<JournaledProxy>;
+export async function startProxy(options: StartProxyOptions): Promise<StartedProxy>;
+export async function startProxy(options: StartProxyOptions): Promise<StartedProxy | JournaledProxy> {
+  const { port = 0, host = '127.0.0.1', log, tokens = [], onExchange, journal: keep = true, journalSize, ...behaviour } = options;
   const known = tokens.map((token) => checkToken(token, 'tokens'));
+  const journal = keep ? journalFor<ProxyVerdict>(journalSize) : undefined;
   const running = await listenProxy({
     ...behaviour,
+    journal,
     port,
     host,
     tokens: known,
@@ -178,5 +192,6 @@ export async function startProxy(options: StartProxyOptions): Promise<StartedPro
     },
   });
   let closing: Promise<void> | undefined;
-  return { url: running.url, summary: () => running.summary(), close: () => (closing ??= running.close()) };
+  const proxy: StartedProxy = { url: running.url, summary: () => running.summary(), close: () => (closing ??= running.close()) };
+  return journal ? journaled(proxy, journal) : proxy;
 }

@@ -14,15 +14,30 @@
  *   `Plant-Store-Warnings` those that only warned (each absent when none); with `errors` a
  *   violating answer is replaced by a 502 Error describing the violations.
  * - **One seam**: every exchange - request (credentials masked), answer, classification,
- *   findings - is handed to `onExchange`; the command line's log and summary listen there, and so
- *   can a journal.
+ *   findings - is handed to `onExchange`; the command line's log and summary listen there.
+ * - **A journal** (the kit's, src/http/journal.ts, which masks credentials as it keeps them): each
+ *   exchange with the upstream's answer and the proxy's verdict (`ProxyVerdict`: the findings),
+ *   read at the reserved admin path `/__plant-store/` as on the mock - the proxy's own resources,
+ *   never forwarded, judged or counted, unless `admin` is false: then that path is forwarded too.
  */
 import { request as httpRequest, Agent as HttpAgent, createServer, type IncomingMessage, type Server, type ServerResponse, type ClientRequest } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadContract, type Contract } from '../src/openapi/index.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, errorBodyText } from '../src/http/index.js';
+import {
+  ADMIN_PREFIX,
+  adminRoutes,
+  assertAdminPathFree,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_DEPTH,
+  errorBodyText,
+  isAdminPath,
+  splitTarget,
+  type AdminRoutes,
+  type Journal,
+  type ProxyVerdict,
+} from '../src/http/index.js';
 import {
   acceptsCoding,
   classifyRequest,
@@ -69,8 +84,12 @@ export interface ProxyOptions {
   /** How long the upstream has for one answer (ms); default 30 s. */
   readonly timeoutMs?: number;
   readonly contract?: Contract;
-  /** Told every exchange once it is answered: the seam for logs, summaries and a journal. */
+  /** Told every exchange once it is answered: the seam for logs and summaries. */
   readonly onExchange?: (exchange: ProxiedExchange) => void;
+  /** Where every exchange is kept, with the proxy's verdict (src/http/journal.ts); default none. */
+  readonly journal?: Journal<ProxyVerdict> | undefined;
+  /** Serve the admin path /__plant-store/ (the journal as JSON, its page) instead of forwarding it; default true. */
+  readonly admin?: boolean | undefined;
 }
 
 /** One exchange through the proxy, as it is told to `onExchange`. */
@@ -327,6 +346,12 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
+  const { journal } = options;
+  let admin: AdminRoutes | undefined;
+  if (options.admin !== false) {
+    assertAdminPathFree(contract);
+    admin = adminRoutes(journal, 'this proxy was started with journal: false');
+  }
   let nextId = 1;
   // What the engine's client knows of its connections, for the checks that read the wire: each
   // upstream connection's number, the request it carried last, and the exchanges in flight.
@@ -336,6 +361,13 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const active = new Set<Observed>();
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (admin !== undefined && req.url?.includes(ADMIN_PREFIX) === true) {
+      const { path, query } = splitTarget(req.url);
+      if (isAdminPath(path)) {
+        answerAdmin(req, res, admin(req, path, query));
+        return;
+      }
+    }
     const id = nextId++;
     const startedAt = new Date();
     const started = performance.now();
@@ -417,6 +449,17 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
       };
       tally.record(exchange);
       options.onExchange?.(exchange);
+      journal?.add({
+        // As the client sent it: the journal masks credentials itself, and blots what it hid out of the rest.
+        request: { method, url: req.url ?? '/', headers: lookupOf(req.rawHeaders) },
+        body,
+        bodyBytes,
+        verdict: proxyVerdict(findings, failed, warned, verdict?.judgedBy ?? [], notJudged, outcome, answer === undefined || given === answer ? undefined : given.status),
+        // The upstream's answer as it sent it (a gzip body stays gzip); when none came, the proxy's Error.
+        response: answer === undefined ? { status: given.status, headers: lookupOf(given.headers.flat()), body: given.body } : { status: answer.status, headers: lookupOf(answer.headers.flat()), body: answer.body },
+        delayMs: 0,
+        durationMs: exchange.durationMs,
+      });
     };
 
     const up: ClientRequest = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: prefix + target, headers: headers.flat(), agent, setHost: false });
@@ -496,6 +539,37 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
       agent.destroy();
     },
   };
+}
+
+/** Header pairs, flat as `rawHeaders` has them, as a journal reads them: lower-case names, a repeated field's values in an array. */
+function lookupOf(raw: readonly string[]): Record<string, string | string[]> {
+  const lookup: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    const held = lookup[name];
+    lookup[name] = held === undefined ? value : typeof held === 'string' ? [held, value] : [...held, value];
+  }
+  return lookup;
+}
+
+/** The proxy's verdict on an exchange, as its journal keeps it: the findings, and what they make of it. */
+function proxyVerdict(findings: readonly Finding[], failed: readonly string[], warned: readonly string[], judgedBy: readonly string[], notJudged: string | undefined, outcome: HttpOutcome, answered: number | undefined): ProxyVerdict {
+  return {
+    outcome: notJudged !== undefined ? 'not-judged' : failed.length > 0 ? 'violated' : warned.length > 0 ? 'warned' : 'passed',
+    findings: findings.map(({ check, severity, message }) => ({ check, severity, message })),
+    judgedBy,
+    ...(notJudged === undefined ? {} : { reason: notJudged }),
+    ...(outcome.kind === 'failure' ? { failure: outcome.failure } : {}),
+    ...(answered === undefined ? {} : { answered }),
+  };
+}
+
+/** An answer of the admin path: the proxy's own, never forwarded; a body the client sent is read and dropped. */
+function answerAdmin(req: IncomingMessage, res: ServerResponse, answer: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }): void {
+  req.resume();
+  const headers = Object.entries(answer.headers);
+  write(res, req.method ?? 'GET', { status: answer.status, headers, body: Buffer.from(answer.body) }, headers, undefined);
 }
 
 /** Writes an answer: the status, its fields and the proxy's own, and the body framed by Content-Length (none where HTTP forbids a body). */

@@ -71,10 +71,40 @@ export type Verdict =
   | { readonly outcome: 'preflight' }
   | { readonly outcome: 'defect'; readonly status: number; readonly message: string };
 
-/** What any verdict has: the pipeline's (`Verdict`) or another server's (a proxy's). */
-export interface VerdictLike {
-  readonly outcome: string;
+/** One finding of a conformance check on an exchange, as a journal keeps it (the engine's `Finding`). */
+export interface JournalFinding {
+  /** The check's name (`echo`, `status-declared`, …: docs/conform.md). */
+  readonly check: string;
+  /** `failure` breaks the contract; `warning` is a hazard the contract allows. */
+  readonly severity: 'failure' | 'warning';
+  readonly message: string;
 }
+
+/**
+ * What the checking proxy (proxy/) made of an exchange: the upstream's answer judged by the
+ * conformance engine's checks - `passed` (no finding), `warned` (warnings only), `violated` (some
+ * failure) - or `not-judged` (the upstream could not be reached, or answered in a coding the proxy
+ * cannot undo; `reason` says which).
+ */
+export interface ProxyVerdict {
+  readonly outcome: 'passed' | 'warned' | 'violated' | 'not-judged';
+  /** Every finding, in the order the checks reported them; empty when passed or not judged. */
+  readonly findings: readonly JournalFinding[];
+  /** The checks that judged the exchange (those that apply to it); empty when not judged. */
+  readonly judgedBy: readonly string[];
+  /** Why the exchange was not judged (present only then). */
+  readonly reason?: string;
+  /**
+   * The upstream's failure when it gave no answer (`timeout`, `reset`, `connection-refused`,
+   * `malformed-response`, `oversized-response`, `error`): the entry's answer is then the proxy's own Error.
+   */
+  readonly failure?: string;
+  /** The status the client got instead of the upstream's answer (present only then): a 502 Error with `errors`. */
+  readonly answered?: number;
+}
+
+/** A verdict as a request journal keeps it: the pipeline's (the kit's servers) or the checking proxy's; `outcome` tells them apart. */
+export type JournalVerdict = Verdict | ProxyVerdict;
 
 /** An answer as an observer sees it: the pipeline's, or any other server's (bytes allowed). */
 export interface ExchangeResponse {
@@ -89,10 +119,12 @@ export interface ExchangeResponse {
  * is ready - after any delay, before the socket layer writes it (or commits its fault). Credentials
  * are as the client sent them: an observer that keeps exchanges masks them (journal.ts does).
  */
-export interface Exchange<V extends VerdictLike = Verdict> {
+export interface Exchange<V extends JournalVerdict = Verdict> {
   readonly request: RequestHead;
   /** The body as the server read it; undefined when it was not read (the request was refused on its head). */
   readonly body: Uint8Array | string | undefined;
+  /** The body's whole length when `body` holds only its first bytes (the proxy keeps at most 1 MiB of a body it forwards). */
+  readonly bodyBytes?: number | undefined;
   readonly verdict: V;
   readonly response: ExchangeResponse;
   /** How long the answer was held back (simulated latency). */

@@ -13,7 +13,7 @@
  * beyond 2^53: `{ id: 9223372036854775807n }`).
  */
 import { exactInteger, isLosslessNumber, parseJson, type JsonValue } from '../openapi/index.js';
-import type { VerdictLike } from './exchange.js';
+import type { JournalVerdict } from './exchange.js';
 import type { JournalBody, JournalEntry } from './journal.js';
 
 /** A JSON value to match a body against: what is given must match, members not given may be there too. */
@@ -28,27 +28,29 @@ export interface RequestMatcher {
   readonly headers?: Readonly<Record<string, string | RegExp>>;
   /** An object or array: the body as JSON contains it; a string: the body's exact text; a RegExp: the text matches. */
   readonly body?: JsonPattern | RegExp;
-  /** The verdict's outcome: `accepted`, `refused`, `preflight`, `defect`. */
+  /** The verdict's outcome: `accepted`, `refused`, `preflight`, `defect` (the kit's servers); `passed`, `warned`, `violated`, `not-judged` (the proxy). */
   readonly outcome?: string;
   /** The rule that refused it (`credentials`, `schema`, `prefer`, …). */
   readonly rule?: string;
+  /** A check with a finding on it (`echo`, `status-declared`, …; the proxy's verdicts). */
+  readonly check?: string;
   /** The status of the answer. */
   readonly status?: number;
 }
 
 /** A journal's entries, or a server that keeps one (`startMock()`, `startReference({ journal: true })`). */
-export type JournalSource<V extends VerdictLike = VerdictLike> = readonly JournalEntry<V>[] | { requests(): readonly JournalEntry<V>[] };
+export type JournalSource<V extends JournalVerdict = JournalVerdict> = readonly JournalEntry<V>[] | { requests(): readonly JournalEntry<V>[] };
 
 /** The entries the matcher matches, oldest first. */
-export function findRequests<V extends VerdictLike>(source: JournalSource<V>, matcher: RequestMatcher): JournalEntry<V>[] {
+export function findRequests<V extends JournalVerdict>(source: JournalSource<V>, matcher: RequestMatcher): JournalEntry<V>[] {
   return entriesOf(source).filter((entry) => matches(entry, matcher));
 }
 
 /** Thrown by `assertRequests`; `found` holds the entries that matched. */
 export class RequestAssertionError extends Error {
-  readonly found: readonly JournalEntry<VerdictLike>[];
+  readonly found: readonly JournalEntry[];
 
-  constructor(message: string, found: readonly JournalEntry<VerdictLike>[]) {
+  constructor(message: string, found: readonly JournalEntry[]) {
     super(message);
     this.name = 'RequestAssertionError';
     this.found = found;
@@ -56,7 +58,7 @@ export class RequestAssertionError extends Error {
 }
 
 /** The entries the matcher matches, when exactly `times` do (default once); otherwise a RequestAssertionError listing the journal. */
-export function assertRequests<V extends VerdictLike>(source: JournalSource<V>, matcher: RequestMatcher, times = 1): JournalEntry<V>[] {
+export function assertRequests<V extends JournalVerdict>(source: JournalSource<V>, matcher: RequestMatcher, times = 1): JournalEntry<V>[] {
   const entries = entriesOf(source);
   const found = entries.filter((entry) => matches(entry, matcher));
   if (found.length === times) return found;
@@ -64,16 +66,17 @@ export function assertRequests<V extends VerdictLike>(source: JournalSource<V>, 
   throw new RequestAssertionError(`expected ${String(times)} ${times === 1 ? 'request' : 'requests'} matching ${describeMatcher(matcher)}, found ${String(found.length)}; ${held}`, found);
 }
 
-function entriesOf<V extends VerdictLike>(source: JournalSource<V>): readonly JournalEntry<V>[] {
+function entriesOf<V extends JournalVerdict>(source: JournalSource<V>): readonly JournalEntry<V>[] {
   return 'requests' in source ? source.requests() : source;
 }
 
-function matches(entry: JournalEntry<VerdictLike>, matcher: RequestMatcher): boolean {
+function matches(entry: JournalEntry, matcher: RequestMatcher): boolean {
   const { request, verdict, answer } = entry;
   if (matcher.method !== undefined && request.method !== matcher.method) return false;
   if (matcher.path !== undefined && !textMatches(request.path, matcher.path)) return false;
   if (matcher.outcome !== undefined && verdict.outcome !== matcher.outcome) return false;
-  if (matcher.rule !== undefined && (verdict as { rule?: unknown }).rule !== matcher.rule) return false;
+  if (matcher.rule !== undefined && !(verdict.outcome === 'refused' && verdict.rule === matcher.rule)) return false;
+  if (matcher.check !== undefined && !('findings' in verdict && verdict.findings.some((finding) => finding.check === matcher.check))) return false;
   if (matcher.status !== undefined && answer.status !== matcher.status) return false;
   for (const [name, expected] of Object.entries(matcher.headers ?? {})) {
     const actual = request.headers[name.toLowerCase()];
@@ -129,11 +132,24 @@ function describeMatcher(matcher: RequestMatcher): string {
 }
 
 /** One line per entry: `#3 POST /plants -> 401, refused by credentials (unauthorized); body {"name":"Fern","id":1}`. */
-function describeEntry(entry: JournalEntry<VerdictLike>): string {
-  const { verdict } = entry;
-  const refusal = verdict as { rule?: unknown; code?: unknown };
-  const outcome = verdict.outcome === 'refused' ? `refused by ${String(refusal.rule)} (${String(refusal.code)})` : verdict.outcome;
+function describeEntry(entry: JournalEntry): string {
+  const outcome = describeVerdict(entry.verdict);
   const text = bodyText(entry.request.body);
   const body = entry.request.body === null ? 'body not read' : text === undefined ? `body of ${String(entry.request.body.bytes)} bytes, not UTF-8` : `body ${text.length > 120 ? `${text.slice(0, 120)}…` : text}`;
   return `#${String(entry.id)} ${entry.request.method} ${entry.request.target} -> ${String(entry.answer.status)}${entry.answer.fault === undefined ? '' : ` (fault=${entry.answer.fault})`}, ${outcome}; ${body}`;
+}
+
+/** `refused by credentials (unauthorized)`; for the proxy, `violated: echo, status-declared` or `not-judged (why)`. */
+function describeVerdict(verdict: JournalVerdict): string {
+  switch (verdict.outcome) {
+    case 'refused':
+      return `refused by ${verdict.rule} (${verdict.code})`;
+    case 'violated':
+    case 'warned':
+      return `${verdict.outcome}: ${[...new Set(verdict.findings.map((finding) => finding.check))].join(', ')}`;
+    case 'not-judged':
+      return `not judged (${verdict.reason ?? 'no reason given'})`;
+    default:
+      return verdict.outcome;
+  }
 }

@@ -3,6 +3,8 @@
  * script inline - no external asset, so it works offline and from any server that keeps a
  * journal. It polls `GET /__plant-store/requests?after=<last id>` every second and lists each
  * request, newest first, with its verdict and the answer; a row opens to its headers and bodies.
+ * The same page serves the kit's servers (the pipeline's verdicts) and the checking proxy (its
+ * verdicts: the findings on the upstream's answer).
  *
  * Everything a request brought is written with `textContent`/`append`, never as HTML, and the
  * Content-Security-Policy allows only this page's own script and style (by hash) and requests to
@@ -24,7 +26,8 @@ tr.entry { cursor: pointer; }
 tr.entry:hover, tr.open { background: var(--soft); }
 code, pre, .mono { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .accepted { color: var(--ok); }
-.refused, .defect { color: var(--bad); }
+.refused, .defect, .violated { color: var(--bad); }
+.warned { color: #9a6700; }
 .preflight, .muted { color: var(--muted); }
 .message { display: block; color: var(--muted); font-size: .9em; }
 .unsent { text-decoration: line-through; color: var(--muted); }
@@ -60,6 +63,12 @@ function verdictCell(verdict) {
     case 'preflight': return el('td', 'preflight', 'CORS preflight, granted');
     case 'refused': return el('td', 'refused', 'refused by ' + verdict.rule + ': ' + verdict.status + ' ' + verdict.code, el('span', 'message', verdict.message));
     case 'defect': return el('td', 'defect', 'defect of the kit: ' + verdict.status, el('span', 'message', verdict.message));
+    // The checking proxy's verdicts: the engine's findings on the upstream's answer.
+    case 'passed': return el('td', 'accepted', 'passed ' + verdict.judgedBy.length + ' checks');
+    case 'warned':
+    case 'violated': return el('td', verdict.outcome, verdict.outcome + ': ' + [...new Set(verdict.findings.map((f) => f.check))].join(', '),
+      ...verdict.findings.map((f) => el('span', 'message', f.check + (f.severity === 'warning' ? ' (warning)' : '') + ': ' + f.message)));
+    case 'not-judged': return el('td', 'preflight', 'not judged', el('span', 'message', verdict.reason));
     default: {
       const { outcome, ...rest } = verdict;
       return el('td', '', String(outcome), el('span', 'message mono', JSON.stringify(rest)));
@@ -72,6 +81,14 @@ function answerCell(answer) {
   const cell = el('td', '', el('span', unsent ? 'unsent' : '', String(answer.status)));
   if (answer.fault) cell.append(el('span', 'badge fault', 'fault=' + answer.fault));
   if (answer.delayMs) cell.append(el('span', 'badge', 'delay ' + answer.delayMs + ' ms'));
+  return cell;
+}
+
+function answerOf(entry) {
+  const cell = answerCell(entry.answer);
+  const { failure, answered } = entry.verdict;
+  if (failure) cell.append(el('span', 'badge fault', 'no answer: ' + failure));
+  if (answered) cell.append(el('span', 'badge fault', 'answered ' + answered));
   return cell;
 }
 
@@ -99,7 +116,7 @@ function add(entry) {
     el('td', 'mono', time),
     el('td', 'mono', entry.request.method + ' ' + entry.request.target),
     verdictCell(entry.verdict),
-    answerCell(entry.answer),
+    answerOf(entry),
     el('td', 'muted', entry.durationMs.toFixed(1)));
   row.dataset.id = String(entry.id);
   row.dataset.outcome = entry.verdict.outcome;

@@ -1,8 +1,11 @@
 /**
  * The request journal: the last N exchanges a server answered - each request with its verdict and
  * the answer given - so that a frontend developer, or a test, can see what was sent. The mock
- * keeps one by default, the reference with `--journal`; anything else that answers requests (a
- * proxy) can keep one too: `createJournal()`, then `add()` each exchange.
+ * keeps one by default, the reference with `--journal`, with the pipeline's verdicts (`Verdict`);
+ * the checking proxy (proxy/) keeps one by default, with its own (`ProxyVerdict`: the engine's
+ * findings on the upstream's answer). One entry type serves both: `JournalVerdict` is their union,
+ * told apart by `outcome`. Anything else that answers requests can keep one: `createJournal()`,
+ * then `add()` each exchange.
  *
  * - **Bounded**: a ring of `size` entries (the oldest is forgotten, and counted in `dropped`);
  *   each body kept up to `bodyBytes` (then cut, at a character boundary, and marked `truncated`).
@@ -18,7 +21,7 @@
  */
 import { splitTarget } from './rules.js';
 import { PlantStoreError } from './errors.js';
-import { errorResponse, headerValue, type AppResponse, type Exchange, type Fault, type HeaderLookup, type Verdict, type VerdictLike } from './exchange.js';
+import { errorResponse, headerValue, type AppResponse, type Exchange, type Fault, type HeaderLookup, type JournalVerdict } from './exchange.js';
 import { ADMIN_PREFIX, type AdminRoutes } from './pipeline.js';
 import { JOURNAL_PAGE, JOURNAL_PAGE_POLICY } from './journal-page.js';
 
@@ -53,7 +56,7 @@ export interface JournalAnswer {
   readonly fault?: Fault;
 }
 
-export interface JournalEntry<V extends VerdictLike = Verdict> {
+export interface JournalEntry<V extends JournalVerdict = JournalVerdict> {
   /** 1, 2, 3, … in the order answers were given; never reused, not even after `clear()`. */
   readonly id: number;
   /** When the request arrived (ISO 8601). */
@@ -66,7 +69,7 @@ export interface JournalEntry<V extends VerdictLike = Verdict> {
 }
 
 /** The journal as `GET /__plant-store/requests` gives it. */
-export interface JournalSnapshot<V extends VerdictLike = Verdict> {
+export interface JournalSnapshot<V extends JournalVerdict = JournalVerdict> {
   /** How many entries it keeps at most. */
   readonly capacity: number;
   /** How many it holds. */
@@ -86,7 +89,7 @@ export interface JournalOptions {
   readonly bodyBytes?: number | undefined;
 }
 
-export interface Journal<V extends VerdictLike = Verdict> {
+export interface Journal<V extends JournalVerdict = JournalVerdict> {
   readonly capacity: number;
   /** Masks an exchange and keeps it, forgetting the oldest entry when full; gives the entry. */
   add(exchange: Exchange<V>): JournalEntry<V>;
@@ -97,7 +100,7 @@ export interface Journal<V extends VerdictLike = Verdict> {
   snapshot(after?: number): JournalSnapshot<V>;
 }
 
-export function createJournal<V extends VerdictLike = Verdict>(options: JournalOptions = {}): Journal<V> {
+export function createJournal<V extends JournalVerdict = JournalVerdict>(options: JournalOptions = {}): Journal<V> {
   const capacity = options.size ?? DEFAULT_JOURNAL_SIZE;
   const bodyBytes = options.bodyBytes ?? DEFAULT_JOURNAL_BODY_BYTES;
   if (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_JOURNAL_SIZE) throw new RangeError(`journal size: ${String(capacity)} is not a whole number from 1 to ${MAX_JOURNAL_SIZE}`);
@@ -217,7 +220,8 @@ function maskRequestHeaders(headers: HeaderLookup, hidden: Hidden): Record<strin
     if (value === undefined) continue;
     const text = flatten(value);
     const lower = name.toLowerCase();
-    if (lower === 'authorization' || lower === 'proxy-authorization') masked[lower] = maskCredentials(text, hidden);
+    // Credentials are no list (RFC 9110, section 11.6.2): each field sent is masked on its own.
+    if (lower === 'authorization' || lower === 'proxy-authorization') masked[lower] = typeof value === 'string' ? maskCredentials(value, hidden) : value.map((one) => maskCredentials(one, hidden)).join(', ');
     else if (lower === 'cookie') masked[lower] = maskCookies(text, hidden, false);
     else if (SECRET_NAME.test(lower)) {
       hidden.push(text);
@@ -251,26 +255,37 @@ function blot(text: string, hidden: Hidden): string {
   return result;
 }
 
-function blotVerdict<V extends VerdictLike>(verdict: V, hidden: Hidden): V {
+/** Every string in a verdict blotted, however deep (a proxy's verdict holds its findings' messages in an array). */
+function blotVerdict<V extends JournalVerdict>(verdict: V, hidden: Hidden): V {
   if (hidden.length === 0) return verdict;
-  const blotted: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(verdict)) blotted[key] = typeof value === 'string' ? blot(value, hidden) : value;
-  return blotted as unknown as V;
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return blot(value, hidden);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    const blotted: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) blotted[key] = walk(member);
+    return blotted;
+  };
+  return walk(verdict) as V;
 }
 
 // ---- bodies ----------------------------------------------------------------------------------
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A body as kept: cut at `limit` bytes (at a character boundary), as text when it is UTF-8, base64 otherwise. */
-function keepBody(body: string | Uint8Array, limit: number, transform?: (text: string) => string): JournalBody {
+/**
+ * A body as kept: cut at `limit` bytes (at a character boundary), as text when it is UTF-8, base64
+ * otherwise. `whole` is its whole length when `body` is only its first bytes (then it is cut).
+ */
+function keepBody(body: string | Uint8Array, limit: number, transform?: (text: string) => string, whole?: number): JournalBody {
   // A string of at most limit / 3 UTF-16 units has at most `limit` bytes: no encoding needed.
-  if (typeof body === 'string' && body.length * 3 <= limit) return { bytes: Buffer.byteLength(body), text: transform ? transform(body) : body };
+  if (whole === undefined && typeof body === 'string' && body.length * 3 <= limit) return { bytes: Buffer.byteLength(body), text: transform ? transform(body) : body };
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const cut = bytes.length > limit;
-  const kept = cut ? bytes.subarray(0, limit) : bytes;
+  const total = Math.max(whole ?? 0, bytes.length);
+  const cut = total > limit || total > bytes.length;
+  const kept = bytes.length > limit ? bytes.subarray(0, limit) : bytes;
   const text = decodeCut(kept, cut);
-  const shown: JournalBody = text === undefined ? { bytes: bytes.length, base64: Buffer.from(kept.buffer, kept.byteOffset, kept.length).toString('base64') } : { bytes: bytes.length, text: transform ? transform(text) : text };
+  const shown: JournalBody = text === undefined ? { bytes: total, base64: Buffer.from(kept.buffer, kept.byteOffset, kept.length).toString('base64') } : { bytes: total, text: transform ? transform(text) : text };
   return cut ? { ...shown, truncated: true } : shown;
 }
 
@@ -293,7 +308,7 @@ function decodeCut(bytes: Uint8Array, cut: boolean): string | undefined {
   }
 }
 
-function toEntry<V extends VerdictLike>(id: number, exchange: Exchange<V>, bodyBytes: number): JournalEntry<V> {
+function toEntry<V extends JournalVerdict>(id: number, exchange: Exchange<V>, bodyBytes: number): JournalEntry<V> {
   const { request, response } = exchange;
   const hidden: Hidden = [];
   const url = request.url ?? '/';
@@ -301,7 +316,7 @@ function toEntry<V extends VerdictLike>(id: number, exchange: Exchange<V>, bodyB
   const target = query === '' ? url : `${url.slice(0, url.length - query.length)}${maskParameters(query, hidden)}`;
   const headers = maskRequestHeaders(request.headers, hidden);
   const form = (headerValue(request.headers, 'content-type') ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
-  const body = exchange.body === undefined ? null : keepBody(exchange.body, bodyBytes, form ? (text) => maskParameters(text, hidden) : undefined);
+  const body = exchange.body === undefined ? null : keepBody(exchange.body, bodyBytes, form ? (text) => maskParameters(text, hidden) : undefined, exchange.bodyBytes);
   const answerHeaders = maskAnswerHeaders(response.headers, hidden);
   const answerBody = keepBody(response.body, bodyBytes, hidden.length === 0 ? undefined : (text) => blot(text, hidden));
   const durationMs = Math.round(exchange.durationMs * 100) / 100;
@@ -334,7 +349,7 @@ const NOT_STORED = { 'cache-control': 'no-store' };
  * a 405 Error, another path under the prefix a 404 Error. Without a journal, its resources are a
  * 404 Error whose message ends with `journalOff` (how to turn it on).
  */
-export function adminRoutes(journal: Journal<VerdictLike> | undefined, journalOff = 'this server keeps none'): AdminRoutes {
+export function adminRoutes(journal: Journal | undefined, journalOff = 'this server keeps none'): AdminRoutes {
   return (request, path, query) => {
     const method = request.method ?? '';
     const page = PAGE_PATHS.has(path);

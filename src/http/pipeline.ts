@@ -62,6 +62,15 @@ export function isAdminPath(path: string): boolean {
   return path.startsWith(ADMIN_PREFIX) && (path.length === ADMIN_PREFIX.length || path.charCodeAt(ADMIN_PREFIX.length) === 0x2f /* / */);
 }
 
+/**
+ * Throws unless the contract leaves the admin path free: derived from the contract, so that the
+ * admin path can never hide one of its operations (every server that serves it asks first).
+ */
+export function assertAdminPathFree(contract: Contract): void {
+  const hidden = contract.operations.filter((operation) => isAdminPath(operation.path));
+  if (hidden.length > 0) throw new Error(`the contract declares ${hidden.map((operation) => operation.path).join(', ')} under ${ADMIN_PREFIX}/, the kit's reserved admin path; serve it with the admin path off (--no-admin)`);
+}
+
 /** Answers a request under the admin prefix (journal.ts: `adminRoutes`). */
 export type AdminRoutes = (request: RequestHead, path: string, query: string) => AppResponse;
 
@@ -144,11 +153,7 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
   const onDefect = options.onDefect ?? reportDefect;
   const answerRule = answer.rule ?? 'answer';
   const settings: RuleSettings = { accept: options.accept, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH };
-  if (admin) {
-    // Derived from the contract, so that the admin path can never hide one of its operations.
-    const hidden = contract.operations.filter((operation) => isAdminPath(operation.path));
-    if (hidden.length > 0) throw new Error(`the contract declares ${hidden.map((operation) => operation.path).join(', ')} under ${ADMIN_PREFIX}/, the kit's reserved admin path; serve it with the admin path off (--no-admin)`);
-  }
+  if (admin) assertAdminPathFree(contract);
   // The body under judgement: one object for every request, since the body rules run
   // synchronously and so one request at a time; emptied after each, so it holds no body.
   const judged: Body = { bytes: EMPTY, text: '', value: null };

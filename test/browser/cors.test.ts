@@ -2,8 +2,9 @@
  * A page on another origin calls the kit's servers with `fetch`, in headless Chromium, as a
  * frontend does: the mock (`plant-store mock`) and the reference under `plant-store serve --cors`.
  * Each grants the preflight (a POST with Authorization and a JSON body is not a "simple" request),
- * and the script reads a 200, a 400 and a 401 with its `WWW-Authenticate`. Without `--cors` the
- * reference is what issue 13 found: every call a "Failed to fetch".
+ * and the script reads a 200, a 400 and a 401 with its `WWW-Authenticate`, and the mock's answer to
+ * `Prefer: delay=300` arrives late. Without `--cors` the reference is what issue 13 found: every
+ * call a "Failed to fetch".
  *
  * The servers are the built commands (`npm run test:browser` builds first); the page is served by
  * a small static server of its own on another port, so the browser applies the CORS protocol.
@@ -149,12 +150,25 @@ describe('the reference without --cors', () => {
 });
 
 describe('a delayed answer', () => {
-  // Issue 13, item 2 (another change): the mock's per-request `Prefer: delay=<ms>`. Once it is on
-  // main this test runs: the script sees the answer arrive no sooner than asked.
-  it.skip('arrives late when the request asks for it with Prefer: delay=300 (skipped: the mock has no Prefer: delay yet - issue 13, item 2)', async () => {
-    const seen = await fromThePage(servers.mock.url, { late: { ...CALLS.ok, headers: { ...CALLS.ok.headers, prefer: 'delay=300' } }, prompt: CALLS.ok });
+  // Issue 13, items 2 and 5: the mock's per-request `Prefer: delay=<ms>`, from a page. Prefer is
+  // not a CORS-safelisted request header, so the browser asks first: the preflight must allow it.
+  it('arrives late when the request asks for it with Prefer: delay=300, and one without sooner', async () => {
+    const mock = servers.mock;
+    const late = { ...CALLS.ok, headers: { ...CALLS.ok.headers, prefer: 'delay=300' } };
+    const seen = await fromThePage(mock.url, { late, prompt: CALLS.ok });
+    expect(seen.late?.error).toBeUndefined();
     expect(seen.late?.status).toBe(200);
     expect(seen.late?.ms).toBeGreaterThanOrEqual(300);
+    expect(seen.prompt?.error).toBeUndefined();
     expect(seen.prompt?.status).toBe(200);
+    expect(seen.prompt?.ms).toBeLessThan(seen.late?.ms ?? 0);
+
+    // The mock's journal says why: the preflight allowed Prefer, and the answer was held back 300 ms.
+    const journal = (await (await fetch(`${mock.url}/__plant-store/requests`)).json()) as { requests: { verdict: { outcome: string }; request: { method: string; headers: Record<string, string> }; answer: { headers: Record<string, string>; delayMs?: number } }[] };
+    const preflights = journal.requests.filter((entry) => entry.verdict.outcome === 'preflight' && /\bprefer\b/i.test(entry.request.headers['access-control-request-headers'] ?? ''));
+    expect(preflights.length).toBeGreaterThan(0);
+    expect(preflights[0]?.answer.headers['access-control-allow-headers']).toMatch(/\bprefer\b/i);
+    const held = journal.requests.filter((entry) => entry.request.method === 'POST' && entry.request.headers.prefer === 'delay=300');
+    expect(held.map((entry) => entry.answer.delayMs)).toEqual([300]);
   });
 });

@@ -2,11 +2,14 @@
  * The journal's live page (`GET /__plant-store/`) in headless Chromium: it lists the requests a
  * test sent, each with its verdict, picks up new ones without a reload, opens a row to its
  * headers and bodies, clears the journal - and shows a hostile body as text, fetches nothing but
- * the journal, and breaks no rule of its own Content-Security-Policy.
+ * the journal, and breaks no rule of its own Content-Security-Policy. The checking proxy serves the
+ * same page, with its own verdicts (the findings on the upstream's answers).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startMock, type JournaledServer } from '../../api/index.js';
+import { startMock, startProxy, type JournaledServer } from '../../api/index.js';
+import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
+import { TEST_TOKEN } from '../support/servers.js';
 import { launchChromium, type RunningBrowser } from './chromium.js';
 
 let running: RunningBrowser;
@@ -70,5 +73,36 @@ describe('the live page of the journal', () => {
     expect(new Set(fetched)).toEqual(new Set(['/__plant-store/', '/__plant-store/requests']));
     expect(problems).toEqual([]);
     await page.close();
+  });
+});
+
+describe("the checking proxy's live page", () => {
+  it("shows each exchange with the proxy's verdict: passed, or violated with each finding; the 502 the client got instead", async () => {
+    const faulty = FAULTY_IMPLEMENTATIONS.find((f) => f.name === 'created-instead-of-ok');
+    if (faulty === undefined) throw new Error('created-instead-of-ok is gone from test/faulty');
+    const upstream = await faulty.start();
+    const proxy = await startProxy({ upstream: upstream.url, errors: true });
+    const page = await running.browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    try {
+      const send = (authorization?: string): Promise<Response> => fetch(`${proxy.url}/plants`, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization === undefined ? {} : { authorization }) }, body: '{"name":"Fern","id":1}' });
+      expect((await send(`Bearer ${TEST_TOKEN}`)).status).toBe(502);
+      expect((await send()).status).toBe(401);
+
+      await page.goto(`${proxy.url}/__plant-store/`);
+      await page.locator('tr.entry').nth(1).waitFor();
+      const [passed, violated] = await rows(page);
+      expect(passed?.slice(2, 5)).toEqual(['POST /plants', expect.stringMatching(/^passed \d+ checks$/), '401']);
+      expect(violated?.[3]).toMatch(/^violated: status-declared, accepts-validstatus-declared: status 201 is not declared .*accepts-valid: /);
+      expect(violated?.[4]).toBe('201answered 502');
+      expect(await page.locator('tr.entry[data-id="1"]').getAttribute('data-outcome')).toBe('violated');
+      await page.locator('tr.entry[data-id="1"]').click();
+      expect(await page.locator('tr.details').innerText()).toContain('authorization: Bearer ***');
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await Promise.all([proxy.close(), upstream.close()]);
+    }
   });
 });

@@ -52,13 +52,21 @@ describe('plant-store proxy --upstream <the reference>', () => {
   it('passes answers through with no Plant-Store-Violations; Ctrl-C prints the summary, writes the reports and exits 0', async () => {
     const report = join(dir, 'clean.json');
     const junit = join(dir, 'clean.xml');
-    const p = await proxy(['--upstream', reference.url, '--report', report, '--junit', junit]);
+    const p = await proxy(['--upstream', reference.url, '--report', report, '--junit', junit, '--journal-size', '5']);
     try {
       expect(p.stdout()).toContain(`forwarding to ${reference.url}`);
+      expect(p.stdout()).toContain(`journal: ${p.url}/__plant-store/ (live page; the last 5 requests as JSON at ${p.url}/__plant-store/requests)`);
       const good = await post(p.url, '{"name":"Fern","id":9223372036854775807}');
       expect(good.status).toBe(200);
       expect(good.headers.get('plant-store-violations')).toBeNull();
       expect((await post(p.url, '{"name":"Fern"}')).headers.get('plant-store-violations')).toBeNull();
+      // The journal, as curl reads it: both exchanges, passed, the token masked.
+      const journal = (await (await fetch(`${p.url}/__plant-store/requests`)).json()) as { capacity: number; requests: { verdict: { outcome: string }; answer: { status: number }; request: { headers: Record<string, string> } }[] };
+      expect(journal.capacity).toBe(5);
+      expect(journal.requests.map((entry) => [entry.answer.status, entry.verdict.outcome, entry.request.headers.authorization])).toEqual([
+        [200, 'passed', 'Bearer ***'],
+        [400, 'passed', 'Bearer ***'],
+      ]);
       p.child.kill('SIGINT');
       expect(await p.exit).toBe(0);
       expect(p.stdout()).toMatch(/2 exchanges with .* 2 judged; 0 broke the contract/);
@@ -87,13 +95,21 @@ describe('plant-store proxy --upstream <an implementation that answers 201>', ()
   it('names the checks on the answer, logs a line without the token, and exits 1; --errors answers 502', async () => {
     const junit = join(dir, 'broken.xml');
     const p = await proxy(['--upstream', upstream.url, '--token', TEST_TOKEN, '--junit', junit]);
-    const strict = await proxy(['--upstream', upstream.url, '--errors', '--quiet']);
+    const strict = await proxy(['--upstream', upstream.url, '--errors', '--quiet', '--no-admin']);
     try {
       const answer = await post(p.url, '{"name":"Fern","id":1}');
       expect(answer.status).toBe(201);
       expect(answer.headers.get('plant-store-violations')).toBe('status-declared, accepts-valid');
       const replaced = await post(strict.url, '{"name":"Fern","id":1}');
       expect(replaced.status).toBe(502);
+      // The journal keeps the upstream's 201, the findings and the 502 the client got instead.
+      const journal = (await (await fetch(`${p.url}/__plant-store/requests`)).json()) as { requests: { verdict: { outcome: string; findings: { check: string }[] } }[] };
+      expect(journal.requests.map((entry) => [entry.verdict.outcome, entry.verdict.findings.map((finding) => finding.check)])).toEqual([['violated', ['status-declared', 'accepts-valid']]]);
+      // --no-admin: /__plant-store/ goes to the upstream like any other path, and the upstream answers it.
+      const forwarded = await fetch(`${strict.url}/__plant-store/requests`);
+      expect(forwarded.status).toBe(404);
+      expect(await forwarded.text()).toContain('start the reference with --journal');
+      expect(strict.stdout()).not.toContain('journal:');
       p.child.kill('SIGINT');
       strict.child.kill('SIGINT');
       expect(await p.exit).toBe(1);
@@ -115,6 +131,7 @@ describe.concurrent('bad usage exits 2', () => {
     [['proxy'], /required option '--upstream <url>' not specified/],
     [['proxy', '--upstream', 'ftp://127.0.0.1/'], /--upstream/],
     [['proxy', '--upstream', 'http://127.0.0.1:1', '--token', 'a b'], /--token/],
+    [['proxy', '--upstream', 'http://127.0.0.1:1', '--journal-size', '0'], /--journal-size/],
   ] as const)('%j', async ([args, message], { expect }) => {
     const result = run(args);
     expect(await result.exit).toBe(2);

@@ -7,12 +7,18 @@
  * (hop-by-hop fields aside, RFC 9110, section 7.6.1); transport failures of the upstream; a token
  * never in what the proxy tells.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isJsonObject, parseJson } from '../../src/openapi/index.js';
-import { describeExchange, formatSummary, listenProxy, summaryToJUnit, type ProxiedExchange, type ProxyOptions, type RunningProxy } from '../../proxy/index.js';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { startProxy } from '../../api/servers.js';
+import { isJsonObject, loadContract, parseJson } from '../../src/openapi/index.js';
+import { createProxyServer, describeExchange, formatSummary, listenProxy, summaryToJUnit, type ProxiedExchange, type ProxyOptions, type RunningProxy } from '../../proxy/index.js';
+import { assertRequests, createJournal, findRequests, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type JournalSnapshot, type ProxyVerdict } from '../../src/http/index.js';
 import { BATTERY } from '../battery/battery.js';
 import { runnable, sendCase } from '../battery/run.js';
 import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
@@ -22,12 +28,16 @@ import { startFaulty, startReference, TEST_TOKEN } from '../support/servers.js';
 const POST = { method: 'POST', path: '/plants', headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' } } as const;
 const body = (text: string): Buffer => Buffer.from(text);
 
-/** A proxy in front of `upstream`, and every exchange it told. */
-async function proxyFor(upstream: string, options: Partial<ProxyOptions> = {}): Promise<RunningProxy & { readonly exchanges: ProxiedExchange[] }> {
+/** A proxy in front of `upstream`, every exchange it told, and its journal (one of the largest size, unless `options` say otherwise). */
+async function proxyFor(upstream: string, options: Partial<ProxyOptions> = {}): Promise<RunningProxy & { readonly exchanges: ProxiedExchange[]; readonly journal: Journal<ProxyVerdict> }> {
   const exchanges: ProxiedExchange[] = [];
-  const running = await listenProxy({ upstream, port: 0, ...options, onExchange: (exchange) => exchanges.push(exchange) });
-  return Object.assign(running, { exchanges });
+  const journal = options.journal ?? createJournal<ProxyVerdict>({ size: MAX_JOURNAL_SIZE });
+  const running = await listenProxy({ upstream, port: 0, ...options, journal, onExchange: (exchange) => exchanges.push(exchange) });
+  return Object.assign(running, { exchanges, journal });
 }
+
+/** The checks the proxy's verdict names, once each, in order: what Plant-Store-Violations says of an answer that only failed. */
+const checksOf = (entry: JournalEntry<ProxyVerdict> | undefined): string => [...new Set(entry?.verdict.findings.map((finding) => finding.check))].join(', ');
 
 /** A small upstream of the test's own: `answer` writes each answer; every request is kept as it arrived. */
 async function upstreamOf(answer: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void): Promise<{ url: string; seen: { req: IncomingMessage; body: Buffer }[]; close: () => Promise<void> }> {
@@ -71,7 +81,8 @@ describe('in front of the reference', () => {
     // Two references fed the same requests in the same order: their stores stay alike.
     direct = await startReference();
     behind = await startReference();
-    proxy = await proxyFor(behind.url, { tokens: [TEST_TOKEN] });
+    // The admin path off: /__plant-store/ is forwarded too, and answered as the reference answers it.
+    proxy = await proxyFor(behind.url, { tokens: [TEST_TOKEN], admin: false });
   });
   afterAll(async () => {
     await Promise.all([proxy.close(), direct.close(), behind.close()]);
@@ -85,8 +96,10 @@ describe('in front of the reference', () => {
 
   it('passes every battery answer through as the reference gives it directly, with no Plant-Store-Violations', async () => {
     expect(cases.length).toBeGreaterThan(150);
+    let quoted = 0;
     for (const c of cases) {
       const [wanted, got] = await Promise.all([sendCase(direct.url, c), sendCase(proxy.url, c)]);
+      if (got.body.toString('latin1').includes(TEST_TOKEN)) quoted++;
       expect(got.status, c.name).toBe(wanted.status);
       expect(got.body.toString('latin1'), c.name).toBe(wanted.body.toString('latin1'));
       expect(endToEnd(got.headers), c.name).toEqual(endToEnd(wanted.headers));
@@ -97,6 +110,17 @@ describe('in front of the reference', () => {
     const summary = proxy.summary();
     expect(summary.passed).toBe(true);
     for (const check of ['response-shape', 'status-declared', 'accepts-valid', 'rejects-invalid', 'requires-auth', 'no-server-error', 'echo']) expect(summary.checks[check]?.judged, check).toBeGreaterThan(0);
+
+    // The journal holds every exchange, each passed by the checks that judged it, in the order answered.
+    const entries = proxy.journal.list();
+    expect(entries).toHaveLength(cases.length);
+    expect(entries.map((entry) => entry.answer.status)).toEqual(proxy.exchanges.map((exchange) => exchange.answered));
+    expect(entries.filter((entry) => entry.verdict.outcome !== 'passed').map((entry) => `${entry.request.method} ${entry.request.target}: ${entry.verdict.outcome}`)).toEqual([]);
+    expect(entries.every((entry) => entry.verdict.judgedBy.length > 0)).toBe(true);
+    // The test can fail: some answers quote the token (sent without its scheme, the reference's message names it).
+    expect(quoted).toBeGreaterThan(0);
+    const leaks = entries.filter((entry) => JSON.stringify(entry).includes(TEST_TOKEN));
+    expect(leaks.map((entry) => `${entry.request.target} ${JSON.stringify(entry.request.headers)}`)).toEqual([]);
   });
 
   it('without --token, the wrong and the right token are both judged as the reference takes them: nothing to report', async () => {
@@ -149,6 +173,13 @@ describe('in front of faulty implementations: the header names the check, --erro
       expect(got.body.toString()).toBe(wanted.body.toString());
       expect(violations(got)).toBe(checks);
       expect(got.headers['plant-store-warnings']).toBeUndefined();
+      // The journal holds the exchange: the upstream's answer and the findings that named those checks.
+      const [entry] = proxy.journal.list();
+      expect(entry?.verdict).toMatchObject({ outcome: 'violated' });
+      expect(checksOf(entry)).toBe(checks);
+      expect(entry?.verdict.findings.every((finding) => finding.severity === 'failure' && finding.message.length > 0)).toBe(true);
+      expect(entry?.answer).toMatchObject({ status: wanted.status, body: { text: wanted.body.toString() } });
+      expect(entry?.request).toMatchObject({ method: 'POST', path: '/plants', body: { text: plant } });
 
       const replaced = await send(strict.url, { ...POST, body: body(plant) });
       expect(replaced.status).toBe(502);
@@ -158,6 +189,10 @@ describe('in front of faulty implementations: the header names the check, --erro
       expect(error.error).toBe(502);
       for (const check of checks.split(', ')) expect(error.message).toContain(`${check}: `);
       expect(Object.keys(error).sort()).toEqual(['error', 'message']);
+      // With errors, the journal keeps the upstream's answer - what was judged - and the 502 the client got instead.
+      const [replacedEntry] = strict.journal.list();
+      expect(replacedEntry?.answer.status).toBe(wanted.status);
+      expect(replacedEntry?.verdict).toMatchObject({ outcome: 'violated', answered: 502 });
     } finally {
       await Promise.all([proxy.close(), strict.close(), upstream.close()]);
     }
@@ -404,6 +439,11 @@ describe('when the upstream gives no answer', () => {
       expect(reset.status).toBe(502);
       expect(violations(reset)).toBe('no-server-error');
       expect(proxy.exchanges.map((e) => (e.outcome.kind === 'failure' ? e.outcome.failure : e.outcome.status))).toEqual(['timeout', 'reset']);
+      // No answer to keep: the journal keeps the proxy's Error, and the failure in the verdict.
+      expect(proxy.journal.list().map((entry) => [entry.answer.status, entry.verdict.outcome, entry.verdict.failure, checksOf(entry)])).toEqual([
+        [504, 'violated', 'timeout', 'no-server-error'],
+        [502, 'violated', 'reset', 'no-server-error'],
+      ]);
     } finally {
       await Promise.all([proxy.close(), upstream.close()]);
     }
@@ -419,6 +459,9 @@ describe('when the upstream gives no answer', () => {
       expect(JSON.parse(answer.body.toString())).toMatchObject({ error: 502, message: expect.stringContaining('connection-refused') as unknown });
       expect(violations(answer)).toBeUndefined();
       expect(proxy.exchanges[0]?.notJudged).toMatch(/could not be reached/);
+      const [entry] = proxy.journal.list();
+      expect(entry?.verdict).toMatchObject({ outcome: 'not-judged', failure: 'connection-refused', reason: expect.stringMatching(/could not be reached/) as unknown, findings: [], judgedBy: [] });
+      expect(entry?.answer.status).toBe(502);
     } finally {
       await proxy.close();
     }
@@ -437,10 +480,163 @@ describe('what the proxy tells: never a token', () => {
       const answer = await send(proxy.url, { ...POST, path: `/plants?access_token=${secret}`, headers: { ...POST.headers, authorization: `Bearer ${secret}` }, body: body('{"name":"Fern","id":10}') });
       expect(answer.status).toBe(502);
       const exchange = proxy.exchanges[0] as ProxiedExchange;
-      const told = [answer.body.toString(), describeExchange(exchange) ?? '', JSON.stringify({ ...exchange, outcome: undefined }), formatSummary(proxy.summary()), summaryToJUnit(proxy.summary())].join('\n');
+      // The journal too, though the upstream's answer it keeps quotes the token: blotted out.
+      expect(proxy.journal.list()[0]?.answer.body).toMatchObject({ text: expect.stringContaining('stored for Bearer ***') as unknown });
+      const told = [answer.body.toString(), describeExchange(exchange) ?? '', JSON.stringify({ ...exchange, outcome: undefined }), formatSummary(proxy.summary()), summaryToJUnit(proxy.summary()), JSON.stringify(proxy.journal.list())].join('\n');
       expect(told).not.toContain(secret);
       expect(told).toContain('<token>');
       expect(exchange.request.headers.authorization).toBe('Bearer ***');
+    } finally {
+      await Promise.all([proxy.close(), upstream.close()]);
+    }
+  });
+});
+
+describe("the proxy's journal at the admin path /__plant-store/, and from code (startProxy)", () => {
+  const plant = '{"name":"Fern","id":9223372036854775807,"tag":"green"}';
+  const read = async (url: string, path = '/__plant-store/requests', method = 'GET'): Promise<WireResponse> => send(url, { method, path, headers: {} });
+
+  it('in front of the reference: each exchange with the answer and its verdict; the token nowhere; DELETE clears; the page; bounded by journalSize', async () => {
+    const upstream = await startReference();
+    const proxy = await startProxy({ upstream: upstream.url, tokens: [TEST_TOKEN], journalSize: 3 });
+    try {
+      expect((await send(proxy.url, { ...POST, body: body(plant) })).status).toBe(200);
+      expect((await send(proxy.url, { ...POST, headers: { 'content-type': 'application/json' }, body: body(plant) })).status).toBe(401);
+      // A token sent without its scheme: the reference's message quotes it, the client gets it as the reference said it.
+      const quoting = await send(proxy.url, { ...POST, headers: { ...POST.headers, authorization: TEST_TOKEN }, body: body(plant) });
+      expect(quoting.body.toString()).toContain(TEST_TOKEN);
+
+      const journal = await read(proxy.url);
+      expect(journal.status).toBe(200);
+      expect(journal.headers['content-type']).toBe('application/json');
+      const text = journal.body.toString();
+      expect(text).not.toContain(TEST_TOKEN);
+      const snapshot = JSON.parse(text) as JournalSnapshot<ProxyVerdict>;
+      expect(snapshot).toMatchObject({ capacity: 3, held: 3, dropped: 0, next: 4 });
+      const [ok, missing, unschemed] = snapshot.requests;
+      expect(ok?.request).toMatchObject({ method: 'POST', target: '/plants', path: '/plants', body: { bytes: plant.length, text: plant } });
+      expect(ok?.request.headers).toMatchObject({ authorization: 'Bearer ***', 'content-type': 'application/json' });
+      // The int64 id in the answer's text, digit for digit, as the reference gave it.
+      expect(ok?.answer).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' }, body: { text: '{"name":"Fern","tag":"green","id":9223372036854775807}' } });
+      expect(ok?.verdict).toMatchObject({ outcome: 'passed', findings: [] });
+      expect(ok?.verdict.judgedBy).toEqual(expect.arrayContaining(['status-declared', 'accepts-valid', 'echo']));
+      expect(missing?.answer.status).toBe(401);
+      expect(missing?.verdict.outcome).toBe('passed');
+      expect(unschemed?.request.headers.authorization).toBe('***');
+      expect(unschemed?.answer.body).toMatchObject({ text: expect.stringContaining('the *** scheme is not accepted') as unknown });
+
+      // From code: the same entries, and the journal's assertions work on the proxy.
+      expect(JSON.parse(JSON.stringify(proxy.requests()))).toEqual(snapshot.requests);
+      assertRequests(proxy, { method: 'POST', path: '/plants', body: { id: 9223372036854775807n }, headers: { authorization: 'Bearer ***' }, outcome: 'passed', status: 200 });
+      expect(findRequests(proxy, { status: 401 })).toHaveLength(2);
+      expect(findRequests(proxy, { outcome: 'violated' })).toEqual([]);
+      // Admin requests are the proxy's own: not forwarded, not judged, not counted.
+      expect(proxy.summary().exchanges).toBe(3);
+
+      const page = await read(proxy.url, '/__plant-store/');
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.body.toString()).toContain('<title>Request journal');
+
+      // journalSize: the oldest is forgotten, and counted.
+      await send(proxy.url, { ...POST, body: body('{"name":"Ivy","id":2}') });
+      expect(JSON.parse((await read(proxy.url)).body.toString())).toMatchObject({ held: 3, dropped: 1, next: 5 });
+      expect(proxy.requests().map((entry) => entry.id)).toEqual([2, 3, 4]);
+
+      const cleared = await read(proxy.url, '/__plant-store/requests', 'DELETE');
+      expect(JSON.parse(cleared.body.toString())).toEqual({ cleared: 3 });
+      expect(proxy.requests()).toEqual([]);
+      expect((await read(proxy.url, '/__plant-store/requests', 'PUT')).status).toBe(405);
+      expect((await read(proxy.url, '/__plant-store/other')).status).toBe(404);
+    } finally {
+      await Promise.all([proxy.close(), upstream.close()]);
+    }
+  });
+
+  it('in front of an implementation that answers 201: the entry names the checks, and assertRequests lists it', async () => {
+    const upstream = await faulty('created-instead-of-ok');
+    const proxy = await startProxy({ upstream: upstream.url, tokens: [TEST_TOKEN] });
+    try {
+      const answer = await send(proxy.url, { ...POST, body: body('{"name":"Fern","id":1}') });
+      expect(violations(answer)).toBe('status-declared, accepts-valid');
+      const [entry] = proxy.requests();
+      expect(entry?.answer.status).toBe(201);
+      expect(entry?.verdict.outcome).toBe('violated');
+      expect(entry?.verdict.findings.map(({ check, severity }) => [check, severity])).toEqual([
+        ['status-declared', 'failure'],
+        ['accepts-valid', 'failure'],
+      ]);
+      assertRequests(proxy, { check: 'accepts-valid', status: 201 });
+      expect(() => assertRequests(proxy, { outcome: 'passed' })).toThrow(/#1 POST \/plants -> 201, violated: status-declared, accepts-valid; body \{"name":"Fern","id":1\}/);
+      const text = (await read(proxy.url)).body.toString();
+      expect(JSON.parse(text)).toMatchObject({ requests: [{ verdict: { outcome: 'violated' } }] });
+      expect(text).not.toContain(TEST_TOKEN);
+    } finally {
+      await Promise.all([proxy.close(), upstream.close()]);
+    }
+  });
+
+  it('admin: false forwards /__plant-store/ to the upstream like any other path (journaled like any other); on, the upstream never sees it', async () => {
+    const upstream = await upstreamOf((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":404,"message":"the upstream\'s own"}');
+    });
+    const on = await startProxy({ upstream: upstream.url });
+    const off = await startProxy({ upstream: upstream.url, admin: false });
+    try {
+      expect((await read(on.url)).status).toBe(200);
+      expect(upstream.seen).toHaveLength(0);
+      const forwarded = await read(off.url);
+      expect(forwarded.body.toString()).toContain("the upstream's own");
+      expect(upstream.seen.map(({ req }) => req.url)).toEqual(['/__plant-store/requests']);
+      assertRequests(off, { method: 'GET', path: '/__plant-store/requests', status: 404 });
+      expect(on.requests()).toEqual([]);
+    } finally {
+      await Promise.all([on.close(), off.close(), upstream.close()]);
+    }
+  });
+
+  it('journal: false keeps none (the admin path says how to keep one); a contract that declares a path under it is refused unless admin is off', async () => {
+    const upstream = await upstreamOf((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":404,"message":"no"}');
+    });
+    const none = await startProxy({ upstream: upstream.url, journal: false });
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-proxy-admin-'));
+    try {
+      expect('requests' in none).toBe(false);
+      const answer = await read(none.url);
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.body.toString())).toEqual({ error: 404, message: 'journal: no request journal is kept; this proxy was started with journal: false' });
+
+      const contract = loadContract();
+      const document = parseYaml(readFileSync(contract.file, 'utf8')) as { paths: Record<string, unknown> };
+      document.paths['/__plant-store/plants'] = document.paths['/plants'];
+      const file = join(dir, 'openapi.yaml');
+      writeFileSync(file, stringifyYaml(document));
+      const clashing = loadContract(file);
+      expect(() => createProxyServer({ upstream: upstream.url, contract: clashing })).toThrow("the contract declares /__plant-store/plants under /__plant-store/, the kit's reserved admin path");
+      createProxyServer({ upstream: upstream.url, contract: clashing, admin: false }).dispose();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await Promise.all([none.close(), upstream.close()]);
+    }
+  });
+
+  it('a body longer than the proxy keeps (1 MiB) is journaled with its whole length, cut', async () => {
+    // An upstream that reads the whole body before it answers (the reference would refuse it early).
+    const upstream = await upstreamOf((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end('{"error":400,"message":"too long"}');
+    });
+    const proxy = await startProxy({ upstream: upstream.url, tokens: [TEST_TOKEN] });
+    try {
+      const long = `{"name":"${'x'.repeat(2 * 1024 * 1024)}","id":1}`;
+      expect((await send(proxy.url, { ...POST, body: body(long) })).status).toBe(400);
+      expect(upstream.seen[0]?.body.length).toBe(long.length);
+      const [entry] = proxy.requests();
+      expect(entry?.request.body).toMatchObject({ bytes: long.length, truncated: true });
+      expect(entry?.request.body && 'text' in entry.request.body ? entry.request.body.text.length : 0).toBe(16 * 1024);
     } finally {
       await Promise.all([proxy.close(), upstream.close()]);
     }
