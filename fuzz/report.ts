@@ -324,7 +324,7 @@ export function runVerdict(report: Report, strict: boolean): { readonly kept: bo
 }
 
 /** XML 1.0 text: escaped, and characters XML cannot carry at all written as \uXXXX. */
-function xml(text: string): string {
+export function xml(text: string): string {
   return (
     text
       .replace(/&/g, '&amp;')
