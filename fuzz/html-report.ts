@@ -44,7 +44,7 @@ pre.command { user-select: all; -webkit-user-select: all; cursor: text; }
 nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; }
 a { color: var(--bar); }
 table { border-collapse: collapse; width: 100%; margin: .25rem 0; }
-th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
 th code { white-space: nowrap; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 table.headers th { font-weight: normal; color: var(--muted); width: 14rem; }
