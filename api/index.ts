@@ -8,7 +8,14 @@
 import { defaultContractFile } from '../src/openapi/index.js';
 
 // The servers, as `plant-store serve` and `plant-store mock` run them.
-export { startMock, startReference, type ListenSettings, type StartedServer, type StartMockOptions, type StartReferenceOptions } from './servers.js';
+export { startMock, startReference, type JournaledServer, type ListenSettings, type StartedServer, type StartMockOptions, type StartReferenceOptions } from './servers.js';
+
+// The request journal a server keeps, and assertions on it.
+export { assertRequests, findRequests, RequestAssertionError, type Fault, type JournalAnswer, type JournalBody, type JournalEntry, type JournalFinding, type JournalRequest, type JournalSource, type JournalVerdict, type JsonPattern, type ProxyVerdict, type RequestMatcher, type Verdict } from '../src/http/index.js';
+
+// The checking proxy, as `plant-store proxy` runs it.
+export { startProxy, type JournaledProxy, type StartedProxy, type StartProxyOptions } from './servers.js';
+export type { ProxiedExchange, ProxySummary } from '../proxy/index.js';
 
 // Conformance testing, as `plant-store conform` runs it.
 export { formatReport, runConformance, TargetUnreachableError, type ConformanceOptions, type Report } from '../fuzz/index.js';

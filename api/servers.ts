@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createMock } from '../mock/index.js';
-import { isWellFormedToken, listen, type RunningServer } from '../src/http/index.js';
+import { describeExchange, listenProxy, type ProxiedExchange, type ProxySummary } from '../proxy/index.js';
+import { createJournal, isWellFormedToken, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type JournalVerdict, type ProxyVerdict, type RunningServer, type Verdict } from '../src/http/index.js';
 import { createApp } from '../src/reference/index.js';
 
 /** Where a server listens and what it logs; the same for both servers. */
@@ -17,6 +18,10 @@ export interface ListenSettings {
   readonly host?: string;
   /** Told one line per request (method, path, status, time; never credentials). Default: no log. */
   readonly log?: (line: string) => void;
+  /** Requests the journal keeps (default 100, at most 10,000); the oldest is forgotten beyond it. */
+  readonly journalSize?: number;
+  /** Serve the admin path `/__plant-store/` (the journal as JSON and its live page); default true. */
+  readonly admin?: boolean;
 }
 
 export interface StartReferenceOptions extends ListenSettings {
@@ -28,6 +33,10 @@ export interface StartReferenceOptions extends ListenSettings {
   readonly maxDepth?: number;
   /** Plants kept in memory (default 100,000); the oldest is forgotten beyond this. */
   readonly maxEntries?: number;
+  /** Answer CORS preflights and let pages on other origins read every answer, as the mock does (default off). */
+  readonly cors?: boolean;
+  /** Keep a request journal (`requests()`, `GET /__plant-store/requests`); default false: it holds bodies. */
+  readonly journal?: boolean;
 }
 
 export interface StartMockOptions extends ListenSettings {
@@ -43,6 +52,42 @@ export interface StartMockOptions extends ListenSettings {
   readonly maxBodyBytes?: number;
   /** The deepest nesting of arrays and objects accepted (default 64). */
   readonly maxDepth?: number;
+  /** Keep a request journal (`requests()`, `GET /__plant-store/requests`); default true. */
+  readonly journal?: boolean;
+}
+
+/** Where the proxy listens, what it logs and the journal it keeps. */
+export interface StartProxyOptions extends ListenSettings {
+  /** The implementation checked, e.g. `http://127.0.0.1:3000` (a path prefix is kept). Required. */
+  readonly upstream: string;
+  /** Bearer tokens the upstream accepts: a 401 to one of them is a finding. Another token is judged as the answer shows the upstream took it. */
+  readonly tokens?: readonly string[];
+  /** Replace an answer that breaks the contract with a 502 Error describing the violations. */
+  readonly errors?: boolean;
+  /** How long the upstream has for each answer (default 30 s); a timeout is answered 504 and is a finding. */
+  readonly timeoutMs?: number;
+  /** Told every exchange once it is answered: the request (credentials masked), the answer, what the request is, the findings. */
+  readonly onExchange?: (exchange: ProxiedExchange) => void;
+  /** Keep a request journal of the exchanges with their findings (`requests()`, `GET /__plant-store/requests`); default true. */
+  readonly journal?: boolean;
+}
+
+/** The checking proxy, up. */
+export interface StartedProxy {
+  /** Where it listens: point the client here instead of at the upstream. */
+  readonly url: string;
+  /** Per check: exchanges judged, failures, warnings and the first example of each, so far. */
+  summary(): ProxySummary;
+  /** Stops it: no new connections, exchanges in flight finish. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The checking proxy with its journal: every exchange, the upstream's answer and the proxy's verdict (the findings). */
+export interface JournaledProxy extends StartedProxy {
+  /** The exchanges, oldest first (the last `journalSize`); see `findRequests` to assert on them (`{ outcome: 'violated' }`, `{ check: 'echo' }`). */
+  requests(): JournalEntry<ProxyVerdict>[];
+  /** Forgets them (between tests, say). */
+  clearRequests(): void;
 }
 
 /** A kit server that is up. */
@@ -66,27 +111,87 @@ function checkToken(token: string, option: string): string {
   return token;
 }
 
+/** A server that keeps a request journal: what it was sent, with each verdict and answer. */
+export interface JournaledServer extends StartedServer {
+  /** The requests it answered, oldest first (the last `journalSize`); see `findRequests` to assert on them. */
+  requests(): JournalEntry<Verdict>[];
+  /** Forgets them (between tests, say). */
+  clearRequests(): void;
+}
+
 function started(running: RunningServer, token: string): StartedServer {
   let closing: Promise<void> | undefined;
   return { url: running.url, token, close: () => (closing ??= running.close()) };
 }
 
-/** The reference implementation (a stateful, exact Plant Store) on a socket. */
-export async function startReference(options: StartReferenceOptions = {}): Promise<StartedServer> {
-  const { port = 0, host = '127.0.0.1', log, tokens: wanted = [], ...limits } = options;
+function journaled<S extends object, V extends JournalVerdict>(server: S, journal: Journal<V>): S & { requests(): JournalEntry<V>[]; clearRequests(): void } {
+  return {
+    ...server,
+    requests: () => journal.list(),
+    clearRequests: () => {
+      journal.clear();
+    },
+  };
+}
+
+function journalFor<V extends JournalVerdict = Verdict>(size: number | undefined): Journal<V> {
+  // A size the command line would refuse is refused here too, rather than quietly clamped.
+  if (size !== undefined && (!Number.isInteger(size) || size < 1 || size > MAX_JOURNAL_SIZE)) throw new TypeError(`journalSize: ${String(size)} is not a whole number from 1 to ${MAX_JOURNAL_SIZE}`);
+  return createJournal<V>({ size });
+}
+
+/** The reference implementation (a stateful, exact Plant Store) on a socket; with `journal: true`, it keeps a request journal. */
+export async function startReference(options: StartReferenceOptions & { readonly journal: true }): Promise<JournaledServer>;
+export async function startReference(options?: StartReferenceOptions): Promise<StartedServer>;
+export async function startReference(options: StartReferenceOptions = {}): Promise<StartedServer | JournaledServer> {
+  const { port = 0, host = '127.0.0.1', log, tokens: wanted = [], journal: keep = false, journalSize, admin, ...limits } = options;
   const given = wanted.map((token) => checkToken(token, 'tokens'));
   // With no token configured the server is still closed: one is generated and handed back.
   const tokens = given.length > 0 ? given : [generateToken()];
-  const running = await listen(createApp({ tokens, ...limits }), { port, host, ...(log ? { log } : {}) });
-  return started(running, tokens[0] as string);
+  const journal = keep ? journalFor(journalSize) : undefined;
+  const running = await listen(createApp({ tokens, ...limits, journal, admin }), { port, host, ...(log ? { log } : {}) });
+  const server = started(running, tokens[0] as string);
+  return journal ? journaled(server, journal) : server;
 }
 
-/** The Prism mock of openapi.yaml, behind the same request rules as the reference, on a socket. */
-export async function startMock(options: StartMockOptions = {}): Promise<StartedServer> {
-  const { port = 0, host = '127.0.0.1', log, token = generateToken(), ...behaviour } = options;
+/** The Prism mock of openapi.yaml, behind the same request rules as the reference, on a socket; it keeps a request journal unless `journal: false`. */
+export async function startMock(options?: StartMockOptions & { readonly journal?: true }): Promise<JournaledServer>;
+export async function startMock(options: StartMockOptions): Promise<StartedServer>;
+export async function startMock(options: StartMockOptions = {}): Promise<StartedServer | JournaledServer> {
+  const { port = 0, host = '127.0.0.1', log, token = generateToken(), journal: keep = true, journalSize, admin, ...behaviour } = options;
   checkToken(token, 'token');
-  const mock = await createMock(behaviour);
+  const journal = keep ? journalFor(journalSize) : undefined;
+  const mock = await createMock({ ...behaviour, journal, admin });
   // Answers held back by `delayMs` are not worth waiting for: a second after close() they are cut.
   const running = await listen(mock, { port, host, shutdownGraceMs: 1_000, ...(log ? { log } : {}) });
-  return started(running, token);
+  const server = started(running, token);
+  return journal ? journaled(server, journal) : server;
+}
+
+/**
+ * The checking proxy in front of an implementation: every request forwarded unchanged, every answer
+ * handed back with `Plant-Store-Violations` naming the checks it broke. `log` is told one line per
+ * exchange with findings (never a token). It keeps a journal of the exchanges unless `journal: false`.
+ */
+export async function startProxy(options: StartProxyOptions & { readonly journal?: true }): Promise<JournaledProxy>;
+export async function startProxy(options: StartProxyOptions): Promise<StartedProxy>;
+export async function startProxy(options: StartProxyOptions): Promise<StartedProxy | JournaledProxy> {
+  const { port = 0, host = '127.0.0.1', log, tokens = [], onExchange, journal: keep = true, journalSize, ...behaviour } = options;
+  const known = tokens.map((token) => checkToken(token, 'tokens'));
+  const journal = keep ? journalFor<ProxyVerdict>(journalSize) : undefined;
+  const running = await listenProxy({
+    ...behaviour,
+    journal,
+    port,
+    host,
+    tokens: known,
+    onExchange: (exchange) => {
+      const line = log === undefined ? undefined : describeExchange(exchange);
+      if (line !== undefined) log?.(line);
+      onExchange?.(exchange);
+    },
+  });
+  let closing: Promise<void> | undefined;
+  const proxy: StartedProxy = { url: running.url, summary: () => running.summary(), close: () => (closing ??= running.close()) };
+  return journal ? journaled(proxy, journal) : proxy;
 }

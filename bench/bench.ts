@@ -4,7 +4,7 @@
  * alternating rounds, so every ratio compares figures taken under the same machine load.
  *
  *   npm run bench -- [--rounds 5] [--duration 4] [--warmup 2] [--connections 32]
- *                    [--targets baseline,reference,prism,mock] [--profile] [--no-conform] [--strict]
+ *                    [--targets baseline,reference,prism,mock,proxy] [--profile] [--no-conform] [--strict]
  *                    [--compare <another checkout of the kit, built>]
  *
  * Prints requests/s, p50 and p99 per target and the ratios; writes bench/results/bench-*.json.
@@ -19,8 +19,8 @@ import { conformAvailable, measureConform, type ConformFigures } from './conform
 import { runLoad, type LoadResult } from './load.js';
 import { hotFunctions, newestProfile, type HotFunction } from './profile.js';
 import { describeMachine, fixed, machine, RESULTS_DIR, runMain, sleep, usage, writeResult } from './report.js';
-import { median, meets, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
-import { baselineTarget, cpuSeconds, mockTarget, prismTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
+import { median, meets, pairedDifference, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
+import { baselineTarget, cpuSeconds, mockTarget, prismTarget, proxyTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
 import { BENCH_MIX, checkWorkload, toRequests, type Kind } from './workload.js';
 
 const parsed = (() => {
@@ -31,7 +31,7 @@ const parsed = (() => {
         duration: { type: 'string', default: '4' },
         warmup: { type: 'string', default: '2' },
         connections: { type: 'string', default: '32' },
-        targets: { type: 'string', default: 'baseline,reference,prism,mock' },
+        targets: { type: 'string', default: 'baseline,reference,prism,mock,proxy' },
         profile: { type: 'boolean', default: false },
         'no-conform': { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
@@ -59,17 +59,24 @@ const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const CONFORM_RUNS = 3;
 
 const compared = args.compare === undefined ? [] : [referenceTarget({ root: resolve(args.compare), name: 'before' })];
-const catalogue: readonly TargetSpec[] = [baselineTarget, referenceTarget(), ...compared, prismTarget, mockTarget];
+/** The running reference, the proxy's upstream: the proxy comes last in the catalogue, so the reference is up by then. */
+let referenceUrl: string | undefined;
+const catalogue: readonly TargetSpec[] = [baselineTarget, referenceTarget(), ...compared, prismTarget, mockTarget, proxyTarget(() => referenceUrl)];
+/** Latency of one exchange at a time, the reference direct and through the proxy: what the proxy adds to each. */
+const SINGLE = { reference: 'reference, 1 connection', proxy: 'proxy, 1 connection' } as const;
 
-/** Sends each request of the mix once; the statuses, in order. */
-async function probe(url: string, kinds: readonly Kind[]): Promise<number[]> {
+/** Sends each request of the mix once; the statuses, in order, and any Plant-Store-Violations a proxy named. */
+async function probe(url: string, kinds: readonly Kind[]): Promise<{ statuses: number[]; violations: string[] }> {
   const statuses: number[] = [];
+  const violations: string[] = [];
   for (const kind of kinds) {
     const response = await fetch(url + kind.path, { method: kind.method, headers: kind.headers, body: kind.body });
     await response.arrayBuffer();
     statuses.push(response.status);
+    const named = response.headers.get('plant-store-violations');
+    if (named !== null) violations.push(`${kind.name}: ${named}`);
   }
-  return statuses;
+  return { statuses, violations };
 }
 
 async function main(): Promise<number> {
@@ -80,7 +87,7 @@ async function main(): Promise<number> {
   const specs: TargetSpec[] = [];
   const skipped: Record<string, string> = {};
   for (const spec of catalogue.filter((t) => wanted.includes(t.name))) {
-    const why = spec.unavailable();
+    const why = spec.name === 'proxy' && !wanted.includes('reference') ? 'its upstream is the reference target, which is not among --targets' : spec.unavailable();
     if (why === undefined) specs.push(spec);
     else skipped[spec.name] = why;
   }
@@ -97,12 +104,14 @@ async function main(): Promise<number> {
       const nodeOptions = args.profile && spec.name === 'reference' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
       const target = await startTarget(spec, nodeOptions);
       running.push(target);
-      const statuses = await probe(target.url, BENCH_MIX);
+      const { statuses, violations } = await probe(target.url, BENCH_MIX);
       process.stdout.write(`${spec.name.padEnd(9)} ${target.url} (pid ${target.pid}): ${spec.description}; answers ${statuses.join(' ')}\n`);
-      if (spec.name === 'reference') {
+      if (spec.name === 'reference' || spec.name === 'proxy') {
         const expected = BENCH_MIX.map((k) => k.expect);
-        if (statuses.join() !== expected.join()) throw new Error(`the reference answered ${statuses.join(' ')}, expected ${expected.join(' ')}: not benchmarking a broken server`);
+        if (statuses.join() !== expected.join()) throw new Error(`the ${spec.name} answered ${statuses.join(' ')}, expected ${expected.join(' ')}: not benchmarking a broken server`);
       }
+      if (spec.name === 'reference') referenceUrl = target.url;
+      if (violations.length > 0) throw new Error(`the proxy found violations in the reference's answers (${violations.join('; ')}): not benchmarking a proxy that is wrong`);
     }
 
     const requests = toRequests(BENCH_MIX);
@@ -110,26 +119,33 @@ async function main(): Promise<number> {
     process.stdout.write('\nwarm-up...\n');
     for (const target of running) await load(target, warmup);
 
-    const figures = new Map<string, RoundFigures[]>(running.map((t) => [t.name, []]));
-    const runs: { round: number; target: string; result: LoadResult; cpuUsPerRequest: number | undefined }[] = [];
+    // Each target at the workload's connections; where the proxy runs, the reference and the proxy
+    // also one exchange at a time, so that the latency the proxy adds to an exchange is seen without queueing.
+    const proxied = running.some((t) => t.name === 'proxy') && running.some((t) => t.name === 'reference');
+    const schedule: { target: RunningTarget; name: string; connections: number }[] = [
+      ...running.map((target) => ({ target, name: target.name, connections })),
+      ...(proxied ? running.filter((t) => t.name === 'reference' || t.name === 'proxy').map((target) => ({ target, name: SINGLE[target.name as keyof typeof SINGLE], connections: 1 })) : []),
+    ];
+    const figures = new Map<string, RoundFigures[]>(schedule.map((s) => [s.name, []]));
+    const runs: { round: number; target: string; connections: number; result: LoadResult; cpuUsPerRequest: number | undefined }[] = [];
     for (let round = 1; round <= rounds; round++) {
-      for (const target of running) {
+      for (const { target, name, connections: clients } of schedule) {
         await sleep(300);
         const cpuBefore = cpuSeconds(target.pid);
-        const result = await load(target, duration);
+        const result = await runLoad({ url: target.url, connections: clients, durationSeconds: duration, requests });
         const cpuAfter = cpuSeconds(target.pid);
         const cpuUsPerRequest = cpuBefore && cpuAfter ? ((cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) * 1e6) / result.responses : undefined;
-        runs.push({ round, target: target.name, result, cpuUsPerRequest });
-        figures.get(target.name)?.push({ round, requestsPerSecond: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, ...(cpuUsPerRequest === undefined ? {} : { cpuUsPerRequest }) });
+        runs.push({ round, target: name, connections: clients, result, cpuUsPerRequest });
+        figures.get(name)?.push({ round, requestsPerSecond: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, ...(cpuUsPerRequest === undefined ? {} : { cpuUsPerRequest }) });
         const failures = result.timeouts + Object.values(result.errors).reduce((a, b) => a + b, 0);
         process.stdout.write(
-          `round ${round} ${target.name.padEnd(9)} ${fixed(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${fixed(result.p50Ms, 2)} ms  p99 ${fixed(result.p99Ms, 2)} ms  server CPU ${fixed(cpuUsPerRequest ?? Number.NaN, 1)} µs/req  statuses ${JSON.stringify(result.statuses)}${failures > 0 ? `  errors ${JSON.stringify(result.errors)} timeouts ${result.timeouts}` : ''}\n`,
+          `round ${round} ${name.padEnd(9)} ${fixed(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${fixed(result.p50Ms, 2)} ms  p99 ${fixed(result.p99Ms, 2)} ms  server CPU ${fixed(cpuUsPerRequest ?? Number.NaN, 1)} µs/req  statuses ${JSON.stringify(result.statuses)}${failures > 0 ? `  errors ${JSON.stringify(result.errors)} timeouts ${result.timeouts}` : ''}\n`,
         );
       }
     }
     const loadAfter = machine().loadAverage;
 
-    const summaries = running.map((t) => summarize(t.name, figures.get(t.name) ?? []));
+    const summaries = [...figures].map(([name, rounds]) => summarize(name, rounds));
     process.stdout.write(
       '\n' +
         table(
@@ -159,6 +175,14 @@ async function main(): Promise<number> {
     if (figures.has('mock') && figures.has('baseline')) {
       targets.push({ name: 'mock / baseline, req/s', value: pairedRatio(of('mock'), of('baseline'), rps) });
       targets.push({ name: 'mock / baseline, p99', value: pairedRatio(of('mock'), of('baseline'), p99) });
+    }
+    if (proxied) {
+      const p50 = (r: RoundFigures): number => r.p50Ms;
+      targets.push({ name: 'proxy / reference, p50, 1 connection', value: pairedRatio(of(SINGLE.proxy), of(SINGLE.reference), p50) });
+      targets.push({ name: 'proxy / reference, p99, 1 connection', value: pairedRatio(of(SINGLE.proxy), of(SINGLE.reference), p99) });
+      targets.push({ name: 'proxy - reference, p50 ms added, 1 connection', value: pairedDifference(of(SINGLE.proxy), of(SINGLE.reference), p50) });
+      targets.push({ name: `proxy / reference, req/s, ${connections} connections`, value: pairedRatio(of('proxy'), of('reference'), rps) });
+      targets.push({ name: `proxy / reference, p99, ${connections} connections`, value: pairedRatio(of('proxy'), of('reference'), p99) });
     }
     process.stdout.write(
       table(

@@ -20,7 +20,7 @@ const slow: Pipeline<Parameters<typeof app.body>[1]> = {
     return isAnswered(admitted) ? later(admitted) : admitted;
   },
   body: (request, admitted, bytes) => later(app.body(request, admitted, bytes)),
-  refuse: (request, refusal) => later(app.refuse(request, refusal)),
+  refuse: (request, refusal, rule) => later(app.refuse(request, refusal, rule)),
   request: (request) => later(app.request(request)),
 };
 const server = await listen(slow, { host: '127.0.0.1', port: 0 });

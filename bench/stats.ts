@@ -64,6 +64,17 @@ export function summarize(target: string, rounds: readonly RoundFigures[]): Targ
   };
 }
 
+/** a − b within each round, then the median over rounds (what one target adds to another, in the figure's unit). */
+export function pairedDifference(a: readonly RoundFigures[], b: readonly RoundFigures[], figure: (r: RoundFigures) => number | undefined): number {
+  const byRound = new Map(b.map((r) => [r.round, r]));
+  const differences = a.flatMap((round) => {
+    const other = byRound.get(round.round);
+    const difference = other === undefined ? Number.NaN : (figure(round) ?? Number.NaN) - (figure(other) ?? Number.NaN);
+    return Number.isFinite(difference) ? [difference] : [];
+  });
+  return median(differences);
+}
+
 /**
  * The ratio of two targets within each round, then the median over rounds. Targets measured
  * back to back in the same round saw the same machine load, so their per-round ratio is steadier

@@ -85,6 +85,24 @@ export const mockTarget: TargetSpec = {
   launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, CLI, 'mock', '--host', '127.0.0.1', '--port', '0', '--quiet'] }),
 };
 
+/**
+ * The checking proxy (`plant-store proxy --quiet`) in front of an upstream that is already
+ * running - in `npm run bench`, the `reference` target itself, so the proxy's figures are the
+ * reference's through one more hop and the checks, measured in the same rounds.
+ */
+export function proxyTarget(upstream: () => string | undefined): TargetSpec {
+  return {
+    name: 'proxy',
+    description: 'plant-store proxy --quiet in front of the reference target (every answer judged by the checks)',
+    unavailable: () => (cliHasCommand('proxy') ? undefined : 'plant-store proxy is not in this build'),
+    launch: (nodeOptions) => {
+      const url = upstream();
+      if (url === undefined) throw new Error('the proxy target needs the reference target running as its upstream');
+      return { command: process.execPath, args: [...nodeOptions, CLI, 'proxy', '--host', '127.0.0.1', '--port', '0', '--quiet', '--token', BENCH_TOKEN, '--upstream', url] };
+    },
+  };
+}
+
 export interface RunningTarget {
   readonly name: string;
   readonly url: string;

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
 import { CHECK_NAMES, DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_TIME_MS, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, formatReport, MEDIAN_FACTOR, runConformance, toJUnit, type Progress, type Report } from '../fuzz/index.js';
 import { defineCommand, type Io, type OptionValues } from './command.js';
-import { baseUrl, flag, integer, oneOf, option, timeout, token, withDefault } from './options.js';
+import { baseUrl, flag, integer, junit, oneOf, option, timeout, token, withDefault } from './options.js';
 import { BROKEN, HELD, usage, UsageError, type Outcome } from './outcome.js';
 
 const CONFORM_OPTIONS = {
@@ -20,7 +20,7 @@ const CONFORM_OPTIONS = {
   maxResponseTime: withDefault(option('--max-response-time <ms>', `an answer slower than this and than ${MEDIAN_FACTOR} × the run's median response time is a failure`, integer(1, 600_000)), DEFAULT_MAX_RESPONSE_TIME_MS),
   seed: option('--seed <n>', 'the seed of a run to replay (printed by every run)', integer(0, 2 ** 31 - 1)),
   json: option('--json <file>', 'also write the report as JSON'),
-  junit: option('--junit <file>', 'also write the report as JUnit XML'),
+  junit,
   timeout: withDefault(timeout, DEFAULT_TIMEOUT_MS),
   concurrency: withDefault(option('--concurrency <n>', 'requests in flight at most', integer(1, 256)), DEFAULT_CONCURRENCY),
   strict: flag('--strict', 'warnings (hazards the contract allows) fail the run too'),
@@ -57,7 +57,7 @@ function progressBar(stream: NodeJS.WriteStream): { update: (progress: Progress)
 }
 
 /** A report file that cannot be written is the user's to fix (a directory that does not exist, say). */
-async function writeReportFile(flag: string, file: string | undefined, text: () => string): Promise<void> {
+export async function writeReportFile(flag: string, file: string | undefined, text: () => string): Promise<void> {
   if (file === undefined) return;
   try {
     await writeFile(file, text());

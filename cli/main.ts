@@ -10,6 +10,7 @@ import { loadContract } from '../src/openapi/index.js';
 import { PROCESS_IO, toCommander, type CommandDefinition, type Io } from './command.js';
 import { conform } from './conform.js';
 import { mock } from './mock.js';
+import { proxy } from './proxy.js';
 import { crash, EXIT_CODE_MEANINGS, HELD, outcomeOf, settle, type Outcome } from './outcome.js';
 import { serve } from './serve.js';
 import { start } from './start.js';
@@ -17,7 +18,7 @@ import { verify } from './verify.js';
 import { versionReport } from './version.js';
 
 /** Every command, in the order --help lists them. */
-export const COMMANDS: readonly CommandDefinition[] = [serve, mock, start, conform, verify];
+export const COMMANDS: readonly CommandDefinition[] = [serve, mock, start, conform, verify, proxy];
 
 /** The commander program; each command's outcome goes to `onOutcome`. */
 export function program(io: Io = PROCESS_IO, onOutcome: (outcome: Outcome) => void = () => undefined): Command {

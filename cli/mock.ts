@@ -3,16 +3,15 @@ import { InvalidArgumentError } from 'commander';
 import { startMock, type StartedServer } from '../api/servers.js';
 import { batchedLog } from '../src/http/index.js';
 import { defineCommand, type OptionValues } from './command.js';
-import { flag, host, integer, option, port, quiet, withDefault } from './options.js';
+import { MAX_DELAY_MS } from '../mock/index.js';
+import { admin, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
 import { HELD } from './outcome.js';
-import { curlExample, explainListenError, untilSignal } from './serve.js';
-
-const MAX_DELAY_MS = 600_000;
+import { curlExample, explainListenError, journalLine, untilSignal } from './serve.js';
 
 /** What the mock answers: examples or generated data, and how slowly. `start` takes these options too. */
 export const MOCK_BEHAVIOUR_OPTIONS = {
   dynamic: flag('--dynamic', 'answer generated data (json-schema-faker) instead of the examples in openapi.yaml'),
-  seed: option('--seed <seed>', 'seed of the generated data: the same seed gives the same data, run after run', (text) => {
+  seed: option('--seed <seed>', 'seed of the generated data and of the delays picked from ranges (Prefer: delay=100-800): the same seed, the same run', (text) => {
     if (text.trim() === '') throw new InvalidArgumentError('a seed is a non-empty text');
     return text;
   }),
@@ -25,6 +24,8 @@ export interface MockCliOptions extends MockBehaviour {
   readonly port: number;
   readonly host: string;
   readonly quiet: boolean;
+  readonly journalSize: number;
+  readonly admin: boolean;
 }
 
 /** The mock accepts any well-formed bearer token; this one is printed in examples. */
@@ -40,6 +41,8 @@ export async function startMockServer(options: MockCliOptions, portFlag: string,
       dynamic: options.dynamic,
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       delayMs: options.delay,
+      journalSize: options.journalSize,
+      admin: options.admin,
       ...(options.quiet ? {} : { log: batchedLog(write).log }),
     });
   } catch (error) {
@@ -56,20 +59,27 @@ export function describeBehaviour(options: MockBehaviour): string {
 export const mock = defineCommand({
   name: 'mock',
   description: 'run the Prism mock of openapi.yaml (any well-formed bearer token is accepted)',
-  options: { port: withDefault(port, 4010), host, ...MOCK_BEHAVIOUR_OPTIONS, quiet },
+  options: { port: withDefault(port, 4010), host, ...MOCK_BEHAVIOUR_OPTIONS, journalSize, admin, quiet },
   help: `
 Per request, the header Prefer chooses the answer (Prism's Prefer):
   Prefer: code=401                       the declared 401 Error
   Prefer: code=200, example=withoutTag   a named example
   Prefer: dynamic=true, seed=abc         generated data
+and how it goes out (the mock's own, outside the contract: only when asked):
+  Prefer: delay=300                      300 ms late (delay=100-800: a delay in that range)
+  Prefer: fault=reset                    the connection is reset (also timeout, garbage, truncated)
+  (a delay over 600000 ms or a fault it does not know is ignored, as RFC 7240 asks)
 Invalid requests get the same 4xx Error as from the reference implementation. CORS is on for browsers.
+The last requests, each with its verdict and answer, are kept: GET /__plant-store/requests (JSON;
+DELETE clears it) and a live page at /__plant-store/. Credentials are masked in it.
 One log line per request goes to standard output. SIGINT or SIGTERM stop it.`,
   async run(options, io) {
     const server = await startMockServer(options, '--port', io.out);
     io.out(
       `Plant Store mock (Prism) listening on ${server.url}, answering ${describeBehaviour(options)}\n` +
         `  token: any well-formed bearer token, e.g. ${server.token}\n` +
-        `  try:   ${curlExample(server.url, server.token)}\n`,
+        `  try:   ${curlExample(server.url, server.token)}\n` +
+        journalLine(server.url, { ...options, journal: true }),
     );
     await untilSignal();
     await server.close();

@@ -15,7 +15,7 @@
  * values). A value that breaks its rule is bad usage (exit 2); commander's message names the option.
  */
 import { InvalidArgumentError } from 'commander';
-import { isWellFormedToken } from '../src/http/index.js';
+import { DEFAULT_JOURNAL_SIZE, isWellFormedToken, MAX_JOURNAL_SIZE } from '../src/http/index.js';
 import { UsageError } from './outcome.js';
 
 /**
@@ -117,14 +117,29 @@ export const port = option('--port <port>', 'port to listen on (0 picks a free o
 export const host = withDefault(option('--host <host>', 'address to listen on'), '127.0.0.1');
 export const quiet = flag('--quiet', 'no request log');
 
+/** The request journal and the admin path (serve, mock, start). */
+export const journalSize = withDefault(option('--journal-size <n>', 'requests the journal keeps; the oldest is forgotten beyond it', integer(1, MAX_JOURNAL_SIZE)), DEFAULT_JOURNAL_SIZE);
+/** commander reads `--no-admin` as `admin`, true unless the flag is given. */
+export const admin = flag('--no-admin', 'no admin path /__plant-store/ (the journal as JSON and its live page): only the contract\'s paths are served');
+
 /** The target of a client (conform, verify). */
 export const baseUrl = required(option('--base-url <url>', 'where the target listens, e.g. http://127.0.0.1:3000 (a path prefix is kept)', absoluteHttpUrl));
 
-/** The token a client sends (conform, verify); the tokens a server accepts are serve's `--token`. */
+/** The tokens a server accepts (serve, start), or the upstream behind the proxy: every --token, then those of PLANT_STORE_TOKENS. */
+export const acceptedTokens: CliOption<string[], true> = {
+  ...option<string[]>('--token <token>', 'accepted bearer token (repeatable; also PLANT_STORE_TOKENS, comma-separated)', (text, previous) => [...(previous ?? []), bearerToken(text)]),
+  present: true,
+  complete: (tokens) => [...(tokens ?? []), ...tokensFromEnv()],
+};
+
+/** The token a client sends (conform, verify); the tokens a server accepts are {@link acceptedTokens}. */
 export const token: CliOption<string, false> = {
   ...option('--token <token>', 'a bearer token the target accepts (default: the first of PLANT_STORE_TOKENS)', bearerToken),
   complete: (value) => value ?? tokensFromEnv()[0],
 };
 
-/** How long a client waits for each answer (conform, verify); each gives its own default. */
+/** A JUnit XML report of a run (conform) or of what the proxy saw (proxy). */
+export const junit = option('--junit <file>', 'also write the report as JUnit XML');
+
+/** How long a client waits for each answer (conform, verify, proxy); each gives its own default. */
 export const timeout = option('--timeout <ms>', 'how long to wait for each answer of the target', integer(1, 600_000));

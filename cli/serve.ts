@@ -3,15 +3,8 @@ import { startReference, type StartedServer } from '../api/servers.js';
 import { batchedLog, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../src/http/index.js';
 import { DEFAULT_MAX_ENTRIES } from '../src/reference/index.js';
 import { defineCommand, type OptionValues } from './command.js';
-import { bearerToken, host, integer, option, port, quiet, tokensFromEnv, withDefault, type CliOption } from './options.js';
+import { acceptedTokens, admin, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
 import { HELD, UsageError } from './outcome.js';
-
-/** The tokens the server accepts: every --token, then those of PLANT_STORE_TOKENS. */
-const acceptedTokens: CliOption<string[], true> = {
-  ...option<string[]>('--token <token>', 'accepted bearer token (repeatable; also PLANT_STORE_TOKENS, comma-separated)', (text, previous) => [...(previous ?? []), bearerToken(text)]),
-  present: true,
-  complete: (tokens) => [...(tokens ?? []), ...tokensFromEnv()],
-};
 
 /** serve's options; `start` takes them too. */
 export const REFERENCE_OPTIONS = {
@@ -21,6 +14,10 @@ export const REFERENCE_OPTIONS = {
   maxBodyBytes: withDefault(option('--max-body-bytes <n>', 'largest request body accepted', integer(1, 2 ** 30)), DEFAULT_MAX_BODY_BYTES),
   maxDepth: withDefault(option('--max-depth <n>', 'deepest nesting of arrays and objects accepted', integer(1, 10_000)), DEFAULT_MAX_DEPTH),
   maxEntries: withDefault(option('--max-entries <n>', 'plants kept in memory; the oldest is forgotten beyond this', integer(1, 100_000_000)), DEFAULT_MAX_ENTRIES),
+  cors: flag('--cors', 'let pages on other origins call it, as the mock does: CORS preflights get 204, every answer is readable (WWW-Authenticate included)'),
+  journal: flag('--journal', 'keep a request journal (off by default: it holds bodies), read at /__plant-store/requests'),
+  journalSize,
+  admin,
   quiet,
 };
 
@@ -42,6 +39,10 @@ export async function startReferenceServer(options: ServeOptions, write: (text: 
       maxBodyBytes: options.maxBodyBytes,
       maxDepth: options.maxDepth,
       maxEntries: options.maxEntries,
+      cors: options.cors,
+      journal: options.journal,
+      journalSize: options.journalSize,
+      admin: options.admin,
       ...(options.quiet ? {} : { log: batchedLog(write).log }),
     });
     return { server, generated: options.token.length === 0 };
@@ -56,6 +57,12 @@ export function explainListenError(error: unknown, where: { port: number; host: 
   if (code === 'EADDRINUSE') return new UsageError(`port ${where.port} on ${where.host} is already in use; pick another with ${flag}`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`cannot listen on ${where.host}: no such local address`);
   return error;
+}
+
+/** The banner's line on the journal, when it can be read: the live page and the JSON. */
+export function journalLine(url: string, options: { readonly journal: boolean; readonly journalSize: number; readonly admin: boolean }): string {
+  if (!options.journal || !options.admin) return '';
+  return `  journal: ${url}/__plant-store/ (live page; the last ${String(options.journalSize)} requests as JSON at ${url}/__plant-store/requests)\n`;
 }
 
 export function curlExample(url: string, token: string): string {
@@ -82,13 +89,16 @@ export const serve = defineCommand({
   help: `
 With no --token and no PLANT_STORE_TOKENS, a random token is generated and printed: the server is never open to everyone.
 One log line per request goes to standard output (method, path, status, time; never credentials).
+With --journal the last requests, each with its verdict and answer, are kept: GET /__plant-store/requests
+(JSON; DELETE clears it) and a live page at /__plant-store/. Credentials are masked in it.
 SIGINT or SIGTERM stop it gracefully: requests in flight finish.`,
   async run(options, io) {
     const { server, generated } = await startReferenceServer(options, io.out);
     io.out(
-      `Plant Store reference implementation listening on ${server.url}\n` +
+      `Plant Store reference implementation listening on ${server.url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}\n` +
         `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
-        `  try:   ${curlExample(server.url, server.token)}\n`,
+        `  try:   ${curlExample(server.url, server.token)}\n` +
+        journalLine(server.url, options),
     );
     await untilSignal();
     await server.close();

@@ -6,12 +6,14 @@
 import { defineCommand, type OptionValues } from './command.js';
 import type { StartedServer } from '../api/servers.js';
 import { describeBehaviour, MOCK_BEHAVIOUR_OPTIONS, startMockServer } from './mock.js';
-import { port, withDefault } from './options.js';
+import { flag, port, withDefault } from './options.js';
 import { HELD } from './outcome.js';
-import { curlExample, REFERENCE_OPTIONS, startReferenceServer, untilSignal, type StartedReference } from './serve.js';
+import { curlExample, journalLine, REFERENCE_OPTIONS, startReferenceServer, untilSignal, type StartedReference } from './serve.js';
 
 const START_OPTIONS = {
   ...REFERENCE_OPTIONS,
+  // A page served by a dev server calls both side by side: CORS is on for the reference too (as on the mock) unless turned off.
+  cors: flag('--no-cors', 'the reference answers without CORS (on by default here, as on the mock, so a page on another origin can call both)'),
   mockPort: withDefault({ ...port, flags: '--mock-port <port>', description: 'port of the mock (0 picks a free one)' }, 4010),
   ...MOCK_BEHAVIOUR_OPTIONS,
 };
@@ -44,16 +46,22 @@ export const start = defineCommand({
   },
 });
 
+function indent(text: string): string {
+  return text.replace(/^(?=.)/gm, '  ');
+}
+
 function banner(reference: StartedReference, mock: StartedServer, options: OptionValues<typeof START_OPTIONS>): string {
   const { url, token } = reference.server;
   return (
     `Plant Store Kit is up.\n` +
-    `  reference implementation  ${url}\n` +
+    `  reference implementation  ${url}${options.cors ? ', CORS on' : ''}\n` +
     `    token: ${token}${reference.generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
     `    try:   ${curlExample(url, token)}\n` +
+    indent(journalLine(url, options)) +
     `  mock (Prism)              ${mock.url}, answering ${describeBehaviour(options)}\n` +
     `    token: the same, or any well-formed bearer token\n` +
     `    try:   ${curlExample(mock.url, token)}\n` +
+    indent(journalLine(mock.url, { ...options, journal: true })) +
     `Ctrl-C stops both.\n`
   );
 }

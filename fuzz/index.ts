@@ -24,7 +24,8 @@
  * a Report is plain data, so JSON.stringify(report) is the JSON report.
  */
 export { PHASES } from './types.js';
-export type { Content, CheckOptions, Credentials, Finding, HttpOutcome, HttpRequest, Phase, Profile, RequestCase, Severity, TransportFailure } from './types.js';
+export type { Content, CheckOptions, Credentials, Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, Phase, Profile, RequestCase, Severity, TransportFailure, WireFacts } from './types.js';
+export { acceptsCoding, codingList, decodeCodings, DECODABLE_CODINGS } from './codings.js';
 export {
   applicableChecks,
   canaryTrend,
@@ -106,4 +107,5 @@ export {
   type ReportedFinding,
   type ResponseTimeSummary,
 } from './runner.js';
-export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './report.js';
+export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './classify.js';
+export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, xml, type ReportedOutcome, type ReportedRequest } from './report.js';

@@ -297,7 +297,7 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
 }
 
 /** XML 1.0 text: escaped, and characters XML cannot carry at all written as \uXXXX. */
-function xml(text: string): string {
+export function xml(text: string): string {
   return (
     text
       .replace(/&/g, '&amp;')

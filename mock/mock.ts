@@ -9,26 +9,33 @@
  * - The mock's answer reads `Prefer` on the head (a preference Prism cannot honour is refused
  *   before the body is read), then asks Prism what to answer: the declared example, the one
  *   `Prefer` asks for, or generated data.
+ * - How the answer goes out is the mock's own (prefer.ts): `--delay`, and per request
+ *   `Prefer: delay=…` and `fault=…`, for every answer, refusals included.
  * - Prism's answer is held to the contract before it leaves: a status openapi.yaml
  *   declares, application/json, a body its schema accepts, the headers it requires. Anything
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
 import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, loadContract, parseJson, validationView, type Contract, type JsonObject, type OperationContract } from '../src/openapi/index.js';
-import { acceptAnyToken, createPipeline, headerValue, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Pipeline, type Reply, type RequestHead } from '../src/http/index.js';
+import { acceptAnyToken, createPipeline, headerValue, journalSeams, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Journal, type Pipeline, type Reply, type RequestHead } from '../src/http/index.js';
+import { deliveryFor, deliveryPreferences, delayPicker } from './prefer.js';
 import { loadPrism, type Preferences, type PrismEngine, type PrismResponse } from './prism.js';
 
 export interface MockOptions {
   /** Generated data instead of the declared examples (`Prefer: dynamic=…` overrides it per request). */
   readonly dynamic?: boolean;
-  /** Seed of the generated data (`Prefer: seed=…` overrides it per request). */
+  /** Seed of the generated data (`Prefer: seed=…` overrides it per request), and of the delays picked from ranges (`Prefer: delay=100-800`). */
   readonly seed?: string | undefined;
-  /** Simulated latency: every answer but a CORS preflight waits this long. */
+  /** Simulated latency: every answer but a CORS preflight waits this long (`Prefer: delay=…` overrides it per request). */
   readonly delayMs?: number;
   readonly maxBodyBytes?: number;
   readonly maxDepth?: number;
   readonly contract?: Contract;
   /** Told the exception behind every 500; default: stderr (see src/http/pipeline.ts). */
   readonly onDefect?: (cause: unknown) => void;
+  /** Where every exchange is kept, with its verdict (src/http/journal.ts); default none. */
+  readonly journal?: Journal | undefined;
+  /** Serve the admin path /__plant-store/ (the journal as JSON, its page); default true. */
+  readonly admin?: boolean | undefined;
 }
 
 /** A request whose head passed the pipeline's rules, with what Prism needs of it. */
@@ -69,9 +76,13 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const engine: PrismEngine = await loadPrism({ document: contract.file, dynamic, seed: options.seed });
   const delayMs = options.delayMs ?? 0;
 
+  const pick = delayPicker(options.seed);
+
   const admit = (operation: OperationContract, request: RequestHead): MockAdmitted | PlantStoreError => {
     const { path, query } = target(request.url ?? '/');
-    const preferences = engine.preferences(headerValue(request.headers, 'prefer'), query);
+    const prefer = headerValue(request.headers, 'prefer');
+    // Prism ignores the mock's own preferences (delay, fault): `delivery` below reads them.
+    const preferences = engine.preferences(prefer, query);
     if ('kind' in preferences) return refusedPreference(preferences.detail);
     return { operation, path, preferences, preferred: Object.keys(preferences).length > 0 };
   };
@@ -99,6 +110,17 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     return keepContract(admitted.operation, (admitted.preferences.dynamic ?? dynamic) ? statusAsError(answer) : answer);
   };
 
+  /**
+   * Every answer - refusals included, since a page waits for a 401 as it waits for a 200 - goes
+   * out as the request asks: late, or broken. A delay or fault the mock cannot honour is ignored
+   * (prefer.ts), `--delay` as ever.
+   */
+  const noPreference: Delivery | undefined = delayMs > 0 ? { delayMs } : undefined;
+  const delivery = (request: RequestHead): Delivery | undefined => {
+    const prefer = headerValue(request.headers, 'prefer');
+    return prefer === undefined ? noPreference : deliveryFor(deliveryPreferences(prefer), delayMs, pick);
+  };
+
   const pipeline = createPipeline({
     contract,
     // The reference's rules, with the mock's freedom: any well-formed token.
@@ -106,9 +128,10 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     maxBodyBytes: options.maxBodyBytes,
     maxDepth: options.maxDepth,
     cors: true,
-    delayMs,
+    delivery,
     onDefect: options.onDefect,
-    answer: { admit, respond },
+    ...journalSeams(options.journal, options.admin, 'this mock was started with journal: false'),
+    answer: { admit, respond, rule: 'prefer' },
   });
   return { ...pipeline, delayMs, request: (request) => Promise.resolve(pipeline.request(request)) };
 }

@@ -15,11 +15,12 @@ export const ERROR_CATALOGUE = {
   unsupported_preference: { status: 400, scope: 'mock', about: 'a Prefer header the mock cannot honour (RFC 7240)' },
   not_found: { status: 404, scope: 'routing', about: 'a path the contract does not declare' },
   method_not_allowed: { status: 405, scope: 'routing', about: 'a method the contract does not declare for the path' },
+  invalid_admin_query: { status: 400, scope: 'admin', about: 'a query of the admin path the kit cannot read (`?after=` a request number)' },
   malformed_request: { status: 400, scope: 'transport', about: 'bytes that are not an HTTP request' },
   request_timeout: { status: 408, scope: 'transport', about: 'a request not received in time' },
   headers_too_large: { status: 431, scope: 'transport', about: 'request headers over the limit' },
   internal: { status: 500, scope: 'internal', about: 'a defect of the kit itself' },
-} as const satisfies Record<string, { status: number; scope: 'operation' | 'routing' | 'transport' | 'internal' | 'mock'; about: string }>;
+} as const satisfies Record<string, { status: number; scope: 'operation' | 'routing' | 'transport' | 'internal' | 'mock' | 'admin'; about: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

@@ -1,11 +1,14 @@
 /**
  * The HTTP side both kit servers share: the request pipeline (pipeline.ts) and its rules
- * (rules.ts), the Error catalogue (errors.ts), CORS (cors.ts), and the socket layer that serves
- * any pipeline (listen.ts, with linger.ts).
+ * (rules.ts), the Error catalogue (errors.ts), CORS (cors.ts), the request journal and its admin
+ * path (journal.ts, with journal-page.ts), and the socket layer that serves any pipeline
+ * (listen.ts, with linger.ts).
  */
 export * from './cors.js';
 export * from './errors.js';
 export * from './exchange.js';
+export * from './find-requests.js';
+export * from './journal.js';
 export * from './linger.js';
 export * from './listen.js';
 export * from './pipeline.js';

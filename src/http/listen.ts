@@ -9,10 +9,10 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { PlantStoreError, type ErrorCode } from './errors.js';
-import { errorResponse, type AppResponse } from './exchange.js';
+import { errorResponse, type AppResponse, type Fault } from './exchange.js';
 import { DEFAULT_LINGER, isLingering, lingerAfterAnswer, type LingerLimits } from './linger.js';
 import { isAnswered, type Admitted, type Answered, type Pipeline } from './pipeline.js';
-import { tooLarge } from './rules.js';
+import { ROUTE_RULE, tooLarge } from './rules.js';
 
 export interface ListenOptions {
   readonly port?: number;
@@ -51,12 +51,24 @@ const served = new WeakSet<Socket>();
 /** Requests that sent `Expect: 100-continue` and wait for a 100 before they send their body. */
 const continuing = new WeakSet<IncomingMessage>();
 
+/** Connections held without an answer on purpose (`fault=timeout`): close() ends them at once. */
+const withheld = new WeakSet<Socket>();
+
+/** Answers the socket layer broke on purpose, for the request log. */
+const faulted = new WeakMap<ServerResponse, Fault>();
+
+/**
+ * What `fault=garbage` writes: bytes no HTTP client can read as a status line (a NUL, bytes that
+ * are not ASCII), then words for whoever looks at them in a capture.
+ */
+const GARBAGE = Buffer.concat([Buffer.from([0x00, 0xff, 0xfe, 0x9c, 0x01]), Buffer.from(' plant-store: not HTTP, as asked (Prefer: fault=garbage)\r\n\r\n', 'latin1')]);
+
 export function createPlantServer<A extends Admitted>(pipeline: Pipeline<A>, options: Omit<ListenOptions, 'port' | 'host' | 'shutdownGraceMs'> = {}): Server {
   const log = options.log;
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const linger: LingerLimits = { bytes: options.lingerBytes ?? DEFAULT_LINGER.bytes, ms: options.lingerMs ?? DEFAULT_LINGER.ms, idleMs: options.lingerIdleMs ?? DEFAULT_LINGER.idleMs };
-  const logLine = (method: string | undefined, url: string | undefined, status: number, started: number): void => {
+  const logLine = (method: string | undefined, url: string | undefined, status: number | string, started: number): void => {
     // The path only: a query string may carry an access_token (RFC 6750, section 2.3).
     log?.(`${new Date().toISOString()} ${method ?? '-'} ${(url ?? '-').split('?', 1)[0] ?? '-'} ${status} ${(performance.now() - started).toFixed(2)}ms`);
   };
@@ -69,6 +81,11 @@ export function createPlantServer<A extends Admitted>(pipeline: Pipeline<A>, opt
     if (log) {
       res.once('finish', () => {
         logLine(req.method, req.url, res.statusCode, started);
+      });
+      // A broken answer never finishes; it is logged when its connection closes.
+      res.once('close', () => {
+        const fault = faulted.get(res);
+        if (fault !== undefined) logLine(req.method, req.url, `fault=${fault}`, started);
       });
     }
     handle(pipeline, server, req, res, linger);
@@ -101,10 +118,11 @@ export function createPlantServer<A extends Admitted>(pipeline: Pipeline<A>, opt
     served.add(socket);
     const started = log ? performance.now() : 0;
     const head = pipeline.head(req);
-    const answer = isAnswered(head) ? head : pipeline.refuse(req, new PlantStoreError('method_not_allowed', 'method: CONNECT is not allowed'));
+    const answer = isAnswered(head) ? head : pipeline.refuse(req, new PlantStoreError('method_not_allowed', 'method: CONNECT is not allowed'), ROUTE_RULE);
     void Promise.resolve(answer).then((response) => {
-      writeRaw(socket, response);
-      logLine(req.method, req.url, response.status, started);
+      if (response.fault === undefined) writeRaw(socket, response);
+      else commitFault(socket, response, false);
+      logLine(req.method, req.url, response.fault === undefined ? response.status : `fault=${response.fault}`, started);
     });
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -121,16 +139,22 @@ export function createPlantServer<A extends Admitted>(pipeline: Pipeline<A>, opt
 
 /** An answer written straight to a socket that node:http no longer manages; the connection closes after it. */
 function writeRaw(socket: Socket, response: AppResponse): void {
-  const head = Object.entries({ ...response.headers, 'content-length': String(Buffer.byteLength(response.body)), connection: 'close' })
+  const body = Buffer.from(response.body, 'utf8');
+  socket.end(Buffer.concat([rawHead(response, body.length, true), body]));
+}
+
+/** The status line and header fields of an answer, as bytes. */
+function rawHead(response: AppResponse, contentLength: number, close: boolean): Buffer {
+  const fields = Object.entries({ ...response.headers, 'content-length': String(contentLength), ...(close ? { connection: 'close' } : {}) })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
-  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${head}\r\n${response.body}`);
+  return Buffer.from(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${fields}\r\n`, 'latin1');
 }
 
 function handle<A extends Admitted>(pipeline: Pipeline<A>, server: Server, req: IncomingMessage, res: ServerResponse, linger: LingerLimits): void {
   const head =
     req.httpVersion === '1.1' && req.headers.host === undefined
-      ? pipeline.refuse(req, new PlantStoreError('malformed_request', 'host: the Host header is required in HTTP/1.1 (RFC 9112, section 3.2)'))
+      ? pipeline.refuse(req, new PlantStoreError('malformed_request', 'host: the Host header is required in HTTP/1.1 (RFC 9112, section 3.2)'), 'host')
       : pipeline.head(req);
   if (isAnswered(head)) {
     // A body nobody will read is discarded and the connection kept, unless the client declared
@@ -154,7 +178,7 @@ function handle<A extends Admitted>(pipeline: Pipeline<A>, server: Server, req: 
       req.off('data', onData);
       chunks.length = 0;
       lingerAfterAnswer(req, linger);
-      respond(server, res, pipeline.refuse(req, tooLarge(pipeline.maxBodyBytes)), true);
+      respond(server, res, pipeline.refuse(req, tooLarge(pipeline.maxBodyBytes), 'size'), true);
       return;
     }
     chunks.push(chunk);
@@ -181,6 +205,11 @@ function respond(server: Server, res: ServerResponse, answer: Answered, close: b
 
 function send(res: ServerResponse, response: AppResponse, close: boolean): void {
   if (res.headersSent || res.destroyed) return;
+  if (response.fault !== undefined) {
+    faulted.set(res, response.fault);
+    commitFault(res.socket, response, res.req.method === 'HEAD');
+    return;
+  }
   // A flat [name, value, ...] list: node takes it as it is, where an object would be copied and
   // its keys walked once more on every response (the hot path of every request).
   const headers: (string | number)[] = [];
@@ -190,6 +219,36 @@ function send(res: ServerResponse, response: AppResponse, close: boolean): void 
   if (close) headers.push('connection', 'close');
   res.writeHead(response.status, headers as string[]);
   res.end(response.body);
+}
+
+/**
+ * Breaks an answer on purpose, as asked (the mock's `Prefer: fault=…`, outside the contract by
+ * design). node:http still thinks the request is being answered; the connection ends (or, for a
+ * timeout, waits) without it.
+ */
+function commitFault(socket: Socket | null, response: AppResponse, head: boolean): void {
+  if (socket === null || socket.destroyed) return;
+  switch (response.fault) {
+    case 'reset':
+      // A TCP RST instead of a FIN: the client reads ECONNRESET.
+      socket.resetAndDestroy();
+      return;
+    case 'timeout':
+      // Nothing is written; close() of the server ends the connection at once.
+      withheld.add(socket);
+      return;
+    case 'garbage':
+      socket.end(GARBAGE);
+      return;
+    case 'truncated': {
+      // The head declares the whole body; half of it follows, then the connection closes.
+      const body = Buffer.from(response.body, 'utf8');
+      socket.end(Buffer.concat([rawHead(response, body.length, false), head ? Buffer.alloc(0) : body.subarray(0, Math.floor(body.length / 2))]));
+      return;
+    }
+    case undefined:
+      return;
+  }
 }
 
 /** Serves a pipeline; resolves once it listens. Port 0 picks a free port. */
@@ -223,7 +282,7 @@ export function listen<A extends Admitted>(pipeline: Pipeline<A>, options: Liste
               done();
             });
             server.closeIdleConnections();
-            for (const socket of connections) if (!served.has(socket)) socket.destroy();
+            for (const socket of connections) if (!served.has(socket) || withheld.has(socket)) socket.destroy();
           })),
       });
     });

@@ -14,17 +14,21 @@
  * into a 500 Error, told to `onDefect` (stderr by default: never silent).
  *
  * Options, not copies: `cors: true` answers CORS preflights and lets pages read every answer
- * (cors.ts; the mock turns it on, and so may the reference with one line); `delayMs` holds every
- * answer but a preflight back (the mock's simulated latency; an asynchronous answer only).
+ * (cors.ts; the mock turns it on, and so may the reference with one line); `delivery` holds an
+ * answer back or breaks it on purpose (the mock's `--delay` and `Prefer: delay, fault`; an
+ * asynchronous pipeline only); `onExchange` is told every request with its verdict and answer
+ * (the request journal's seam, journal.ts); `admin` answers the reserved admin path
+ * `/__plant-store/` before anything else (the journal's JSON and page), never told to `onExchange`.
  *
  * To add a rule, see rules.ts: the rule and its place in HEAD_RULES or BODY_RULES there, its
  * error code in errors.ts if it needs a new one, and its test. Nothing here changes.
  */
+import { performance } from 'node:perf_hooks';
 import { isJsonObject, type Contract, type JsonObject, type OperationContract } from '../openapi/index.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { PlantStoreError } from './errors.js';
-import { errorResponse, type AppRequest, type AppResponse, type RequestHead } from './exchange.js';
-import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, HEAD_RULES, route, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
+import { errorResponse, type AppRequest, type AppResponse, type Delivery, type Exchange, type RequestHead, type Verdict } from './exchange.js';
+import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, HEAD_RULES, ROUTE_RULE, route, splitTarget, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
 
 /** What an answer gives: the response, or a refusal (one coded `internal` is a defect of the kit). */
 export type Reply = AppResponse | PlantStoreError;
@@ -43,7 +47,32 @@ export interface Answer<A extends Admitted, R extends Reply | Promise<Reply>> {
   admit(operation: OperationContract, request: RequestHead): A | PlantStoreError;
   /** The answer to a request whose body passed every rule. */
   respond(admitted: A, body: JsonObject): R;
+  /** How a verdict names a refusal by `admit` or `respond` (the mock's: `prefer`); default `answer`. */
+  readonly rule?: string;
 }
+
+/**
+ * The reserved admin path: the kit's own resources beside the contract's (journal.ts serves them).
+ * A contract that declares a path under it cannot be served with the admin path on.
+ */
+export const ADMIN_PREFIX = '/__plant-store';
+
+/** Whether a request path is under the admin prefix (`/__plant-store` itself or below `/__plant-store/`). */
+export function isAdminPath(path: string): boolean {
+  return path.startsWith(ADMIN_PREFIX) && (path.length === ADMIN_PREFIX.length || path.charCodeAt(ADMIN_PREFIX.length) === 0x2f /* / */);
+}
+
+/**
+ * Throws unless the contract leaves the admin path free: derived from the contract, so that the
+ * admin path can never hide one of its operations (every server that serves it asks first).
+ */
+export function assertAdminPathFree(contract: Contract): void {
+  const hidden = contract.operations.filter((operation) => isAdminPath(operation.path));
+  if (hidden.length > 0) throw new Error(`the contract declares ${hidden.map((operation) => operation.path).join(', ')} under ${ADMIN_PREFIX}/, the kit's reserved admin path; serve it with the admin path off (--no-admin)`);
+}
+
+/** Answers a request under the admin prefix (journal.ts: `adminRoutes`). */
+export type AdminRoutes = (request: RequestHead, path: string, query: string) => AppResponse;
 
 export interface PipelineOptions<A extends Admitted, R extends Reply | Promise<Reply>> {
   readonly contract: Contract;
@@ -59,6 +88,24 @@ export interface PipelineOptions<A extends Admitted, R extends Reply | Promise<R
    * says so). Default: its stack trace on stderr, whether or not requests are logged.
    */
   readonly onDefect?: ((cause: unknown) => void) | undefined;
+  /**
+   * Told every exchange once its answer is ready: the request, the body as read, the verdict and
+   * the answer (the request journal, journal.ts). Not told admin requests. An exception it throws
+   * is a defect reported to `onDefect`; the answer still goes out.
+   */
+  readonly onExchange?: ((exchange: Exchange) => void) | undefined;
+  /** Answers the admin path `/__plant-store/` (journal.ts: `adminRoutes`); without it those paths are routed like any other. */
+  readonly admin?: AdminRoutes | undefined;
+}
+
+/** Options of a pipeline whose answers may come later. */
+export interface AsyncPipelineOptions<A extends Admitted> extends PipelineOptions<A, Promise<Reply>> {
+  /**
+   * How the answer to a request goes out: held back by `delayMs`, and broken by a `fault`
+   * (exchange.ts). Asked once per request but a CORS preflight or an admin request; undefined
+   * for at once and whole.
+   */
+  readonly delivery?: ((request: RequestHead) => Delivery | undefined) | undefined;
 }
 
 /**
@@ -74,8 +121,11 @@ export interface Pipeline<A extends Admitted = Admitted, R extends Answered = An
   head(request: RequestHead): A | R;
   /** The answer to an admitted request, from its whole body. */
   body(request: RequestHead, admitted: A, bytes: Uint8Array): R;
-  /** The answer to a refusal the socket layer makes itself (a body over the limit while it is read, a missing Host). */
-  refuse(request: RequestHead, refusal: PlantStoreError): R;
+  /**
+   * The answer to a refusal the socket layer makes itself (a body over the limit while it is
+   * read: rule `size`; a missing Host: rule `host`).
+   */
+  refuse(request: RequestHead, refusal: PlantStoreError, rule: string): R;
   /** The whole exchange in one call, no socket. */
   request(request: AppRequest): R;
 }
@@ -92,58 +142,107 @@ export function reportDefect(cause: unknown): void {
 }
 
 const EMPTY = new Uint8Array(0);
+const ACCEPTED: Verdict = Object.freeze({ outcome: 'accepted' });
+const PREFLIGHT: Verdict = Object.freeze({ outcome: 'preflight' });
 
 export function createPipeline<A extends Admitted>(options: PipelineOptions<A, Reply>): Pipeline<A, AppResponse>;
-export function createPipeline<A extends Admitted>(options: PipelineOptions<A, Promise<Reply>> & { readonly delayMs?: number | undefined }): Pipeline<A>;
-export function createPipeline<A extends Admitted>(options: PipelineOptions<A, Reply | Promise<Reply>> & { readonly delayMs?: number | undefined }): Pipeline<A> {
-  const { contract, answer } = options;
+export function createPipeline<A extends Admitted>(options: AsyncPipelineOptions<A>): Pipeline<A>;
+export function createPipeline<A extends Admitted>(options: PipelineOptions<A, Reply | Promise<Reply>> & Pick<AsyncPipelineOptions<A>, 'delivery'>): Pipeline<A> {
+  const { contract, answer, onExchange, admin, delivery } = options;
   const cors = options.cors ?? false;
-  const delayMs = options.delayMs ?? 0;
   const onDefect = options.onDefect ?? reportDefect;
+  const answerRule = answer.rule ?? 'answer';
   const settings: RuleSettings = { accept: options.accept, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH };
+  if (admin) assertAdminPathFree(contract);
   // The body under judgement: one object for every request, since the body rules run
   // synchronously and so one request at a time; emptied after each, so it holds no body.
   const judged: Body = { bytes: EMPTY, text: '', value: null };
+  // When each request's head arrived, for the exchanges told to `onExchange` (only then kept).
+  const arrived = onExchange ? new WeakMap<RequestHead, number>() : undefined;
 
-  const finish = (request: RequestHead, response: AppResponse): Answered => {
-    const sent = cors ? withCors(response, request.headers) : response;
-    return delayMs > 0 ? sleep(delayMs).then(() => sent) : sent;
+  const tell = (request: RequestHead, body: Uint8Array | undefined, verdict: Verdict, response: AppResponse, delayMs: number): void => {
+    if (!onExchange) return;
+    const now = performance.now();
+    try {
+      onExchange({ request, body, verdict, response, delayMs, durationMs: now - (arrived?.get(request) ?? now) });
+    } catch (cause) {
+      onDefect(cause);
+    }
+  };
+
+  // Every answer but a preflight or an admin one leaves through here: CORS, delivery, the observer.
+  const finish = (request: RequestHead, response: AppResponse, verdict: Verdict, body: Uint8Array | undefined): Answered => {
+    const withHeaders = cors ? withCors(response, request.headers) : response;
+    const how = delivery?.(request);
+    if (how === undefined) {
+      tell(request, body, verdict, withHeaders, 0);
+      return withHeaders;
+    }
+    const sent = how.fault === undefined ? withHeaders : { ...withHeaders, fault: how.fault };
+    if (how.delayMs <= 0) {
+      tell(request, body, verdict, sent, 0);
+      return sent;
+    }
+    return sleep(how.delayMs).then(() => {
+      tell(request, body, verdict, sent, how.delayMs);
+      return sent;
+    });
   };
 
   // The one place a refusal becomes its Error answer, and a defect its 500.
-  const reply = (request: RequestHead, given: Reply): Answered => {
-    if (!(given instanceof PlantStoreError)) return finish(request, given);
+  const reply = (request: RequestHead, given: Reply, rule: string, body: Uint8Array | undefined): Answered => {
+    if (!(given instanceof PlantStoreError)) return finish(request, given, ACCEPTED, body);
     if (given.code === 'internal') onDefect(given.cause ?? given.message);
-    return finish(request, errorResponse(given));
+    return finish(request, errorResponse(given), verdictOf(given, rule), body);
   };
-  const defect = (request: RequestHead, cause: unknown): Answered => reply(request, new PlantStoreError('internal', 'internal: the server failed; this is a defect of the kit', { cause }));
+  const defect = (request: RequestHead, cause: unknown, body: Uint8Array | undefined): Answered =>
+    reply(request, new PlantStoreError('internal', 'internal: the server failed; this is a defect of the kit', { cause }), answerRule, body);
 
   const head = (request: RequestHead): A | Answered => {
     try {
       const method = request.method ?? '';
-      if (cors && isPreflight(method, request.headers)) return preflightResponse(request.headers);
-      const operation = route(contract, method, request.url ?? '/');
-      if (operation instanceof PlantStoreError) return reply(request, operation);
+      const url = request.url ?? '/';
+      if (admin && url.includes(ADMIN_PREFIX)) {
+        const { path, query } = splitTarget(url);
+        // Admin requests are the kit's own: never journaled, never delayed or broken.
+        if (isAdminPath(path)) {
+          if (!cors) return admin(request, path, query);
+          return isPreflight(method, request.headers) ? preflightResponse(request.headers) : withCors(admin(request, path, query), request.headers);
+        }
+      }
+      arrived?.set(request, performance.now());
+      if (cors && isPreflight(method, request.headers)) {
+        // Permission to send the request, not its answer: never held back or broken.
+        const granted = preflightResponse(request.headers);
+        tell(request, undefined, PREFLIGHT, granted, 0);
+        return granted;
+      }
+      const operation = route(contract, method, url);
+      if (operation instanceof PlantStoreError) return reply(request, operation, ROUTE_RULE, undefined);
       for (const rule of HEAD_RULES) {
         const refusal = rule(request, operation, settings);
-        if (refusal) return reply(request, refusal);
+        if (refusal) return reply(request, refusal, rule.ruleName, undefined);
       }
       const admitted = answer.admit(operation, request);
-      return admitted instanceof PlantStoreError ? reply(request, admitted) : admitted;
+      return admitted instanceof PlantStoreError ? reply(request, admitted, answerRule, undefined) : admitted;
     } catch (cause) {
-      return defect(request, cause);
+      return defect(request, cause, undefined);
     }
   };
 
   const body = (request: RequestHead, admitted: A, bytes: Uint8Array): Answered => {
     try {
       let refusal: PlantStoreError | undefined;
+      let rule = '';
       let value;
       try {
         judged.bytes = bytes;
-        for (const rule of BODY_RULES) {
-          refusal = rule(judged, admitted.operation, settings);
-          if (refusal) break;
+        for (const bodyRule of BODY_RULES) {
+          refusal = bodyRule(judged, admitted.operation, settings);
+          if (refusal) {
+            rule = bodyRule.ruleName;
+            break;
+          }
         }
         value = judged.value;
       } finally {
@@ -151,22 +250,22 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
         judged.text = '';
         judged.value = null;
       }
-      if (refusal) return reply(request, refusal);
+      if (refusal) return reply(request, refusal, rule, bytes);
       if (!isJsonObject(value)) throw new Error('the body rules let through a body that is not a JSON object');
       const given = answer.respond(admitted, value);
-      if (!(given instanceof Promise)) return reply(request, given);
+      if (!(given instanceof Promise)) return reply(request, given, answerRule, bytes);
       // A rejection, or a throw while the settled reply is finished, is a defect too.
-      return given.then((settled) => reply(request, settled)).catch((cause: unknown) => defect(request, cause));
+      return given.then((settled) => reply(request, settled, answerRule, bytes)).catch((cause: unknown) => defect(request, cause, bytes));
     } catch (cause) {
-      return defect(request, cause);
+      return defect(request, cause, bytes);
     }
   };
 
-  const refuse = (request: RequestHead, refusal: PlantStoreError): Answered => {
+  const refuse = (request: RequestHead, refusal: PlantStoreError, rule: string): Answered => {
     try {
-      return reply(request, refusal);
+      return reply(request, refusal, rule, undefined);
     } catch (cause) {
-      return defect(request, cause);
+      return defect(request, cause, undefined);
     }
   };
 
@@ -182,6 +281,12 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
       return body(request, admitted, typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : (request.body ?? EMPTY));
     },
   };
+}
+
+/** The verdict of a refusal: a defect's, or the rule's that refused. */
+function verdictOf(refusal: PlantStoreError, rule: string): Verdict {
+  if (refusal.code === 'internal') return { outcome: 'defect', status: refusal.status, message: refusal.message };
+  return { outcome: 'refused', rule, status: refusal.status, code: refusal.code, message: refusal.message };
 }
 
 /** An unref'd timer: a pending simulated latency never keeps a stopping process alive. */

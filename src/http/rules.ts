@@ -39,7 +39,11 @@ export interface RuleSettings {
 }
 
 /** A rule judged on the head of a request the route has found an operation for. */
-export type HeadRule = (request: RequestHead, operation: OperationContract, settings: RuleSettings) => PlantStoreError | undefined;
+export interface HeadRule {
+  (request: RequestHead, operation: OperationContract, settings: RuleSettings): PlantStoreError | undefined;
+  /** How a verdict names the rule that refused a request (`credentials`, `media-type`, …; exchange.ts). */
+  readonly ruleName: string;
+}
 
 /**
  * The body as the body rules read it: the bytes, then the text the UTF-8 rule decoded, then the
@@ -52,7 +56,24 @@ export interface Body {
 }
 
 /** A rule judged on the whole body of a request whose head passed every head rule. */
-export type BodyRule = (body: Body, operation: OperationContract, settings: RuleSettings) => PlantStoreError | undefined;
+export interface BodyRule {
+  (body: Body, operation: OperationContract, settings: RuleSettings): PlantStoreError | undefined;
+  /** How a verdict names the rule that refused a request (`size`, `utf-8`, `json`, …). */
+  readonly ruleName: string;
+}
+
+/** A head rule with the name its verdicts give it. */
+function headRule(ruleName: string, judge: (request: RequestHead, operation: OperationContract, settings: RuleSettings) => PlantStoreError | undefined): HeadRule {
+  return Object.assign(judge, { ruleName });
+}
+
+/** A body rule with the name its verdicts give it. */
+function bodyRule(ruleName: string, judge: (body: Body, operation: OperationContract, settings: RuleSettings) => PlantStoreError | undefined): BodyRule {
+  return Object.assign(judge, { ruleName });
+}
+
+/** How a verdict names the first rule, which finds the operation (404, 405). */
+export const ROUTE_RULE = 'route';
 
 /** `scheme://authority` at the start of an absolute-form request target (RFC 9112, section 3.2.2). */
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
@@ -177,14 +198,14 @@ function unauthorized(message: string, invalidToken: boolean): PlantStoreError {
 // ---- the head rules ------------------------------------------------------------------------
 
 /** An operation that declares security gets bearer credentials the token policy accepts. */
-export const credentialsRule: HeadRule = (request, operation, settings) =>
-  operation.security.length === 0 ? undefined : bearerRefusal(headerValue(request.headers, 'authorization'), settings.accept);
+export const credentialsRule = headRule('credentials', (request, operation, settings) =>
+  operation.security.length === 0 ? undefined : bearerRefusal(headerValue(request.headers, 'authorization'), settings.accept));
 
 /**
  * The request's media type must be one the operation declares; parameters (charset=utf-8 and
  * others) are allowed and type and subtype compare case-insensitively (RFC 9110, section 8.3.1).
  */
-export const mediaTypeRule: HeadRule = (request, operation) => {
+export const mediaTypeRule = headRule('media-type', (request, operation) => {
   const declared = operation.requestBody?.mediaTypes;
   if (declared === undefined) return undefined;
   const contentType = headerValue(request.headers, 'content-type');
@@ -195,27 +216,27 @@ export const mediaTypeRule: HeadRule = (request, operation) => {
   const essence = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
   if (declared.some((type) => type.toLowerCase() === essence)) return undefined;
   return new PlantStoreError('unsupported_media_type', `content-type: ${truncate(contentType)} is not accepted; send ${expected}`);
-};
+});
 
 /**
  * The kit decodes no content coding (RFC 9110, section 8.4): a body labelled gzip or br would
  * otherwise be read as if it were plain JSON. Where a server would answer 415, the kit answers
  * its 400 (docs/DESIGN.md, decision 6). `identity` is no coding at all.
  */
-export const contentCodingRule: HeadRule = (request, operation) => {
+export const contentCodingRule = headRule('content-coding', (request, operation) => {
   const contentEncoding = operation.requestBody === undefined ? undefined : headerValue(request.headers, 'content-encoding');
   if (contentEncoding === undefined) return undefined;
   const codings = contentEncoding.split(',').map((coding) => coding.trim().toLowerCase());
   if (codings.every((coding) => coding === 'identity' || coding === '')) return undefined;
   return new PlantStoreError('unsupported_encoding', `content-encoding: ${truncate(contentEncoding)} is not supported; send the body without a content coding`);
-};
+});
 
 /** A body declared larger than the limit is refused before any of it is read. */
-export const declaredLengthRule: HeadRule = (request, operation, settings) => {
+export const declaredLengthRule = headRule('declared-length', (request, operation, settings) => {
   if (operation.requestBody === undefined) return undefined;
   const contentLength = headerValue(request.headers, 'content-length');
   return contentLength !== undefined && Number(contentLength) > settings.maxBodyBytes ? tooLarge(settings.maxBodyBytes) : undefined;
-};
+});
 
 /** The head rules, in order. */
 export const HEAD_RULES: readonly HeadRule[] = [credentialsRule, mediaTypeRule, contentCodingRule, declaredLengthRule];
@@ -226,13 +247,13 @@ export function tooLarge(maxBytes: number): PlantStoreError {
   return new PlantStoreError('body_too_large', `body: larger than the limit of ${maxBytes} bytes`);
 }
 
-export const sizeRule: BodyRule = (body, _operation, settings) => (body.bytes.length > settings.maxBodyBytes ? tooLarge(settings.maxBodyBytes) : undefined);
+export const sizeRule = bodyRule('size', (body, _operation, settings) => (body.bytes.length > settings.maxBodyBytes ? tooLarge(settings.maxBodyBytes) : undefined));
 
 /** A body is required where the operation declares one, and refused where it declares none. */
-export const presenceRule: BodyRule = (body, operation) => {
+export const presenceRule = bodyRule('presence', (body, operation) => {
   if (operation.requestBody === undefined) return new PlantStoreError('invalid_body', 'body: this operation takes no body');
   return body.bytes.length === 0 ? new PlantStoreError('invalid_body', 'body: is required') : undefined;
-};
+});
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -240,7 +261,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 // trace is captured for them (capturing one costs more than parsing a small body).
 
 /** A JSON text is UTF-8 (RFC 8259, section 8.1), decoded strictly: no replacement characters. */
-export const utf8Rule: BodyRule = (body) => {
+export const utf8Rule = bodyRule('utf-8', (body) => {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
@@ -251,23 +272,23 @@ export const utf8Rule: BodyRule = (body) => {
   } finally {
     Error.stackTraceLimit = limit;
   }
-};
+});
 
 /**
  * RFC 8259, section 8.1: a JSON text carries no byte order mark; a parser may ignore one, the
  * kit is strict and says so plainly (the parser's own message would show an invisible character).
  */
-export const byteOrderMarkRule: BodyRule = (body) =>
+export const byteOrderMarkRule = bodyRule('byte-order-mark', (body) =>
   body.text.charCodeAt(0) === 0xfeff
     ? new PlantStoreError('malformed_json', 'malformed JSON: a byte order mark (U+FEFF) precedes the JSON text; send UTF-8 without one (RFC 8259, section 8.1)')
-    : undefined;
+    : undefined);
 
 /** Nesting past the limit is refused before it is parsed. A text nests no deeper than it has characters: a short body needs no scan. */
-export const nestingRule: BodyRule = (body, _operation, settings) =>
-  body.text.length > settings.maxDepth && nestingExceeds(body.text, settings.maxDepth) ? new PlantStoreError('too_deep', `body: nested deeper than ${settings.maxDepth} levels`) : undefined;
+export const nestingRule = bodyRule('nesting', (body, _operation, settings) =>
+  body.text.length > settings.maxDepth && nestingExceeds(body.text, settings.maxDepth) ? new PlantStoreError('too_deep', `body: nested deeper than ${settings.maxDepth} levels`) : undefined);
 
 /** Lossless JSON (RFC 8259): numbers keep every digit, so an int64 id stays exact (decision 8). */
-export const jsonRule: BodyRule = (body) => {
+export const jsonRule = bodyRule('json', (body) => {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
@@ -278,16 +299,16 @@ export const jsonRule: BodyRule = (body) => {
   } finally {
     Error.stackTraceLimit = limit;
   }
-};
+});
 
 /** The operation's request schema, as the contract's validator reads it (JSON Schema 2020-12). */
-export const schemaRule: BodyRule = (body, operation) => {
+export const schemaRule = bodyRule('schema', (body, operation) => {
   const validation = operation.requestBody?.validate(body.value);
   return validation === undefined || validation.valid ? undefined : new PlantStoreError('invalid_body', formatIssues(validation.issues));
-};
+});
 
 /** What the answer is given is a JSON object, whatever a schema would allow. */
-export const objectRule: BodyRule = (body) => (isJsonObject(body.value) ? undefined : new PlantStoreError('invalid_body', 'body: must be an object'));
+export const objectRule = bodyRule('object', (body) => (isJsonObject(body.value) ? undefined : new PlantStoreError('invalid_body', 'body: must be an object')));
 
 /** The body rules, in order. */
 export const BODY_RULES: readonly BodyRule[] = [sizeRule, presenceRule, utf8Rule, byteOrderMarkRule, nestingRule, jsonRule, schemaRule, objectRule];

@@ -4,7 +4,7 @@
  * `app.request()`; `listen(app)` (src/http) serves it.
  */
 import { integerText, isLosslessNumber, LosslessNumber, loadContract, stringifyJson, type Contract, type JsonObject, type OperationContract } from '../openapi/index.js';
-import { acceptTokens, createPipeline, JSON_HEADERS, type Admitted, type AppResponse, type Pipeline } from '../http/index.js';
+import { acceptTokens, createPipeline, journalSeams, JSON_HEADERS, type Admitted, type AppResponse, type Journal, type Pipeline } from '../http/index.js';
 import { DEFAULT_MAX_ENTRIES, PlantStore } from './store.js';
 
 export interface AppOptions {
@@ -18,6 +18,10 @@ export interface AppOptions {
   readonly cors?: boolean;
   /** Told the exception behind every 500; default: stderr (see src/http/pipeline.ts). */
   readonly onDefect?: (cause: unknown) => void;
+  /** Where every exchange is kept, with its verdict (src/http/journal.ts); default none: the journal holds bodies. */
+  readonly journal?: Journal | undefined;
+  /** Serve the admin path /__plant-store/ (the journal as JSON, its page); default true. */
+  readonly admin?: boolean | undefined;
 }
 
 /** An admitted request: its operation, worked out once with how each declared property of its body is written back. */
@@ -73,6 +77,7 @@ export function createApp(options: AppOptions): App {
     maxDepth: options.maxDepth,
     cors: options.cors,
     onDefect: options.onDefect,
+    ...journalSeams(options.journal, options.admin, 'start the reference with --journal (startReference({ journal: true }))'),
     answer: {
       admit: (operation) => prepared.get(operation) ?? prepare(operation),
       respond: storePlant,

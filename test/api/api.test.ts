@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import * as api from '../../api/index.js';
-import { contractFile, createPlant, formatReport, loadContract, parseJson, runConformance, startMock, startReference } from '../../api/index.js';
+import { assertRequests, contractFile, createPlant, findRequests, formatReport, loadContract, parseJson, RequestAssertionError, runConformance, startMock, startReference } from '../../api/index.js';
 import { firstColumn, missing } from '../docs/markdown.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -108,6 +108,57 @@ describe('startMock', () => {
     const mock = await startMock({ token: 'my-token', dynamic: true, seed: 'api' });
     await mock.close();
     expect(mock.token).toBe('my-token');
+  });
+});
+
+describe('the request journal, through the API', () => {
+  it('startMock keeps one: requests(), clearRequests(), and the assertion of the documented snippet', async () => {
+    const mock = await startMock();
+    try {
+      await post(mock.url, mock.token, '{"name":"Fern","id":7}');
+      await post(mock.url, undefined, '{"name":"Fern","id":8}');
+      expect(mock.requests().map((entry) => [entry.request.method, entry.request.path, entry.verdict.outcome, entry.answer.status])).toEqual([
+        ['POST', '/plants', 'accepted', 200],
+        ['POST', '/plants', 'refused', 401],
+      ]);
+      // "A POST /plants with name Fern was sent once" - and accepted once.
+      assertRequests(mock, { method: 'POST', path: '/plants', body: { name: 'Fern' } });
+      expect(findRequests(mock, { outcome: 'refused', status: 401 })).toHaveLength(1);
+      expect(() => assertRequests(mock, { body: { name: 'Monstera' } })).toThrow(RequestAssertionError);
+      expect(JSON.stringify(mock.requests())).not.toContain(mock.token);
+      const overHttp = await fetch(`${mock.url}/__plant-store/requests`);
+      expect(((await overHttp.json()) as { held: number }).held).toBe(2);
+      mock.clearRequests();
+      expect(mock.requests()).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('startReference keeps one with journal: true, of the size asked; without, none and no requests()', async () => {
+    const [journaled, plain] = await Promise.all([startReference({ journal: true, journalSize: 1 }), startReference()]);
+    try {
+      await post(journaled.url, journaled.token, '{"name":"Fern","id":1}');
+      await post(journaled.url, journaled.token, '{"name":"Ivy","id":2}');
+      expect(journaled.requests().map((entry) => entry.request.body)).toEqual([{ bytes: 21, text: '{"name":"Ivy","id":2}' }]);
+      expect('requests' in plain).toBe(false);
+      expect((await fetch(`${plain.url}/__plant-store/requests`)).status).toBe(404);
+    } finally {
+      await Promise.all([journaled.close(), plain.close()]);
+    }
+  });
+
+  it('admin: false serves only the contract; journal: false keeps none; a size outside 1..10000 is refused', async () => {
+    const mock = await startMock({ admin: false, journal: false });
+    try {
+      expect('requests' in mock).toBe(false);
+      const response = await fetch(`${mock.url}/__plant-store/requests`);
+      expect(((await response.json()) as { message: string }).message).toMatch(/^path: no operation at \/__plant-store\/requests/);
+    } finally {
+      await mock.close();
+    }
+    await expect(startMock({ journalSize: 0 })).rejects.toThrow(TypeError);
+    await expect(startReference({ journal: true, journalSize: 10_001 })).rejects.toThrow('journalSize: 10001 is not a whole number from 1 to 10000');
   });
 });
 

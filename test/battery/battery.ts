@@ -377,6 +377,7 @@ const routing: Ungrouped[] = [
   ),
   request('POST to an 8 KiB path -> 404', { path: `/${'p'.repeat(8 * 1024)}`, body }, { status: 404, code: 'not_found', message: 'path: no operation at /ppp' }),
   request('404 comes before credentials', { path: '/nowhere', headers: { authorization: undefined }, body }, { status: 404, code: 'not_found', message: 'path: no operation at /nowhere' }),
+  request('the admin path /__plant-store/ is the kit’s own: without a journal, a 404 Error saying so', { method: 'GET', path: '/__plant-store/requests', headers: { authorization: undefined } }, { status: 404, code: 'not_found', message: 'journal: no request journal is kept' }),
   request('a query string is ignored', { path: '/plants?dry=1&access_token=x', body }, stored),
   request('a query string with __proto__ is ignored', { path: '/plants?id=2&__proto__=1', body }, stored),
   request('an absolute-form target is routed by its path (RFC 9112 section 3.2.2)', { path: 'http://127.0.0.1/plants', body }, stored),

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { asEngineExchange, judgeExchange, type Exchange } from '../../bench/verdict.js';
 import { hotFunctions, type CpuProfile } from '../../bench/profile.js';
-import { meets, median, pairedRatio, percentile, ratio, Samples, slope, summarize, table, type RoundFigures } from '../../bench/stats.js';
+import { meets, median, pairedDifference, pairedRatio, percentile, ratio, Samples, slope, summarize, table, type RoundFigures } from '../../bench/stats.js';
 import { BENCH_MIX, checkWorkload, idSequence, overLimitKind, soakExtras, type Kind } from '../../bench/workload.js';
 import { INT64_MAX, INT64_MIN } from '../../src/openapi/index.js';
 
@@ -68,6 +68,13 @@ describe('rounds and targets', () => {
     expect(pairedRatio(reference, baseline, (r) => r.p99Ms)).toBe(2);
     // a round measured for one target only does not count
     expect(pairedRatio([round(4, 1, 1)], baseline, (r) => r.requestsPerSecond)).toBeNaN();
+  });
+
+  it('pairs differences within a round, then takes the median: what one target adds to another', () => {
+    const proxy = [round(1, 1, 2.5), round(2, 1, 9), round(3, 1, 3.25)];
+    const reference = [round(1, 1, 2), round(2, 1, 2), round(3, 1, 3)];
+    expect(pairedDifference(proxy, reference, (r) => r.p99Ms)).toBe(0.5);
+    expect(pairedDifference([round(4, 1, 1)], reference, (r) => r.p99Ms)).toBeNaN();
   });
 
   it('summarizes rounds with medians and the spread', () => {

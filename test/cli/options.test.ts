@@ -40,11 +40,16 @@ const REFUSED: Readonly<Record<string, { readonly values: readonly string[]; rea
     values: ['not a url', '127.0.0.1:3000', 'ftp://127.0.0.1/', 'file:///etc/passwd', 'http://user:pass@127.0.0.1/', 'http://127.0.0.1/?a=1', 'http://127.0.0.1/?', 'http://127.0.0.1/#top'],
     rule: /expected an absolute http:\/\/ or https:\/\/ URL|cannot carry credentials; use --token|cannot have a query string or a fragment/,
   },
+  '--upstream <url>': {
+    values: ['not a url', '127.0.0.1:3000', 'ftp://127.0.0.1/', 'http://user:pass@127.0.0.1/', 'http://127.0.0.1/?a=1', 'http://127.0.0.1/#top'],
+    rule: /expected an absolute http:\/\/ or https:\/\/ URL|cannot carry credentials; use --token|cannot have a query string or a fragment/,
+  },
   '--timeout <ms>': { values: ['0', 'soon', '600001', '-5'], rule: /expected a whole number from 1 to 600000/ },
   '--max-body-bytes <n>': { values: ['0', 'big'], rule: /expected a whole number from 1 to 1073741824/ },
   '--max-depth <n>': { values: ['0', '10001'], rule: /expected a whole number from 1 to 10000/ },
   '--max-entries <n>': { values: ['0', 'many'], rule: /expected a whole number from 1 to 100000000/ },
   '--delay <ms>': { values: ['-5', 'soon', '600001'], rule: /expected a whole number from 0 to 600000/ },
+  '--journal-size <n>': { values: ['0', '10001', 'many'], rule: /expected a whole number from 1 to 10000/ },
   '--seed <seed>': { values: [' ', ''], rule: /a seed is a non-empty text/ },
   '--seed <n>': { values: ['-1', 'x', '2147483648'], rule: /expected a whole number from 0 to 2147483647/ },
   '--runs <n>': { values: ['0', '1000001'], rule: /expected a whole number from 1 to 1000000/ },
@@ -63,7 +68,7 @@ const ACCEPT_ANY: Readonly<Record<string, string>> = {
 describe('one definition per option', () => {
   // A flag may mean two things in two commands only where the kit says so, with the reason.
   const TWO_MEANINGS: Readonly<Record<string, string>> = {
-    '--token': 'the tokens a server accepts (serve, start; repeatable) or the one a client sends (conform, verify)',
+    '--token': 'the tokens a server accepts (serve, start, and the upstream behind proxy; repeatable) or the one a client sends (conform, verify)',
     '--seed': "the mock's data seed (any text) or conform's run seed (a 31-bit integer)",
   };
 
@@ -114,9 +119,9 @@ describe('a value an option refuses is refused by every command that takes it, w
       vi.unstubAllEnvs();
     });
 
-    it.for(['serve', 'start', 'conform', 'verify'])('%s refuses a malformed one with the same message', async (command) => {
+    it.for(['serve', 'start', 'conform', 'verify', 'proxy'])('%s refuses a malformed one with the same message', async (command) => {
       vi.stubEnv('PLANT_STORE_TOKENS', 'good,b@d');
-      const ran = await run(command === 'conform' || command === 'verify' ? [command, '--base-url', 'http://127.0.0.1:1'] : [command, '--port', '0']);
+      const ran = await run(command === 'conform' || command === 'verify' ? [command, '--base-url', 'http://127.0.0.1:1'] : command === 'proxy' ? [command, '--upstream', 'http://127.0.0.1:1', '--port', '0'] : [command, '--port', '0']);
       expect(ran.code).toBe(2);
       expect(ran.stderr).toBe('plant-store: PLANT_STORE_TOKENS: a bearer token is letters, digits and - . _ ~ + / (RFC 6750 b64token), optionally ending in =\n');
     });
@@ -141,6 +146,33 @@ describe('the rules', () => {
 
   it.for(['secret', 'a-b.c_d~e+f/g', 'YWxhZGRpbjpvcGVuc2VzYW1l', 'abc==', '0'])('a bearer token %s is a b64token', (text) => {
     expect(bearerToken(text)).toBe(text);
+  });
+});
+
+describe('CORS on the reference: off under serve unless --cors, on under start (npm start) unless --no-cors', () => {
+  /** The values a command's run would receive, without running it. */
+  async function valuesOf(name: string, argv: readonly string[]): Promise<Record<string, unknown>> {
+    const definition = COMMANDS.find((command) => command.name === name);
+    if (definition === undefined) throw new Error(`no command ${name}`);
+    let received: Record<string, unknown> = {};
+    const captured: CommandDefinition = {
+      ...definition,
+      run: (values) => {
+        received = values;
+        return Promise.resolve(HELD);
+      },
+    };
+    await toCommander(captured, { out: () => undefined, err: () => undefined }, () => undefined).parseAsync([...argv], { from: 'user' });
+    return received;
+  }
+
+  it.for<[string, string[], boolean]>([
+    ['serve', [], false],
+    ['serve', ['--cors'], true],
+    ['start', [], true],
+    ['start', ['--no-cors'], false],
+  ])('%s %j: cors %s', async ([name, argv, cors]) => {
+    expect((await valuesOf(name, argv)).cors).toBe(cors);
   });
 });
 

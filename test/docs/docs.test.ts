@@ -26,6 +26,7 @@ const PAGES: Readonly<Record<string, string>> = {
   start: 'docs/mock.md',
   conform: 'docs/conform.md',
   verify: 'docs/pact.md',
+  proxy: 'docs/proxy.md',
 };
 
 const commands: readonly Command[] = cli.program().commands;

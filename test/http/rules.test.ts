@@ -6,7 +6,7 @@
  * here fails the first test of each group.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BODY_RULES, byteOrderMarkRule, ERROR_CATALOGUE, contentCodingRule, credentialsRule, declaredLengthRule, HEAD_RULES, jsonRule, mediaTypeRule, nestingRule, objectRule, presenceRule, schemaRule, sizeRule, utf8Rule, acceptAnyToken, DEFAULT_MAX_DEPTH, type AppRequest, type AppResponse, type BodyRule, type ErrorCode, type HeadRule } from '../../src/http/index.js';
+import { BODY_RULES, byteOrderMarkRule, createJournal, ERROR_CATALOGUE, ROUTE_RULE, contentCodingRule, credentialsRule, declaredLengthRule, HEAD_RULES, jsonRule, mediaTypeRule, nestingRule, objectRule, presenceRule, schemaRule, sizeRule, utf8Rule, acceptAnyToken, DEFAULT_MAX_DEPTH, type AppRequest, type AppResponse, type BodyRule, type ErrorCode, type HeadRule } from '../../src/http/index.js';
 import { createApp } from '../../src/reference/index.js';
 import { createMock, type Mock } from '../../mock/index.js';
 import { addPlant } from '../support/expect-answer.js';
@@ -85,6 +85,23 @@ describe('the rules, in both servers', () => {
     const [fromReference, fromMock] = await both(withBody(body)(base));
     expect([fromReference.status, fromReference.code]).toEqual([ERROR_CATALOGUE[code].status, code]);
     expect(fromMock.body).toBe(fromReference.body);
+  });
+
+  it('a journal names the rule that refused each case, the same in both servers; no two rules share a name', async () => {
+    const [referenceJournal, mockJournal] = [createJournal(), createJournal()];
+    const journaledReference = createApp({ tokens: [TEST_TOKEN], maxBodyBytes: LIMIT, journal: referenceJournal });
+    const journaledMock = await createMock({ maxBodyBytes: LIMIT, journal: mockJournal });
+    const cases = [...HEAD_CASES.map(([rule, , change, code]) => [rule, change(base), code] as const), ...BODY_CASES.map(([rule, , body, code]) => [rule, withBody(body)(base), code] as const)];
+    for (const [, request] of cases) {
+      journaledReference.request(request);
+      await journaledMock.request(request);
+    }
+    const expected = cases.map(([rule, , code]) => ({ outcome: 'refused', rule: rule.ruleName, code }));
+    expect(referenceJournal.list().map((entry) => entry.verdict)).toMatchObject(expected);
+    expect(mockJournal.list().map((entry) => entry.verdict)).toMatchObject(expected);
+    const names = [ROUTE_RULE, ...HEAD_RULES, ...BODY_RULES].map((rule) => (typeof rule === 'string' ? rule : rule.ruleName));
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
   });
 
   it('the object rule refuses a value that is not an object (the contract’s schema refuses it first)', () => {

@@ -121,6 +121,10 @@ describe('plant-store start (npm start)', () => {
     expect(banner).toContain('token: cli-token');
     expect(curls).toEqual([expect.stringContaining(`${referenceUrl ?? '?'}/plants`), expect.stringContaining(`${mockUrl ?? '?'}/plants`)]);
 
+    // CORS is on for both under start: a page's preflight is granted by the reference as by the mock.
+    const preflights = await Promise.all([referenceUrl, mockUrl].map((url) => fetch(`${url ?? ''}/plants`, { method: 'OPTIONS', headers: { origin: 'http://page.test', 'access-control-request-method': 'POST' } })));
+    expect(preflights.map((r) => r.status)).toEqual([204, 204]);
+
     const [fromReference, fromMock] = await Promise.all(curls.map(paste));
     expect(JSON.parse(fromReference ?? '')).toEqual({ name: 'Monstera', tag: 'tropical', id: 1 });
     expect(isPlant(fromMock ?? '')).toBe(true);
@@ -166,6 +170,31 @@ describe('plant-store mock', () => {
     expect(await mock.exited).toEqual({ code: 0, signal: null });
   });
 
+  it('keeps a journal curl can read and clear, and honours Prefer: delay and fault (the issue, as a new user tries it)', async () => {
+    const mock = cli('mock', '--port', '0', '--quiet');
+    const banner = (await waitFor(mock, /journal: .*\n/)).input ?? '';
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] ?? '';
+    expect(banner).toContain(`journal: ${url}/__plant-store/ (live page; the last 100 requests as JSON at ${url}/__plant-store/requests)`);
+    const send = `curl -sS -X POST ${url}/plants -H 'Authorization: Bearer any-token' -H 'Content-Type: application/json' -d '{"name":"Fern","id":1}'`;
+    expect(isPlant(await paste(send))).toBe(true);
+    const journal = JSON.parse(await paste(`curl -sS ${url}/__plant-store/requests`)) as { requests: { request: { method: string; body: { text: string } }; verdict: unknown }[] };
+    expect(journal.requests.map(({ request, verdict }) => [request.method, request.body.text, verdict])).toEqual([['POST', '{"name":"Fern","id":1}', { outcome: 'accepted' }]]);
+    expect(JSON.parse(await paste(`curl -sS -X DELETE ${url}/__plant-store/requests`))).toEqual({ cleared: 1 });
+    expect(JSON.parse(await paste(`curl -sS ${url}/__plant-store/requests`))).toMatchObject({ held: 0, requests: [] });
+
+    const [status, seconds] = (await paste(`${send} -o /dev/null -w '%{http_code} %{time_total}' -H 'Prefer: delay=300'`)).split(' ');
+    expect(status).toBe('200');
+    expect(Number(seconds)).toBeGreaterThanOrEqual(0.3);
+    // curl's exit codes: 56 a receive failure (the reset), 1 or 8 a reply that is not HTTP.
+    expect(await paste(`${send} -H 'Prefer: fault=reset' 2>&1; echo " exit=$?"`)).toMatch(/reset by peer[\s\S]* exit=56\n$/);
+    expect(await paste(`${send} -H 'Prefer: fault=garbage' 2>&1; echo " exit=$?"`)).toMatch(/(HTTP\/0\.9|[Ww]eird server reply)[\s\S]* exit=(1|8)\n$/);
+    // One it cannot honour is ignored (RFC 7240, section 2): the normal answer.
+    expect(isPlant(await paste(`${send} -H 'Prefer: delay=soon, fault=explode'`))).toBe(true);
+    expect(isPlant(await paste(send))).toBe(true);
+    process.kill(-(mock.child.pid ?? -1), 'SIGTERM');
+    expect(await mock.exited).toEqual({ code: 0, signal: null });
+  });
+
   it('says so and exits 2 when its port is taken', async () => {
     const { port, close } = await occupiedPort();
     try {
@@ -182,6 +211,8 @@ describe('plant-store mock', () => {
     [['--delay', 'soon']],
     [['--seed', ' ']],
     [['--port', '70000']],
+    [['--journal-size', '0']],
+    [['--journal']],
   ])('refuses %j with exit 2', async (args) => {
     const mock = cli('mock', ...args);
     expect(await mock.exited).toEqual({ code: 2, signal: null });

@@ -3,39 +3,11 @@
  * `npx plant-store` runs) in a child process on port 0, read from what it prints. Exit codes are
  * docs/DESIGN.md's: 0 done, 2 bad usage or a port that cannot be had.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAnswer } from '../support/expect-answer.js';
+import { run, type Run } from '../support/cli.js';
 import { connectOutcome, occupiedPort, RawConnection, rawRequest } from '../support/http.js';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = fileURLToPath(new URL('../../bin/plant-store.js', import.meta.url));
-
-interface Run {
-  readonly child: ChildProcessByStdio<null, Readable, Readable>;
-  readonly stdout: () => string;
-  readonly stderr: () => string;
-  readonly exit: Promise<number | null>;
-}
-
-function run(args: readonly string[], env: Record<string, string> = {}): Run {
-  const base = { ...process.env };
-  delete base.PLANT_STORE_TOKENS;
-  const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => {
-    child.on('exit', (code) => {
-      resolve(code);
-    });
-  });
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
-}
 
 interface Serving extends Run {
   readonly url: string;
@@ -186,6 +158,66 @@ describe('where the tokens come from', () => {
     } finally {
       s.child.kill('SIGTERM');
       expect(await s.exit).toBe(0);
+    }
+  });
+});
+
+describe('serve --cors', () => {
+  const preflight = { method: 'OPTIONS', headers: { origin: 'http://page.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } };
+
+  it('grants a page on another origin its preflight and lets it read every answer, WWW-Authenticate included; without --cors a preflight is a 405', async () => {
+    const [open, closed] = await Promise.all([serve(['--token', 'secret', '--cors', '--quiet']), serve(['--token', 'secret', '--quiet'])]);
+    try {
+      expect(open.banner).toContain('CORS on');
+      const granted = await fetch(`${open.url}/plants`, preflight);
+      expect(granted.status).toBe(204);
+      expect(Object.fromEntries(granted.headers)).toMatchObject({ 'access-control-allow-origin': 'http://page.test', 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'authorization, content-type' });
+      const refused = await fetch(`${open.url}/plants`, { method: 'POST', headers: { origin: 'http://page.test', 'content-type': 'application/json' }, body: '{"name":"a","id":1}' });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('access-control-allow-origin')).toBe('http://page.test');
+      expect(refused.headers.get('access-control-expose-headers')).toContain('www-authenticate');
+      expect(closed.banner).not.toContain('CORS');
+      expect((await fetch(`${closed.url}/plants`, preflight)).status).toBe(405);
+    } finally {
+      open.child.kill('SIGKILL');
+      closed.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('the journal and the admin path', () => {
+  const journalOf = async (s: Serving): Promise<Response> => fetch(`${s.url}/__plant-store/requests`);
+
+  it('--journal --journal-size 2: the last two requests, with their verdicts, credentials masked; the banner says where', async () => {
+    const s = await serve(['--token', 'secret', '--journal', '--journal-size', '2', '--quiet']);
+    try {
+      expect(s.stdout()).toContain(`journal: ${s.url}/__plant-store/ (live page; the last 2 requests as JSON at ${s.url}/__plant-store/requests)`);
+      await post(s.url, 'Bearer secret', '{"name":"a","id":1}');
+      await post(s.url, 'Bearer secret', '{"name":"b","id":2}');
+      await post(s.url, 'secret', '{"name":"c","id":3}');
+      const text = await (await journalOf(s)).text();
+      expect(text).not.toContain('secret');
+      const journal = JSON.parse(text) as { capacity: number; dropped: number; requests: { request: { headers: Record<string, string> }; verdict: unknown }[] };
+      expect([journal.capacity, journal.dropped]).toEqual([2, 1]);
+      expect(journal.requests.map(({ request, verdict }) => [request.headers.authorization, verdict])).toEqual([
+        ['Bearer ***', { outcome: 'accepted' }],
+        ['***', { outcome: 'refused', rule: 'credentials', status: 401, code: 'unauthorized', message: 'authorization: the *** scheme is not accepted; use Bearer' }],
+      ]);
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  });
+
+  it('without --journal, the admin path says how to keep one; with --no-admin, it is the contract’s 404', async () => {
+    const [plain, noAdmin] = await Promise.all([serve(['--quiet']), serve(['--journal', '--no-admin', '--quiet'])]);
+    try {
+      expect(plain.stdout()).not.toContain('journal:');
+      expect(noAdmin.stdout()).not.toContain('journal:');
+      expect(await (await journalOf(plain)).json()).toEqual({ error: 404, message: 'journal: no request journal is kept; start the reference with --journal (startReference({ journal: true }))' });
+      expect(await (await journalOf(noAdmin)).json()).toEqual({ error: 404, message: expect.stringMatching(/^path: no operation at \/__plant-store\/requests/) as string });
+    } finally {
+      plain.child.kill('SIGKILL');
+      noAdmin.child.kill('SIGKILL');
     }
   });
 });

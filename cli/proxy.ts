@@ -1,0 +1,91 @@
+/**
+ * `plant-store proxy`: the checking proxy in front of a real implementation (proxy/). It runs
+ * until SIGINT or SIGTERM, then prints the summary per check and writes it where asked; its
+ * outcome is broken when some answer broke the contract, held otherwise.
+ */
+import { startProxy } from '../api/servers.js';
+import { loadContract } from '../src/openapi/index.js';
+import { batchedLog } from '../src/http/index.js';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, formatSummary, summaryToJUnit } from '../proxy/index.js';
+import { defineCommand, type Io, type OptionValues } from './command.js';
+import { writeReportFile } from './conform.js';
+import { absoluteHttpUrl, acceptedTokens, admin, flag, host, journalSize, junit, option, port, quiet, required, timeout, withDefault } from './options.js';
+import { BROKEN, HELD, type Outcome } from './outcome.js';
+import { explainListenError, journalLine, untilSignal } from './serve.js';
+
+const PROXY_OPTIONS = {
+  upstream: required(option('--upstream <url>', 'the implementation to check, e.g. http://127.0.0.1:3000 (a path prefix is kept)', absoluteHttpUrl)),
+  port: withDefault(port, 4020),
+  host,
+  token: acceptedTokens,
+  errors: flag('--errors', 'replace an answer that breaks the contract with a 502 Error describing the violations'),
+  report: option('--report <file>', 'on exit, write the summary per check as JSON'),
+  junit,
+  timeout: withDefault(timeout, DEFAULT_UPSTREAM_TIMEOUT_MS),
+  journalSize,
+  admin,
+  quiet,
+};
+
+export type ProxyCliOptions = OptionValues<typeof PROXY_OPTIONS>;
+
+export async function runProxy(options: ProxyCliOptions, io: Io): Promise<Outcome> {
+  const { log, flush } = batchedLog(io.out);
+  let proxy;
+  try {
+    proxy = await startProxy({
+      upstream: options.upstream,
+      port: options.port,
+      host: options.host,
+      tokens: options.token,
+      errors: options.errors,
+      timeoutMs: options.timeout,
+      journalSize: options.journalSize,
+      admin: options.admin,
+      ...(options.quiet ? {} : { log }),
+    });
+  } catch (error) {
+    throw explainListenError(error, options, '--port');
+  }
+  const contract = loadContract();
+  const known = options.token.length;
+  io.out(
+    `Plant Store proxy listening on ${proxy.url}, forwarding to ${options.upstream}\n` +
+      `  every answer is checked against ${contract.title} ${contract.version}; Plant-Store-Violations names the checks it broke${options.errors ? ', and such an answer becomes a 502 Error' : ''}\n` +
+      `  tokens: ${known === 0 ? 'none known; a token is judged as the upstream takes it (--token T tells the proxy one it accepts)' : `${known} known (--token): a 401 to one is a finding`}\n` +
+      journalLine(proxy.url, { ...options, journal: true }) +
+      `  Ctrl-C stops it and prints the summary per check\n`,
+  );
+  await untilSignal();
+  await proxy.close();
+  flush();
+  const summary = proxy.summary();
+  io.out(formatSummary(summary) + '\n');
+  await writeReportFile('--report', options.report, () => JSON.stringify(summary, null, 2) + '\n');
+  await writeReportFile('--junit', options.junit, () => summaryToJUnit(summary));
+  return summary.passed ? HELD : BROKEN;
+}
+
+export const proxy = defineCommand({
+  name: 'proxy',
+  description: 'forward to a real implementation of POST /plants and check every answer against openapi.yaml',
+  options: PROXY_OPTIONS,
+  help: `
+Every request goes to --upstream unchanged and every answer comes back unchanged, plus a header
+Plant-Store-Violations naming the checks it broke (absent when none) and Plant-Store-Warnings naming
+those that only warned. With --errors an answer that broke the contract becomes a 502 Error.
+One log line per exchange with findings goes to standard output (never a token). The last
+--journal-size exchanges, each with the upstream's answer and the findings, are kept: GET
+/__plant-store/requests reads them as JSON, DELETE clears them, /__plant-store/ is a live page
+(--no-admin forwards /__plant-store/ to the upstream like any other path).
+SIGINT or SIGTERM stop it and print the summary per check; --report and --junit write it to files.
+Exit codes: 0 no answer broke the contract, 1 some did, 2 bad usage or a port in use,
+70 a defect of the kit (please report it).
+
+Example:
+  plant-store serve --port 3000 --token secret &
+  plant-store proxy --upstream http://127.0.0.1:3000 --token secret
+  curl -i -X POST http://127.0.0.1:4020/plants -H 'Authorization: Bearer secret' \\
+    -H 'Content-Type: application/json' -d '{"name":"Fern","id":1}'`,
+  run: runProxy,
+});

@@ -1,0 +1,7 @@
+/**
+ * The checking proxy of Plant Store Kit (`plant-store proxy`): forwards to a real implementation
+ * and judges every exchange with the conformance engine's checks (proxy.ts); the summary per
+ * check (summary.ts).
+ */
+export * from './proxy.js';
+export * from './summary.js';

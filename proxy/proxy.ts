@@ -1,0 +1,635 @@
+/**
+ * The checking proxy (`plant-store proxy`): it forwards every request to a real implementation of
+ * the contract - the upstream - and hands the answer back, and judges each exchange with the
+ * conformance engine's exchange checks (the registry, fuzz/checks; never copies of them) on the
+ * way. What an observed request is comes from the contract (fuzz/classify.ts); bodies are read
+ * losslessly, so int64 ids are compared exactly.
+ *
+ * - **Unchanged both ways**: the method, the request target, the end-to-end header fields and the
+ *   body bytes go up; the status, the end-to-end header fields and the body bytes come back. Only
+ *   what RFC 9110, section 7.6 asks of an intermediary changes: hop-by-hop fields (section 7.6.1)
+ *   are not forwarded, `Host` names the upstream (section 7.2), `Via` is added to the request
+ *   (section 7.6.3), and the answer is framed anew (its bytes are held whole to judge them).
+ * - **Findings on the answer**: `Plant-Store-Violations` names the checks that failed,
+ *   `Plant-Store-Warnings` those that only warned (each absent when none); with `errors` a
+ *   violating answer is replaced by a 502 Error describing the violations.
+ * - **One seam**: every exchange - request (credentials masked), answer, classification,
+ *   findings - is handed to `onExchange`; the command line's log and summary listen there.
+ * - **A journal** (the kit's, src/http/journal.ts, which masks credentials as it keeps them): each
+ *   exchange with the upstream's answer and the proxy's verdict (`ProxyVerdict`: the findings),
+ *   read at the reserved admin path `/__plant-store/` as on the mock - the proxy's own resources,
+ *   never forwarded, judged or counted, unless `admin` is false: then that path is forwarded too.
+ */
+import { request as httpRequest, Agent as HttpAgent, createServer, type IncomingMessage, type Server, type ServerResponse, type ClientRequest } from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { loadContract, type Contract } from '../src/openapi/index.js';
+import {
+  ADMIN_PREFIX,
+  adminRoutes,
+  assertAdminPathFree,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_DEPTH,
+  errorBodyText,
+  isAdminPath,
+  splitTarget,
+  type AdminRoutes,
+  type Journal,
+  type ProxyVerdict,
+} from '../src/http/index.js';
+import {
+  acceptsCoding,
+  classifyRequest,
+  codingList,
+  DECODABLE_CODINGS,
+  decodeCodings,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  judgeObserved,
+  parseBaseUrl,
+  type Classification,
+  type Finding,
+  type Framing,
+  type HttpOutcome,
+  type HttpRequest,
+  type NeighbourRequest,
+  type TransportFailure,
+  type WireFacts,
+} from '../fuzz/index.js';
+import { createTally, type ProxySummary } from './summary.js';
+
+/** The proxy's answer headers: the checks that failed, and those that only warned. */
+export const VIOLATIONS_HEADER = 'plant-store-violations';
+export const WARNINGS_HEADER = 'plant-store-warnings';
+
+/** Default time the upstream has for one answer: generous, since a real backend may be slow; a timeout is a finding of `no-server-error`. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+/**
+ * How much of a request body is kept to judge it: the kit's own body limit. A longer body is
+ * forwarded whole all the same, and judged as open (the contract sets no limit).
+ */
+export const JUDGED_BODY_BYTES = DEFAULT_MAX_BODY_BYTES;
+
+/** A request body declared this small or smaller is sent up with the head in one write (it is kept to judge it anyway). */
+const HELD_BODY_BYTES = 64 * 1024;
+
+export interface ProxyOptions {
+  /** The implementation checked, e.g. `http://127.0.0.1:3000`; a path prefix is kept (`http://host/api`). */
+  readonly upstream: string;
+  /** Bearer tokens the upstream accepts: with one of them a 401 is a finding (rule 1). Other tokens are read from the answer. */
+  readonly tokens?: readonly string[];
+  /** Replace an answer that breaks the contract with a 502 Error describing the violations. */
+  readonly errors?: boolean;
+  /** How long the upstream has for one answer (ms); default 30 s. */
+  readonly timeoutMs?: number;
+  readonly contract?: Contract;
+  /** Told every exchange once it is answered: the seam for logs and summaries. */
+  readonly onExchange?: (exchange: ProxiedExchange) => void;
+  /** Where every exchange is kept, with the proxy's verdict (src/http/journal.ts); default none. */
+  readonly journal?: Journal<ProxyVerdict> | undefined;
+  /** Serve the admin path /__plant-store/ (the journal as JSON, its page) instead of forwarding it; default true. */
+  readonly admin?: boolean | undefined;
+}
+
+/** One exchange through the proxy, as it is told to `onExchange`. */
+export interface ProxiedExchange {
+  /** Numbered from 1 in the order requests arrived. */
+  readonly id: number;
+  readonly startedAt: string;
+  /** From the request's arrival to the answer's end at the proxy (ms). */
+  readonly durationMs: number;
+  readonly request: {
+    readonly method: string;
+    /** The request target as the client sent it, an `access_token` in the query masked. */
+    readonly target: string;
+    /** End-to-end fields, lower-case names, repeated ones joined; credentials masked (`Bearer ***`). */
+    readonly headers: Readonly<Record<string, string>>;
+    /** The body as far as it was kept (at most JUDGED_BODY_BYTES). */
+    readonly body: Uint8Array;
+    readonly bodyBytes: number;
+  };
+  /** What the upstream answered (its body decoded from any content coding), or why it did not. */
+  readonly outcome: HttpOutcome;
+  /** The status the client got: the upstream's, a 502 (`errors`, or the upstream unreachable) or a 504. */
+  readonly answered: number;
+  readonly classification: Classification;
+  /** Set when the exchange was not judged, with the reason (the upstream unreachable, a body in a coding the proxy cannot decode). */
+  readonly notJudged?: string;
+  /** The checks that judged it (empty when not judged). */
+  readonly judgedBy: readonly string[];
+  readonly findings: readonly Finding[];
+}
+
+export interface RunningProxy {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  /** Per check: exchanges judged, failures, warnings and the first example of each, so far. */
+  summary(): ProxySummary;
+  /** Stops accepting connections; exchanges in flight finish. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Hop-by-hop fields (RFC 9110, section 7.6.1): never forwarded, in either direction, with every
+ * field the Connection header names. `Proxy-Connection` is the pre-standard one (RFC 9112,
+ * appendix C.2.2). Content-Length goes too: the proxy frames what it sends itself.
+ */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade', 'trailer', 'content-length'];
+
+/** Fields whose values are credentials: masked in what the seam is told. */
+const CREDENTIAL_FIELDS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+/** Header pairs as `rawHeaders` gives them, less the hop-by-hop ones. */
+export function endToEnd(raw: readonly string[]): [name: string, value: string][] {
+  const dropped = new Set(HOP_BY_HOP);
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() !== 'connection') continue;
+    for (const option of (raw[i + 1] ?? '').split(',')) dropped.add(option.trim().toLowerCase());
+  }
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (!dropped.has(name.toLowerCase())) pairs.push([name, raw[i + 1] as string]);
+  }
+  return pairs;
+}
+
+/**
+ * The request as the checks read it: lower-case names, repeated fields joined (RFC 9110, section
+ * 5.3) - except Authorization, which is no list: a second field is a line of its own, as the
+ * engine sends it (`extraLines`), so that two sets of credentials read as two.
+ */
+function observedRequest(method: string, target: string, pairs: readonly (readonly [string, string])[], body: Uint8Array): HttpRequest {
+  const headers: Record<string, string> = {};
+  const extraLines: [string, string][] = [];
+  for (const [rawName, value] of pairs) {
+    const name = rawName.toLowerCase();
+    if (name === 'host') continue;
+    if (name === 'authorization' && headers[name] !== undefined) extraLines.push([name, value]);
+    else headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return { method, path: target, headers, body, ...(extraLines.length === 0 ? {} : { extraLines }) };
+}
+
+/** Lower-case names, repeated fields joined: how the checks read an answer's headers. */
+function joined(pairs: readonly (readonly [string, string])[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [rawName, value] of pairs) {
+    const name = rawName.toLowerCase();
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return headers;
+}
+
+/** An absolute-form target (`http://host/plants`) as the origin-form the upstream is sent (RFC 9112, section 3.2.2: the proxy is the target's authority now). */
+function originForm(target: string): string {
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
+  if (authority === null) return target;
+  const rest = target.slice(authority[0].length);
+  return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
+}
+
+/** Credentials never leave the proxy in what it tells: the scheme word stays, the rest is masked. */
+function masked(headers: Readonly<Record<string, string>>, extraLines: readonly (readonly [string, string])[] = []): Record<string, string> {
+  const copy: Record<string, string> = { ...headers };
+  for (const name of Object.keys(copy)) {
+    if (!CREDENTIAL_FIELDS.has(name)) continue;
+    copy[name] = maskCredentials(copy[name] ?? '');
+  }
+  const more = extraLines.filter(([name]) => CREDENTIAL_FIELDS.has(name));
+  if (more.length > 0) copy.authorization = [copy.authorization ?? '', ...more.map(([, value]) => maskCredentials(value))].join(', ');
+  return copy;
+}
+
+function maskCredentials(value: string): string {
+  const scheme = /^[ \t]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]+\S/.exec(value)?.[1];
+  return value.trim() === '' ? value : scheme === undefined ? '***' : `${scheme} ***`;
+}
+
+/** What a request presents as credentials (after each Authorization field's scheme word, an access_token) and the tokens configured: never told. */
+function secretsOf(request: HttpRequest, tokens: readonly string[]): string[] {
+  const lines = [request.headers.authorization, ...(request.extraLines ?? []).filter(([name]) => name === 'authorization').map(([, value]) => value)];
+  const presented = lines.flatMap((line) => {
+    const credentials = /^\s*\S+\s+(.+?)\s*$/s.exec(line ?? '')?.[1];
+    return credentials === undefined ? [] : [credentials];
+  });
+  const query = /[?&]access_token=([^&#]*)/i.exec(request.path)?.[1];
+  return [...presented, ...(query === undefined || query === '' ? [] : [query, decodeURIComponentSafe(query)]), ...tokens].filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/** The text with every secret replaced by `<token>`, longest first. */
+export function redact(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((redacted, secret) => redacted.split(secret).join('<token>'), text);
+}
+
+/** The target with the value of an `access_token` query parameter masked (RFC 6750, section 5.3: tokens in URLs get logged). */
+export function maskTarget(target: string): string {
+  return target.replace(/([?&]access_token=)[^&#]*/gi, '$1***');
+}
+
+/** Why the upstream gave no answer, as the engine names it. */
+function failureOf(error: NodeJS.ErrnoException): TransportFailure {
+  const code = error.code ?? '';
+  if (code === 'ECONNREFUSED') return 'connection-refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE' || error.message === 'socket hang up') return 'reset';
+  if (code.startsWith('HPE_')) return 'malformed-response';
+  return 'error';
+}
+
+/** What the proxy says when the upstream could not be reached at all: no answer to judge. */
+function unreachable(outcome: HttpOutcome): boolean {
+  return outcome.kind === 'failure' && (outcome.failure === 'connection-refused' || outcome.failure === 'error');
+}
+
+/** The names of the checks among `findings` with a severity, in order, once each. */
+function checksWith(findings: readonly Finding[], severity: Finding['severity']): string[] {
+  return [...new Set(findings.filter((f) => f.severity === severity).map((f) => f.check))];
+}
+
+/** An answer as the proxy writes it: status, end-to-end fields in order, body bytes. */
+interface Answer {
+  readonly status: number;
+  readonly headers: [string, string][];
+  readonly body: Buffer;
+}
+
+/** The upstream's answer, with what the proxy learnt reading it. */
+interface UpstreamAnswer extends Answer {
+  /** The upstream's Content-Length, kept on an answer without a body (to HEAD, a 304), where it describes the body a GET would get. */
+  readonly declaredLength?: string;
+  /** Set when the body is in a coding the client accepted and the proxy cannot undo: why it is passed through unjudged. */
+  readonly unreadable?: string;
+}
+
+/** A request through the proxy as the checks read it, and its neighbours: the requests in flight beside it. */
+interface Observed {
+  readonly request: HttpRequest;
+  readonly others: NeighbourRequest[];
+  /** The upstream connection it went on (0 until it has one). */
+  connection: number;
+}
+
+/** Neighbours kept per exchange at most, as the engine's client keeps them. */
+const MAX_NEIGHBOURS = 8;
+
+/**
+ * What the proxy saw of an answer on the wire, as the engine's client reports it (WireFacts), so
+ * that the checks reading it judge the upstream's answers here too: the framing, the declared and
+ * received lengths, the content codings - undone for the checks (fuzz/codings.ts), the bytes
+ * passed on untouched - and the requests it could have been for. Node's HTTP parser keeps the
+ * rest to itself: bytes after an answer, a Content-Length next to Transfer-Encoding (it refuses
+ * that answer: a malformed response), transfer codings other than chunked.
+ */
+function wireFacts(method: string, answer: IncomingMessage, fields: Readonly<Record<string, string>>, body: Buffer, where: Pick<WireFacts, 'connection' | 'exchangesBefore' | 'others'>): { wire: WireFacts; readable: Buffer } {
+  const status = answer.statusCode ?? 0;
+  const declared = answer.headers['content-length'];
+  const framing: Framing =
+    method === 'HEAD' || status === 204 || status === 304 || status < 200 ? 'none' : answer.headers['transfer-encoding'] !== undefined ? 'chunked' : declared !== undefined ? 'content-length' : 'close';
+  const contentCodings = codingList(fields['content-encoding']).filter((coding) => coding !== 'identity');
+  const decoded = decodeCodings(contentCodings, body, DEFAULT_MAX_RESPONSE_BYTES);
+  const wire: WireFacts = {
+    ...where,
+    framing,
+    ...(declared === undefined ? {} : { contentLength: Number(declared) }),
+    receivedLength: body.length,
+    contentCodings,
+    transferCodings: [],
+    ...('error' in decoded ? { undecodable: decoded.error } : decoded.rawDeflate ? { rawDeflate: true } : {}),
+  };
+  return { wire, readable: 'error' in decoded ? body : decoded.body };
+}
+
+/** The Error the client gets instead of a violating answer (`errors`), or when there is no answer to pass on. */
+function errorAnswer(status: number, message: string): Answer {
+  const body = Buffer.from(errorBodyText(status, message));
+  return { status, headers: [['content-type', 'application/json']], body };
+}
+
+/**
+ * CORS fields of the upstream's answer, kept on a 502 that replaces it, so a page still reads
+ * the Error; and the proxy's own fields added to `Access-Control-Expose-Headers` where the
+ * upstream let the page read its answer at all (Fetch, "CORS protocol"): otherwise a script
+ * cannot see them.
+ */
+function corsOf(pairs: readonly (readonly [string, string])[]): [string, string][] {
+  return pairs.filter(([name]) => name.toLowerCase().startsWith('access-control-') || name.toLowerCase() === 'vary').map(([n, v]) => [n, v]);
+}
+
+function exposeOwn(pairs: [string, string][], own: readonly string[]): [string, string][] {
+  if (own.length === 0 || !pairs.some(([name]) => name.toLowerCase() === 'access-control-allow-origin')) return pairs;
+  const index = pairs.findIndex(([name]) => name.toLowerCase() === 'access-control-expose-headers');
+  const existing = index < 0 ? undefined : pairs[index];
+  if (existing?.[1].trim() === '*') return pairs;
+  const exposed: [string, string] = ['Access-Control-Expose-Headers', [existing?.[1], ...own].filter((v) => v !== undefined && v.trim() !== '').join(', ')];
+  return index < 0 ? [...pairs, exposed] : pairs.map((pair, i) => (i === index ? exposed : pair));
+}
+
+/** Creates the proxy's node:http server (not listening). */
+export function createProxyServer(options: ProxyOptions): { server: Server; summary: () => ProxySummary; dispose: () => void } {
+  const contract = options.contract ?? loadContract();
+  const upstream = parseBaseUrl(options.upstream);
+  const prefix = upstream.pathname.replace(/\/+$/, '');
+  const secure = upstream.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  // Connections to the upstream are kept and reused: what the proxy adds to each exchange is measured in bench/.
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const tokens = options.tokens ?? [];
+  const tally = createTally({ upstream: options.upstream, contract });
+  const { journal } = options;
+  let admin: AdminRoutes | undefined;
+  if (options.admin !== false) {
+    assertAdminPathFree(contract);
+    admin = adminRoutes(journal, 'this proxy was started with journal: false');
+  }
+  let nextId = 1;
+  // What the engine's client knows of its connections, for the checks that read the wire: each
+  // upstream connection's number, the request it carried last, and the exchanges in flight.
+  const connectionIds = new WeakMap<Socket, number>();
+  let nextConnection = 1;
+  const lastOn = new WeakMap<Socket, { readonly request: HttpRequest; readonly exchanges: number }>();
+  const active = new Set<Observed>();
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (admin !== undefined && req.url?.includes(ADMIN_PREFIX) === true) {
+      const { path, query } = splitTarget(req.url);
+      if (isAdminPath(path)) {
+        answerAdmin(req, res, admin(req, path, query));
+        return;
+      }
+    }
+    const id = nextId++;
+    const startedAt = new Date();
+    const started = performance.now();
+    const method = req.method ?? 'GET';
+    const target = originForm(req.url ?? '/');
+    const pairs = endToEnd(req.rawHeaders);
+    const forwarded: [string, string][] = pairs.filter(([name]) => name.toLowerCase() !== 'host');
+    // RFC 9110, section 7.2: Host is the authority of the target, which is now the upstream; section 7.6.3: a gateway adds Via.
+    const via = pairs.filter(([name]) => name.toLowerCase() === 'via').map(([, value]) => value);
+    const headers: [string, string][] = [['Host', upstream.host], ...forwarded.filter(([name]) => name.toLowerCase() !== 'via'), ['Via', [...via, '1.1 plant-store-proxy'].join(', ')]];
+    const declared = req.headers['content-length'];
+    if (declared !== undefined) headers.push(['Content-Length', declared]);
+
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let bodyBytes = 0;
+    req.on('data', (chunk: Buffer) => {
+      bodyBytes += chunk.length;
+      if (keptBytes >= JUDGED_BODY_BYTES) return;
+      const part = chunk.length <= JUDGED_BODY_BYTES - keptBytes ? chunk : chunk.subarray(0, JUDGED_BODY_BYTES - keptBytes);
+      kept.push(part);
+      keptBytes += part.length;
+    });
+    /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
+    let observed: Observed | undefined;
+    const observe = (): Observed => {
+      if (observed !== undefined) return observed;
+      const body = kept.length === 1 ? (kept[0] as Buffer) : Buffer.concat(kept, keptBytes);
+      observed = { request: observedRequest(method, target, forwarded, body), others: [], connection: connection ?? 0 };
+      // As the engine's client has it: exchanges in flight at the same time are each other's neighbours.
+      for (const other of active) {
+        if (observed.others.length < MAX_NEIGHBOURS) observed.others.push({ request: other.request, relation: 'concurrent', connection: other.connection });
+        if (other.others.length < MAX_NEIGHBOURS) other.others.push({ request: observed.request, relation: 'concurrent', connection: observed.connection });
+      }
+      active.add(observed);
+      return observed;
+    };
+    req.once('end', observe);
+    /** The upstream connection the request went on, numbered from 1 as the proxy first used it. */
+    let connection: number | undefined;
+    let upstreamSocket: Socket | undefined;
+
+    let settled = false;
+    /** The exchange is over: judge it, answer the client, tell the seam. `answer` is the upstream's, undefined when none came. */
+    const settle = (outcome: HttpOutcome, answer?: UpstreamAnswer): void => {
+      if (settled) return;
+      settled = true;
+      const seen = observe();
+      const { request } = seen;
+      active.delete(seen);
+      const body = request.body;
+      const classification = classifyRequest(contract, request, { tokens, complete: bodyBytes === keptBytes && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
+      const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
+      const verdict = notJudged === undefined ? judgeObserved(contract, request, classification, outcome) : undefined;
+      // A message quotes bodies, which may quote a token: no credential leaves the proxy in what it says.
+      const secrets = secretsOf(request, tokens);
+      const findings = (verdict?.findings ?? []).map((finding) => ({ ...finding, message: redact(finding.message, secrets) }));
+      const failed = checksWith(findings, 'failure');
+      const warned = checksWith(findings, 'warning').filter((name) => !failed.includes(name));
+      let given: Answer = answer ?? errorAnswer(outcome.kind === 'failure' && outcome.failure === 'timeout' ? 504 : 502, `upstream: no answer (${outcome.kind === 'failure' ? `${outcome.failure}: ${outcome.message}` : 'none'})`);
+      if (options.errors === true && failed.length > 0 && answer !== undefined) {
+        const described = findings.filter((f) => f.severity === 'failure').map((f) => `${f.check}: ${f.message}`);
+        given = errorAnswer(502, `upstream: the answer (${answer.status}) broke the contract; ${described.join('; ')}`);
+        given.headers.push(...corsOf(answer.headers));
+      }
+      const own: [string, string][] = [...(failed.length > 0 ? [['Plant-Store-Violations', failed.join(', ')] as [string, string]] : []), ...(warned.length > 0 ? [['Plant-Store-Warnings', warned.join(', ')] as [string, string]] : [])];
+      write(res, method, given, [...exposeOwn(given.headers, own.map(([name]) => name)), ...own], given === answer ? answer.declaredLength : undefined);
+      const exchange: ProxiedExchange = {
+        id,
+        startedAt: startedAt.toISOString(),
+        durationMs: performance.now() - started,
+        request: { method, target: maskTarget(target), headers: masked(request.headers, request.extraLines), body, bodyBytes },
+        outcome,
+        answered: given.status,
+        classification,
+        ...(notJudged === undefined ? {} : { notJudged }),
+        judgedBy: verdict?.judgedBy ?? [],
+        findings,
+      };
+      tally.record(exchange);
+      options.onExchange?.(exchange);
+      journal?.add({
+        // As the client sent it: the journal masks credentials itself, and blots what it hid out of the rest.
+        request: { method, url: req.url ?? '/', headers: lookupOf(req.rawHeaders) },
+        body,
+        bodyBytes,
+        verdict: proxyVerdict(findings, failed, warned, verdict?.judgedBy ?? [], notJudged, outcome, answer === undefined || given === answer ? undefined : given.status),
+        // The upstream's answer as it sent it (a gzip body stays gzip); when none came, the proxy's Error.
+        response: answer === undefined ? { status: given.status, headers: lookupOf(given.headers.flat()), body: given.body } : { status: answer.status, headers: lookupOf(answer.headers.flat()), body: answer.body },
+        delayMs: 0,
+        durationMs: exchange.durationMs,
+      });
+    };
+
+    const up: ClientRequest = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: prefix + target, headers: headers.flat(), agent, setHost: false });
+    up.once('socket', (socket: Socket) => {
+      upstreamSocket = socket;
+      connection = connectionIds.get(socket) ?? nextConnection++;
+      connectionIds.set(socket, connection);
+      if (observed !== undefined) observed.connection = connection;
+    });
+    up.setTimeout(timeoutMs, () => {
+      up.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+    });
+    up.on('error', (error: NodeJS.ErrnoException) => {
+      const failure: TransportFailure = error.code === 'ETIMEDOUT' ? 'timeout' : failureOf(error);
+      settle({ kind: 'failure', failure, message: error.message, durationMs: performance.now() - started });
+    });
+    up.on('response', (answer: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      answer.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > DEFAULT_MAX_RESPONSE_BYTES) {
+          // The engine's limit: an answer this large is a finding of its own (no-server-error), never held whole.
+          answer.destroy();
+          settle({ kind: 'failure', failure: 'oversized-response', message: `the answer is larger than ${DEFAULT_MAX_RESPONSE_BYTES} bytes`, durationMs: performance.now() - started });
+          return;
+        }
+        chunks.push(chunk);
+      });
+      answer.on('error', (error: NodeJS.ErrnoException) => {
+        settle({ kind: 'failure', failure: failureOf(error), message: error.message, durationMs: performance.now() - started });
+      });
+      answer.on('end', () => {
+        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+        const answerPairs = endToEnd(answer.rawHeaders);
+        const status = answer.statusCode ?? 502;
+        const fields = joined(answerPairs);
+        const { request, others } = observe();
+        const socket = upstreamSocket;
+        const previous = socket === undefined ? undefined : lastOn.get(socket);
+        if (socket !== undefined) lastOn.set(socket, { request, exchanges: (previous?.exchanges ?? 0) + 1 });
+        const neighbours: NeighbourRequest[] = [...(previous === undefined ? [] : [{ request: previous.request, relation: 'previous' as const, connection: connection ?? 0 }]), ...others];
+        const { wire, readable } = wireFacts(method, answer, fields, body, { connection: connection ?? 0, exchangesBefore: previous?.exchanges ?? 0, others: neighbours });
+        const outcome: HttpOutcome = { kind: 'response', status, headers: fields, body: readable, durationMs: performance.now() - started, wire };
+        // A coding the client accepted that the proxy cannot undo (zstd, say): the client can read the answer, the proxy cannot judge it.
+        const unknown = wire.contentCodings.filter((coding) => !DECODABLE_CODINGS.includes(coding));
+        const unreadable = unknown.length > 0 && unknown.every((coding) => acceptsCoding(request.headers['accept-encoding'], coding)) ? `the answer is in a content coding the proxy cannot undo (${unknown.join(', ')})` : undefined;
+        settle(outcome, {
+          status,
+          headers: answerPairs,
+          body,
+          ...(answer.headers['content-length'] === undefined ? {} : { declaredLength: answer.headers['content-length'] }),
+          ...(unreadable === undefined ? {} : { unreadable }),
+        });
+      });
+    });
+    // A small body declared up front goes up with the head in one write; any other is streamed as it comes.
+    if (declared !== undefined && Number(declared) <= HELD_BODY_BYTES) {
+      req.once('end', () => {
+        up.end(kept.length === 1 ? kept[0] : Buffer.concat(kept, keptBytes));
+      });
+    } else req.pipe(up);
+    // A client that goes away before its request is whole: the upstream's request is cut too; nothing is judged.
+    req.once('close', () => {
+      if (req.complete) return;
+      settled = true;
+      if (observed !== undefined) active.delete(observed);
+      up.destroy();
+    });
+  };
+
+  const server = createServer({ keepAliveTimeout: 5_000, joinDuplicateHeaders: true }, handle);
+  return {
+    server,
+    summary: () => tally.summary(),
+    dispose: () => {
+      agent.destroy();
+    },
+  };
+}
+
+/** Header pairs, flat as `rawHeaders` has them, as a journal reads them: lower-case names, a repeated field's values in an array. */
+function lookupOf(raw: readonly string[]): Record<string, string | string[]> {
+  const lookup: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    const held = lookup[name];
+    lookup[name] = held === undefined ? value : typeof held === 'string' ? [held, value] : [...held, value];
+  }
+  return lookup;
+}
+
+/** The proxy's verdict on an exchange, as its journal keeps it: the findings, and what they make of it. */
+function proxyVerdict(findings: readonly Finding[], failed: readonly string[], warned: readonly string[], judgedBy: readonly string[], notJudged: string | undefined, outcome: HttpOutcome, answered: number | undefined): ProxyVerdict {
+  return {
+    outcome: notJudged !== undefined ? 'not-judged' : failed.length > 0 ? 'violated' : warned.length > 0 ? 'warned' : 'passed',
+    findings: findings.map(({ check, severity, message }) => ({ check, severity, message })),
+    judgedBy,
+    ...(notJudged === undefined ? {} : { reason: notJudged }),
+    ...(outcome.kind === 'failure' ? { failure: outcome.failure } : {}),
+    ...(answered === undefined ? {} : { answered }),
+  };
+}
+
+/** An answer of the admin path: the proxy's own, never forwarded; a body the client sent is read and dropped. */
+function answerAdmin(req: IncomingMessage, res: ServerResponse, answer: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }): void {
+  req.resume();
+  const headers = Object.entries(answer.headers);
+  write(res, req.method ?? 'GET', { status: answer.status, headers, body: Buffer.from(answer.body) }, headers, undefined);
+}
+
+/** Writes an answer: the status, its fields and the proxy's own, and the body framed by Content-Length (none where HTTP forbids a body). */
+function write(res: ServerResponse, method: string, answer: Answer, headers: readonly (readonly [string, string])[], declaredLength: string | undefined): void {
+  if (res.headersSent || res.destroyed) return;
+  const fields: string[] = headers.flatMap(([name, value]) => [name, value]);
+  // RFC 9110, sections 8.6 and 9.3.2: no body to HEAD, in a 204 or a 304; their Content-Length, if any, is the upstream's.
+  const bodiless = method === 'HEAD' || answer.status === 204 || answer.status === 304 || answer.status < 200;
+  if (!bodiless) fields.push('Content-Length', String(answer.body.length));
+  else if (declaredLength !== undefined && answer.status !== 204) fields.push('Content-Length', declaredLength);
+  res.writeHead(answer.status, fields);
+  res.end(bodiless ? undefined : answer.body);
+}
+
+/** Starts the proxy on a socket; resolves once it listens. Port 0 picks a free port. */
+export function listenProxy(options: ProxyOptions & { readonly port?: number; readonly host?: string }): Promise<RunningProxy> {
+  const { server, summary, dispose } = createProxyServer(options);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 4020, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      const { port, address, family } = server.address() as AddressInfo;
+      let closing: Promise<void> | undefined;
+      resolve({
+        url: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`,
+        port,
+        server,
+        summary,
+        close: () =>
+          (closing ??= new Promise<void>((done) => {
+            const force = setTimeout(() => {
+              server.closeAllConnections();
+            }, 10_000);
+            force.unref();
+            server.close(() => {
+              clearTimeout(force);
+              dispose();
+              done();
+            });
+            server.closeIdleConnections();
+          })),
+      });
+    });
+  });
+}
+
+/**
+ * The log line of an exchange with findings, or passed through unjudged; undefined for one that
+ * kept the contract. The path without its query string (an access_token may be there); the
+ * messages are redacted already.
+ */
+export function describeExchange(exchange: ProxiedExchange): string | undefined {
+  const { request, outcome } = exchange;
+  const got = outcome.kind === 'response' ? String(outcome.status) : outcome.failure;
+  const head = `${exchange.startedAt} ${request.method} ${request.target.split('?', 1)[0] ?? ''} ${got}${exchange.answered === (outcome.kind === 'response' ? outcome.status : -1) ? '' : ` (answered ${exchange.answered})`}`;
+  if (exchange.notJudged !== undefined) return `${head} not judged: ${exchange.notJudged}`;
+  if (exchange.findings.length === 0) return undefined;
+  const failed = checksWith(exchange.findings, 'failure');
+  const warned = checksWith(exchange.findings, 'warning').filter((name) => !failed.includes(name));
+  const named = [...(failed.length > 0 ? [`violations: ${failed.join(', ')}`] : []), ...(warned.length > 0 ? [`warnings: ${warned.join(', ')}`] : [])].join('; ');
+  const details = exchange.findings.map((finding) => `${finding.check}${finding.severity === 'warning' ? ' (warning)' : ''}: ${finding.message}`).join(' | ');
+  return `${head} ${named} - ${details}`.replace(/[\r\n]+/g, ' ');
+}

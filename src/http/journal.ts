@@ -1,0 +1,387 @@
+/**
+ * The request journal: the last N exchanges a server answered - each request with its verdict and
+ * the answer given - so that a frontend developer, or a test, can see what was sent. The mock
+ * keeps one by default, the reference with `--journal`, with the pipeline's verdicts (`Verdict`);
+ * the checking proxy (proxy/) keeps one by default, with its own (`ProxyVerdict`: the engine's
+ * findings on the upstream's answer). One entry type serves both: `JournalVerdict` is their union,
+ * told apart by `outcome`. Anything else that answers requests can keep one: `createJournal()`,
+ * then `add()` each exchange.
+ *
+ * - **Bounded**: a ring of `size` entries (the oldest is forgotten, and counted in `dropped`);
+ *   each body kept up to `bodyBytes` (then cut, at a character boundary, and marked `truncated`).
+ * - **No credentials**: an exchange is masked as it is added, in this one place. Authorization
+ *   keeps its scheme and hides the rest (`Bearer ***`); cookies keep their names; a header, query
+ *   parameter or form field named like a secret (token, secret, password, api key, session,
+ *   credential, auth, jwt) is hidden; and what was hidden is also blotted out of the verdict and
+ *   the answer, which may quote it (`the <token> scheme is not accepted`, for a token sent without
+ *   its scheme). JSON bodies are kept as sent: they are the data a test asserts on.
+ * - **Read over HTTP** at the reserved admin path (`adminRoutes`, served by the pipeline before
+ *   anything else, never itself journaled): `GET /__plant-store/requests` (JSON), `DELETE` there
+ *   (clear), `GET /__plant-store/` (a live page, journal-page.ts).
+ */
+import { splitTarget } from './rules.js';
+import { PlantStoreError } from './errors.js';
+import { errorResponse, headerValue, type AppResponse, type Exchange, type Fault, type HeaderLookup, type JournalVerdict } from './exchange.js';
+import { ADMIN_PREFIX, type AdminRoutes } from './pipeline.js';
+import { JOURNAL_PAGE, JOURNAL_PAGE_POLICY } from './journal-page.js';
+
+export const DEFAULT_JOURNAL_SIZE = 100;
+/** The most entries a journal may keep; with bodies cut at the default 16 KiB, at most about 320 MiB. */
+export const MAX_JOURNAL_SIZE = 10_000;
+export const DEFAULT_JOURNAL_BODY_BYTES = 16 * 1024;
+
+/** A body as kept: its text when it is UTF-8, base64 otherwise; `bytes` is its whole length. */
+export type JournalBody = { readonly bytes: number; readonly truncated?: true } & ({ readonly text: string } | { readonly base64: string });
+
+export interface JournalRequest {
+  readonly method: string;
+  /** The request target as sent, secrets in its query masked. */
+  readonly target: string;
+  /** Its path, without the query. */
+  readonly path: string;
+  /** Lower-case names, repeated fields joined with `, `; credentials masked. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Null when the body was not read: the request was refused on its head (credentials are judged before the body). */
+  readonly body: JournalBody | null;
+}
+
+export interface JournalAnswer {
+  readonly status: number;
+  /** The headers the answer set (Content-Length and Connection are the socket layer's). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: JournalBody;
+  /** How long the answer was held back (present when it was). */
+  readonly delayMs?: number;
+  /** How the answer was broken on purpose (present when it was): `reset`, `timeout` and `garbage` send none of it, `truncated` half. */
+  readonly fault?: Fault;
+}
+
+export interface JournalEntry<V extends JournalVerdict = JournalVerdict> {
+  /** 1, 2, 3, … in the order answers were given; never reused, not even after `clear()`. */
+  readonly id: number;
+  /** When the request arrived (ISO 8601). */
+  readonly time: string;
+  /** From the request's head to its answer, any delay included. */
+  readonly durationMs: number;
+  readonly request: JournalRequest;
+  readonly verdict: V;
+  readonly answer: JournalAnswer;
+}
+
+/** The journal as `GET /__plant-store/requests` gives it. */
+export interface JournalSnapshot<V extends JournalVerdict = JournalVerdict> {
+  /** How many entries it keeps at most. */
+  readonly capacity: number;
+  /** How many it holds. */
+  readonly held: number;
+  /** How many were forgotten to make room, since the start or the last clear. */
+  readonly dropped: number;
+  /** The id the next entry will get (the oldest held is `next - held`). */
+  readonly next: number;
+  /** Oldest first; with `after`, only those whose id is greater. */
+  readonly requests: readonly JournalEntry<V>[];
+}
+
+export interface JournalOptions {
+  /** Entries kept (default 100, at most 10,000). */
+  readonly size?: number | undefined;
+  /** Bytes kept of each body (default 16 KiB). */
+  readonly bodyBytes?: number | undefined;
+}
+
+export interface Journal<V extends JournalVerdict = JournalVerdict> {
+  readonly capacity: number;
+  /** Masks an exchange and keeps it, forgetting the oldest entry when full; gives the entry. */
+  add(exchange: Exchange<V>): JournalEntry<V>;
+  /** The entries held, oldest first; with `after`, those whose id is greater. */
+  list(after?: number): JournalEntry<V>[];
+  /** Forgets every entry; gives how many there were. */
+  clear(): number;
+  snapshot(after?: number): JournalSnapshot<V>;
+}
+
+export function createJournal<V extends JournalVerdict = JournalVerdict>(options: JournalOptions = {}): Journal<V> {
+  const capacity = options.size ?? DEFAULT_JOURNAL_SIZE;
+  const bodyBytes = options.bodyBytes ?? DEFAULT_JOURNAL_BODY_BYTES;
+  if (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_JOURNAL_SIZE) throw new RangeError(`journal size: ${String(capacity)} is not a whole number from 1 to ${MAX_JOURNAL_SIZE}`);
+  if (!Number.isInteger(bodyBytes) || bodyBytes < 0) throw new RangeError(`journal body bytes: ${String(bodyBytes)} is not a whole number of bytes`);
+  const slots: (JournalEntry<V> | undefined)[] = new Array<JournalEntry<V> | undefined>(capacity);
+  let start = 0;
+  let held = 0;
+  let next = 1;
+  let dropped = 0;
+
+  const list = (after = 0): JournalEntry<V>[] => {
+    const oldest = next - held;
+    const entries: JournalEntry<V>[] = [];
+    for (let i = Math.max(0, after - oldest + 1); i < held; i++) entries.push(slots[(start + i) % capacity] as JournalEntry<V>);
+    return entries;
+  };
+
+  return {
+    capacity,
+    add(exchange) {
+      const entry = toEntry(next++, exchange, bodyBytes);
+      if (held < capacity) {
+        slots[(start + held) % capacity] = entry;
+        held++;
+      } else {
+        slots[start] = entry;
+        start = (start + 1) % capacity;
+        dropped++;
+      }
+      return entry;
+    },
+    list,
+    clear() {
+      const cleared = held;
+      slots.fill(undefined);
+      start = 0;
+      held = 0;
+      dropped = 0;
+      return cleared;
+    },
+    snapshot: (after) => ({ capacity, held, dropped, next, requests: list(after) }),
+  };
+}
+
+// ---- masking ---------------------------------------------------------------------------------
+
+const MASK = '***';
+
+/** A name that says its value is a secret: of a header, a query parameter or a form field. */
+const SECRET_NAME = /token|secret|passw(?:or)?d|api[-_.]?key|session|credential|jwt|(?:^|[-_.])auth(?:$|[-_.])/i;
+
+/**
+ * Authentication schemes of the IANA registry (RFC 9110, section 16.4.1): a lone word in
+ * Authorization is shown only if it is one of them; anything else may be a token sent without
+ * its scheme.
+ */
+const SCHEMES = new Set(['basic', 'bearer', 'concealed', 'digest', 'dpop', 'gnap', 'hoba', 'mutual', 'negotiate', 'oauth', 'privatetoken', 'scram-sha-1', 'scram-sha-256', 'vapid']);
+
+/** What the masks hid, so that it can be blotted out of what quotes it. */
+type Hidden = string[];
+
+/** `credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]` (RFC 9110, section 11.4): the scheme kept, the rest hidden. */
+function maskCredentials(value: string, hidden: Hidden): string {
+  const trimmed = value.replace(/^[ \t]+|[ \t]+$/g, '');
+  const gap = trimmed.search(/[ \t]/);
+  if (gap === -1) {
+    if (trimmed === '' || SCHEMES.has(trimmed.toLowerCase())) return trimmed;
+    hidden.push(trimmed);
+    return MASK;
+  }
+  hidden.push(trimmed.slice(gap).trim());
+  return `${trimmed.slice(0, gap)} ${MASK}`;
+}
+
+/** `name=value; name=value` (RFC 6265): the names kept. With `attributes`, a Set-Cookie: its first pair masked, its attributes kept. */
+function maskCookies(value: string, hidden: Hidden, attributes: boolean): string {
+  return value
+    .split(';')
+    .map((pair, index) => {
+      const equals = pair.indexOf('=');
+      if (equals === -1 || (attributes && index > 0)) return pair;
+      hidden.push(pair.slice(equals + 1).trim());
+      return `${pair.slice(0, equals)}=${MASK}`;
+    })
+    .join(';');
+}
+
+/** `a=1&access_token=…` (a query, or a form body: RFC 6750, sections 2.2 and 2.3): secret-named values hidden. */
+function maskParameters(text: string, hidden: Hidden): string {
+  return text
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals === -1 || !SECRET_NAME.test(decodeName(pair.slice(0, equals)))) return pair;
+      hidden.push(pair.slice(equals + 1));
+      return `${pair.slice(0, equals)}=${MASK}`;
+    })
+    .join('&');
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+function flatten(value: string | readonly string[]): string {
+  return typeof value === 'string' ? value : value.join(', ');
+}
+
+function maskRequestHeaders(headers: HeaderLookup, hidden: Hidden): Record<string, string> {
+  const masked: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const text = flatten(value);
+    const lower = name.toLowerCase();
+    // Credentials are no list (RFC 9110, section 11.6.2): each field sent is masked on its own.
+    if (lower === 'authorization' || lower === 'proxy-authorization') masked[lower] = typeof value === 'string' ? maskCredentials(value, hidden) : value.map((one) => maskCredentials(one, hidden)).join(', ');
+    else if (lower === 'cookie') masked[lower] = maskCookies(text, hidden, false);
+    else if (SECRET_NAME.test(lower)) {
+      hidden.push(text);
+      masked[lower] = MASK;
+    } else masked[lower] = text;
+  }
+  return masked;
+}
+
+function maskAnswerHeaders(headers: HeaderLookup, hidden: Hidden): Record<string, string> {
+  const masked: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    masked[lower] = lower === 'set-cookie' ? (typeof value === 'string' ? [value] : value).map((cookie) => maskCookies(cookie, hidden, true)).join(', ') : flatten(value);
+  }
+  return masked;
+}
+
+/**
+ * Blots what the masks hid out of a text that may quote it: whole, and by its first 20
+ * characters, which is what a rule's message quotes of a malformed credential. Values shorter
+ * than 4 characters are left alone (they would blot out ordinary words).
+ */
+function blot(text: string, hidden: Hidden): string {
+  let result = text;
+  for (const secret of hidden) {
+    for (const quoted of [secret, secret.slice(0, 20)]) if (quoted.length >= 4) result = result.split(quoted).join(MASK);
+  }
+  return result;
+}
+
+/** Every string in a verdict blotted, however deep (a proxy's verdict holds its findings' messages in an array). */
+function blotVerdict<V extends JournalVerdict>(verdict: V, hidden: Hidden): V {
+  if (hidden.length === 0) return verdict;
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return blot(value, hidden);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    const blotted: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) blotted[key] = walk(member);
+    return blotted;
+  };
+  return walk(verdict) as V;
+}
+
+// ---- bodies ----------------------------------------------------------------------------------
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * A body as kept: cut at `limit` bytes (at a character boundary), as text when it is UTF-8, base64
+ * otherwise. `whole` is its whole length when `body` is only its first bytes (then it is cut).
+ */
+function keepBody(body: string | Uint8Array, limit: number, transform?: (text: string) => string, whole?: number): JournalBody {
+  // A string of at most limit / 3 UTF-16 units has at most `limit` bytes: no encoding needed.
+  if (whole === undefined && typeof body === 'string' && body.length * 3 <= limit) return { bytes: Buffer.byteLength(body), text: transform ? transform(body) : body };
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const total = Math.max(whole ?? 0, bytes.length);
+  const cut = total > limit || total > bytes.length;
+  const kept = bytes.length > limit ? bytes.subarray(0, limit) : bytes;
+  const text = decodeCut(kept, cut);
+  const shown: JournalBody = text === undefined ? { bytes: total, base64: Buffer.from(kept.buffer, kept.byteOffset, kept.length).toString('base64') } : { bytes: total, text: transform ? transform(text) : text };
+  return cut ? { ...shown, truncated: true } : shown;
+}
+
+/** Strict UTF-8; a cut may have split the last character, whose first bytes are then dropped. */
+function decodeCut(bytes: Uint8Array, cut: boolean): string | undefined {
+  let end = bytes.length;
+  if (cut) {
+    // Back over continuation bytes (10xxxxxx) to the lead byte of the last character; if the
+    // character needs more bytes than the cut left, it is dropped (RFC 3629, section 3).
+    let lead = end - 1;
+    while (lead > 0 && end - lead < 4 && ((bytes[lead] as number) & 0xc0) === 0x80) lead--;
+    const first = bytes[lead] ?? 0;
+    const length = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+    if (length > end - lead) end = lead;
+  }
+  try {
+    return utf8.decode(bytes.subarray(0, end));
+  } catch {
+    return undefined;
+  }
+}
+
+function toEntry<V extends JournalVerdict>(id: number, exchange: Exchange<V>, bodyBytes: number): JournalEntry<V> {
+  const { request, response } = exchange;
+  const hidden: Hidden = [];
+  const url = request.url ?? '/';
+  const { path, query } = splitTarget(url);
+  const target = query === '' ? url : `${url.slice(0, url.length - query.length)}${maskParameters(query, hidden)}`;
+  const headers = maskRequestHeaders(request.headers, hidden);
+  const form = (headerValue(request.headers, 'content-type') ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+  const body = exchange.body === undefined ? null : keepBody(exchange.body, bodyBytes, form ? (text) => maskParameters(text, hidden) : undefined, exchange.bodyBytes);
+  const answerHeaders = maskAnswerHeaders(response.headers, hidden);
+  const answerBody = keepBody(response.body, bodyBytes, hidden.length === 0 ? undefined : (text) => blot(text, hidden));
+  const durationMs = Math.round(exchange.durationMs * 100) / 100;
+  return {
+    id,
+    time: new Date(Date.now() - durationMs).toISOString(),
+    durationMs,
+    request: { method: request.method ?? '', target, path, headers, body },
+    verdict: blotVerdict(exchange.verdict, hidden),
+    answer: {
+      status: response.status,
+      headers: answerHeaders,
+      body: answerBody,
+      ...(exchange.delayMs > 0 ? { delayMs: exchange.delayMs } : {}),
+      ...(response.fault === undefined ? {} : { fault: response.fault }),
+    },
+  };
+}
+
+// ---- the admin path --------------------------------------------------------------------------
+
+const PAGE_PATHS = new Set([ADMIN_PREFIX, `${ADMIN_PREFIX}/`]);
+const REQUESTS_PATH = `${ADMIN_PREFIX}/requests`;
+const NOT_STORED = { 'cache-control': 'no-store' };
+
+/**
+ * The admin path, served by the pipeline (its `admin` option) before any rule: the journal's page
+ * (`GET /__plant-store/`), the journal as JSON (`GET /__plant-store/requests`, `?after=<id>` for
+ * the newer entries only) and its clearing (`DELETE /__plant-store/requests`). Another method is
+ * a 405 Error, another path under the prefix a 404 Error. Without a journal, its resources are a
+ * 404 Error whose message ends with `journalOff` (how to turn it on).
+ */
+export function adminRoutes(journal: Journal | undefined, journalOff = 'this server keeps none'): AdminRoutes {
+  return (request, path, query) => {
+    const method = request.method ?? '';
+    const page = PAGE_PATHS.has(path);
+    if (!page && path !== REQUESTS_PATH) {
+      return errorResponse(new PlantStoreError('not_found', `path: no admin resource at ${shorten(path)}; the admin path has ${ADMIN_PREFIX}/ (the journal's page) and ${REQUESTS_PATH} (the journal as JSON)`));
+    }
+    const allowed = page ? 'GET, HEAD' : 'GET, HEAD, DELETE';
+    if (!allowed.split(', ').includes(method)) return errorResponse(new PlantStoreError('method_not_allowed', `method: ${shorten(method)} is not allowed on ${path}; use ${allowed}`, { headers: { allow: allowed } }));
+    if (journal === undefined) return errorResponse(new PlantStoreError('not_found', `journal: no request journal is kept; ${journalOff}`));
+    if (page) return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': JOURNAL_PAGE_POLICY, ...NOT_STORED }, body: JOURNAL_PAGE };
+    if (method === 'DELETE') return json({ cleared: journal.clear() });
+    const after = new URLSearchParams(query).get('after');
+    if (after !== null && !/^\d{1,15}$/.test(after)) return errorResponse(new PlantStoreError('invalid_admin_query', `after: ${shorten(after)} is not a request number; ask for ?after=<id> to get the entries after it`));
+    return json(journal.snapshot(after === null ? 0 : Number(after)));
+  };
+}
+
+/**
+ * What a server's options make of a journal for its pipeline: every exchange added to it, and
+ * the admin path served unless `admin` is false (the kit's servers, one line each).
+ */
+export function journalSeams(journal: Journal | undefined, admin: boolean | undefined, journalOff: string): { onExchange: ((exchange: Exchange) => void) | undefined; admin: AdminRoutes | undefined } {
+  return {
+    onExchange: journal === undefined ? undefined : (exchange) => void journal.add(exchange),
+    admin: admin === false ? undefined : adminRoutes(journal, journalOff),
+  };
+}
+
+function json(value: unknown): AppResponse {
+  return { status: 200, headers: { 'content-type': 'application/json', ...NOT_STORED }, body: JSON.stringify(value) };
+}
+
+function shorten(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
