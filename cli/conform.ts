@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
-import { CHECK_NAMES, DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, formatReport, runConformance, toJUnit, type Progress, type Report } from '../fuzz/index.js';
+import { CHECK_NAMES, DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_TIME_MS, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, formatReport, MEDIAN_FACTOR, runConformance, toJUnit, type Progress, type Report } from '../fuzz/index.js';
 import { defineCommand, type Io, type OptionValues } from './command.js';
 import { baseUrl, flag, integer, junit, oneOf, option, timeout, token, withDefault } from './options.js';
 import { BROKEN, HELD, usage, UsageError, type Outcome } from './outcome.js';
@@ -14,7 +14,10 @@ const CONFORM_OPTIONS = {
   baseUrl,
   token,
   profile: withDefault(oneOf('--profile <profile>', 'reference: every check; mock: no echo, any well-formed token accepted', ['reference', 'mock']), 'reference'),
-  runs: withDefault(option('--runs <n>', 'requests to generate', integer(1, 1_000_000)), DEFAULT_RUNS),
+  runs: withDefault(option('--runs <n>', 'requests to generate (with --duration, the least)', integer(1, 1_000_000)), DEFAULT_RUNS),
+  duration: option('--duration <seconds>', 'keep generating requests this long: an endurance run (--runs is then the least)', integer(1, 7 * 24 * 3600)),
+  capacity: withDefault(option('--capacity <plants>', 'distinct plants to store before the random phase (0: none)', integer(0, 1_000_000)), DEFAULT_CAPACITY),
+  maxResponseTime: withDefault(option('--max-response-time <ms>', `an answer slower than this and than ${MEDIAN_FACTOR} × the run's median response time is a failure`, integer(1, 600_000)), DEFAULT_MAX_RESPONSE_TIME_MS),
   seed: option('--seed <n>', 'the seed of a run to replay (printed by every run)', integer(0, 2 ** 31 - 1)),
   json: option('--json <file>', 'also write the report as JSON'),
   junit,
@@ -69,7 +72,8 @@ export async function runConform(options: ConformOptions, io: Io): Promise<Outco
   }
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);
   // The seed first, so that a run that is stopped or crashes can still be replayed.
-  io.out(`plant-store conform: ${options.baseUrl} (profile ${options.profile}, ${options.runs} runs, seed ${seed})\n`);
+  const duration = options.duration === undefined ? '' : `, for ${options.duration} s at least`;
+  io.out(`plant-store conform: ${options.baseUrl} (profile ${options.profile}, ${options.runs} runs${duration}, seed ${seed})\n`);
   const bar = progressBar(process.stderr);
   let report: Report;
   try {
@@ -78,6 +82,9 @@ export async function runConform(options: ConformOptions, io: Io): Promise<Outco
       ...(options.token === undefined ? {} : { token: options.token }),
       profile: options.profile,
       runs: options.runs,
+      ...(options.duration === undefined ? {} : { durationMs: options.duration * 1000 }),
+      capacity: options.capacity,
+      maxResponseTimeMs: options.maxResponseTime,
       seed,
       timeoutMs: options.timeout,
       concurrency: options.concurrency,

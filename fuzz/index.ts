@@ -28,27 +28,36 @@ export type { Content, CheckOptions, Credentials, Finding, Framing, HttpOutcome,
 export { acceptsCoding, codingList, decodeCodings, DECODABLE_CODINGS } from './codings.js';
 export {
   applicableChecks,
+  canaryTrend,
   challenges,
   CHECK_NAMES,
   checkApplies,
   checkNamed,
   CHECKS,
   decodeJson,
+  DEFAULT_MAX_RESPONSE_TIME_MS,
   essence,
   EXCHANGE_CHECKS,
   exchangeCheck,
   failure,
   isCheckName,
   judgeExchange,
+  MEDIAN_FACTOR,
+  MIN_READINGS,
+  responseTimeBound,
   RUN_CHECKS,
   runCheck,
   runChecks,
   sameJson,
   warning,
+  type CanaryReading,
+  type CanaryTrend,
   type Check,
   type CheckContext,
   type CheckName,
   type ExchangeCheck,
+  type ResponseTimeBound,
+  type ResponseTimes,
   type RunCheck,
   type RunRecord,
   type RunVerdict,
@@ -75,7 +84,12 @@ export {
 export { anyJsonModel, EDGE_STRINGS, HOSTILE_KEYS, integerBounds, integerValue, LONG_STRING, SchemaArbitraries, type InvalidValue } from './schema-arbitraries.js';
 export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './json-text.js';
 export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, urlFor, type ClientOptions, type HttpClient, type SendOptions } from './http-client.js';
+export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './capacity.js';
+export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from './statistics.js';
+export { runRecordOf, RunTimeline, SLOWEST_KEPT, type LatencySummary, type LatencyWindow } from './timeline.js';
 export {
+  CANARY_SENDS,
+  DEFAULT_CANARY_INTERVAL_MS,
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_TIMEOUTS,
   DEFAULT_RUNS,
@@ -83,12 +97,15 @@ export {
   randomSeed,
   runConformance,
   TargetUnreachableError,
+  type CapacitySummary,
   type CheckSummary,
   type ConformanceOptions,
+  type DegradationSummary,
   type PhaseSummary,
   type Progress,
   type Report,
   type ReportedFinding,
+  type ResponseTimeSummary,
 } from './runner.js';
 export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './classify.js';
 export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, xml, type ReportedOutcome, type ReportedRequest } from './report.js';

@@ -3,7 +3,8 @@
  * XML for CI systems. The token never appears: commands read it from `$TOKEN`, reports show `<token>`.
  */
 import { urlFor } from './http-client.js';
-import { CHECKS, CHECK_NAMES } from './checks/index.js';
+import { DEFAULT_CAPACITY } from './capacity.js';
+import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS } from './checks/index.js';
 import type { Report, ReportedFinding } from './runner.js';
 import type { HttpOutcome, RequestCase } from './types.js';
 
@@ -186,9 +187,16 @@ function indent(text: string, by: string): string {
     .join('\n');
 }
 
-/** The command that replays a run. */
+/** The command that replays a run: its seed, and the settings that change what is sent or judged. */
 export function replayCommand(report: Report): string {
-  return `plant-store conform --base-url ${report.target.replace(/\/$/, '')} --token "$TOKEN"${report.profile === 'mock' ? ' --profile mock' : ''} --runs ${report.runs} --seed ${report.seed}`;
+  const capacity = report.capacity?.target ?? 0;
+  const settings = [
+    report.profile === 'mock' ? ' --profile mock' : '',
+    ` --runs ${report.runs}`,
+    capacity === DEFAULT_CAPACITY ? '' : ` --capacity ${capacity}`,
+    report.responseTimes.maxResponseTimeMs === DEFAULT_MAX_RESPONSE_TIME_MS ? '' : ` --max-response-time ${report.responseTimes.maxResponseTimeMs}`,
+  ];
+  return `plant-store conform --base-url ${report.target.replace(/\/$/, '')} --token "$TOKEN"${settings.join('')} --seed ${report.seed}`;
 }
 
 const SEVERITY_WORD = { failure: 'FAILED', warning: 'WARNING' } as const;
@@ -216,6 +224,38 @@ function describeFinding(finding: ReportedFinding, report: Report, maxChars: num
   ].join('\n');
 }
 
+function milliseconds(ms: number): string {
+  return ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toPrecision(2)} ms`;
+}
+
+/** Capacity, connections, response times and the canary, a line each. */
+function timeAndCapacity(report: Report): string[] {
+  const lines: string[] = [];
+  const capacity = report.capacity;
+  if (capacity) {
+    const what = capacity.stores ? 'plants stored' : 'plants answered (a mock stores nothing)';
+    const budget =
+      capacity.gaveUp !== undefined
+        ? `stopped after ${capacity.sent} of ${capacity.target}: ${capacity.gaveUp}`
+        : capacity.budgetHit
+          ? `the ${seconds(capacity.budgetMs)} budget ran out after ${capacity.sent} of ${capacity.target}`
+          : `all ${capacity.target} sent within the ${seconds(capacity.budgetMs)} budget`;
+    const replaced = capacity.replacementsSent > 0 ? `; then ${capacity.replaced} of ${capacity.replacementsSent} replaced` : '';
+    lines.push(`capacity: ${capacity.stored} ${what}, ${capacity.refused} refused (${budget})${replaced}`);
+  }
+  lines.push(`connections: ${report.freshConnections} opened for one request each (Connection: close), besides the kept-alive ones`);
+  const times = report.responseTimes;
+  if (times.responses > 0) {
+    const unconfirmed = times.unconfirmed > 0 ? `; ${times.unconfirmed} over it during the run but not when replayed alone` : '';
+    lines.push(`response times: median ${milliseconds(times.medianMs)}, p99 ${milliseconds(times.p99Ms)}, slowest ${milliseconds(times.maxMs)} (bound ${milliseconds(times.boundMs)}${unconfirmed})`);
+  }
+  const trend = report.degradation.trend;
+  if (trend) {
+    lines.push(`canary: ${milliseconds(trend.firstMs)} at first, ${milliseconds(trend.lastMs)} at last (${trend.readings} readings, Mann–Kendall z = ${trend.z.toFixed(2)})`);
+  }
+  return lines;
+}
+
 function verdictOf(failures: number, warnings: number, requests: number): string {
   if (failures > 0) return 'FAILED';
   if (warnings > 0) return 'warning';
@@ -230,6 +270,7 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
   const lines = [
     `${report.contract.title} ${report.contract.version} at ${report.target} (profile ${report.profile}, seed ${report.seed})`,
     `${report.requests} requests checked in ${seconds(report.checkingMs)} (${Math.round(report.requestsPerSecond)} requests/s; ${phases.join(', ')}); ${CHECK_NAMES.length} checks`,
+    ...timeAndCapacity(report),
     '',
     `${'check'.padEnd(width)}  requests  failures  warnings`,
     ...CHECK_NAMES.map((name) => {

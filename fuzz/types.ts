@@ -35,7 +35,7 @@ export type Content = 'valid' | 'invalid';
 
 /** The phases of a run, in order: see runner.ts. */
 export type Phase = 'coverage' | 'random' | 'capacity';
-export const PHASES: readonly Phase[] = ['coverage', 'random', 'capacity'];
+export const PHASES: readonly Phase[] = ['coverage', 'capacity', 'random'];
 
 /** One HTTP request as it goes on the wire. Header names are lower case. */
 export interface HttpRequest {

@@ -44,19 +44,59 @@ export interface TimedExchange {
   /** Its case's position in the phase (for the random phase, fast-check's run index). */
   readonly index: number;
   readonly kind: string;
+  /** What is special about the request, for people (see RequestCase). */
+  readonly variant?: string;
   readonly content: RequestCase['content'];
   readonly credentials: RequestCase['credentials'];
   /** Since the run began. */
   readonly startedMs: number;
   readonly durationMs: number;
   readonly status: number | TransportFailure;
+  /** Sent on a connection of its own, opened for it and closed after it (`Connection: close`). */
+  readonly fresh?: boolean;
   /** A request the runner sent to measure the target, not to test it (see runner.ts). */
   readonly probe?: 'canary';
 }
 
+/**
+ * One reading of the canary: the same valid request sent a few times, alone (no other request in
+ * flight), at intervals through the run; the reading is the fastest of those sends, so that a
+ * moment's noise (a garbage collection, another process) does not count.
+ */
+export interface CanaryReading {
+  /** Exchanges of the run completed before it. */
+  readonly afterExchanges: number;
+  /** Since the run began. */
+  readonly startedMs: number;
+  readonly phase: Phase;
+  /** The fastest answered send. */
+  readonly durationMs: number;
+  /** Sends it is the fastest of (more than a reading's own when a long run's readings were merged). */
+  readonly samples: number;
+}
+
+/** The response times of a run, summarised in constant memory (see statistics.ts). */
+export interface ResponseTimes {
+  /** Answered exchanges (transport failures and canaries aside). */
+  readonly count: number;
+  /** Their median, to ±4.5 %. */
+  readonly medianMs: number;
+  /** How many took longer than `ms` (to within a histogram bucket). */
+  countAbove(ms: number): number;
+}
+
+/**
+ * What run checks see of a run. Bounded whatever the run's length: summaries, the slowest
+ * exchanges and the canary's readings, never every exchange (a `--duration` run sends millions).
+ */
 export interface RunRecord {
-  /** Every exchange of the run's phases, setup requests included, in the order they completed. */
-  readonly exchanges: readonly TimedExchange[];
+  readonly responseTimes: ResponseTimes;
+  /** The slowest answered exchanges (canaries aside), slowest first; a few dozen at most. */
+  readonly slowest: readonly TimedExchange[];
+  /** The canary's readings, in order. */
+  readonly canary: readonly CanaryReading[];
+  /** The absolute part of the response-time bound, in milliseconds (`--max-response-time`). */
+  readonly maxResponseTimeMs: number;
 }
 
 /** A run check's verdict, with the exchange it is about where there is one. */
@@ -67,11 +107,21 @@ export interface RunVerdict extends Verdict {
 export interface RunCheck<N extends string = string> extends CheckBase<N> {
   readonly scope: 'run';
   judge(run: RunRecord, context: CheckContext): readonly RunVerdict[];
+  /** What it had to judge: answers, canary readings... (0 when the run gave it too little to say anything). */
+  looksAt(run: RunRecord): number;
   /**
    * For a verdict about one exchange: whether a replay of it (or of a smaller request while
    * shrinking) still shows the problem. Without it the exchange is reported as first seen.
    */
   reproduces?(request: RequestCase, outcome: HttpOutcome, run: RunRecord, context: CheckContext): boolean;
+  /** The finding's message for the exchange that reproduced it (shrunk, it is not the one the run saw). */
+  explain?(request: RequestCase, outcome: HttpOutcome, run: RunRecord, context: CheckContext): string;
+  /**
+   * Verdicts about single exchanges stand only when replays alone show the problem again, twice in
+   * a row: what a moment of the run caused (another process, a request queued behind a slow one)
+   * is no finding.
+   */
+  readonly confirmedByReplay?: boolean;
 }
 
 export type Check<N extends string = string> = ExchangeCheck<N> | RunCheck<N>;

@@ -10,6 +10,7 @@ import type { Check, CheckContext, ExchangeCheck, RunCheck } from './check.js';
 import { contentCoding } from './content-coding.js';
 import { contentLength } from './content-length.js';
 import { credentialsFirst } from './credentials-first.js';
+import { degradation } from './degradation.js';
 import { echo } from './echo.js';
 import { jsonCharset } from './json-charset.js';
 import { noByteOrderMark } from './no-byte-order-mark.js';
@@ -17,6 +18,7 @@ import { noServerError } from './no-server-error.js';
 import { oneAnswerPerRequest } from './one-answer-per-request.js';
 import { rejectsInvalid } from './rejects-invalid.js';
 import { requiresAuth } from './requires-auth.js';
+import { responseTime } from './response-time.js';
 import { responseShape } from './response-shape.js';
 import { statusDeclared } from './status-declared.js';
 
@@ -34,6 +36,8 @@ export const CHECKS = [
   contentCoding,
   contentLength,
   oneAnswerPerRequest,
+  responseTime,
+  degradation,
 ] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];
@@ -92,5 +96,7 @@ export function applicableChecks(request: RequestCase, outcome: HttpOutcome, con
   return EXCHANGE_CHECKS.filter((check) => runsUnder(check, context.profile) && check.applies(request, outcome, context)).map((check) => check.name);
 }
 
-export { exchangeCheck, failure, runCheck, warning, type Check, type CheckContext, type ExchangeCheck, type RunCheck, type RunRecord, type RunVerdict, type TimedExchange, type Verdict } from './check.js';
+export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type ResponseTimes, type RunCheck, type RunRecord, type RunVerdict, type TimedExchange, type Verdict } from './check.js';
+export { canaryTrend, MIN_READINGS, type CanaryTrend } from './degradation.js';
+export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type ResponseTimeBound } from './response-time.js';
 export { challenges, decodeJson, essence, excerpt, sameJson } from './support.js';

@@ -18,7 +18,7 @@ import { judgedProbes, probeTag } from './probes.js';
 const REPEAT_RATE = 20;
 
 /** The integer properties of `main` put into `first`: the same stored resource, other values. */
-function withKeysOf(first: JsonModel, main: JsonModel, keys: readonly string[]): JsonModel {
+export function withKeysOf(first: JsonModel, main: JsonModel, keys: readonly string[]): JsonModel {
   if (first.kind !== 'object' || main.kind !== 'object') return first;
   const ids = main.members.filter((m) => keys.includes(m.key));
   return { kind: 'object', members: [...first.members.filter((m) => !keys.includes(m.key)), ...ids] };

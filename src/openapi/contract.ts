@@ -159,12 +159,19 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
     return validator;
   };
 
+  // The document does not change once loaded: a $ref and a shape are worked out once (the
+  // conformance engine asks for them on every exchange).
+  const looked = new Map<string, Schema>();
   const lookup = (ref: string): Schema => {
+    const known = looked.get(ref);
+    if (known) return known;
     if (!ref.startsWith('#')) throw new Error(`only local $refs are supported, got ${ref}`);
     let node: unknown = document;
     for (const segment of ref.slice(1).split('/').filter(Boolean)) node = asRecord(node)[decodePointerSegment(segment)];
     if (node === undefined) throw new Error(`$ref ${ref} does not resolve`);
-    return asRecord(node);
+    const found = asRecord(node);
+    looked.set(ref, found);
+    return found;
   };
   const resolveSchema = (schema: Schema): Schema => {
     let current = schema;
@@ -176,7 +183,10 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
   };
   const pointerOf = (schema: Schema, fallback: string): string => (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') ? schema.$ref.slice(1) : fallback);
 
+  const shapes = new WeakMap<Schema, ObjectShape>();
   const shapeOf = (schema: Schema): ObjectShape => {
+    const known = shapes.get(schema);
+    if (known) return known;
     const properties = new Map<string, Schema>();
     const required = new Set<string>();
     let additionalProperties = true;
@@ -189,7 +199,9 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
       if (resolved.additionalProperties === false) additionalProperties = false;
     };
     visit(schema, 0);
-    return { properties, required, additionalProperties };
+    const shape = { properties, required, additionalProperties };
+    shapes.set(schema, shape);
+    return shape;
   };
 
   const schemes = asRecord(asRecord(document.components).securitySchemes);

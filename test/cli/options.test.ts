@@ -53,6 +53,9 @@ const REFUSED: Readonly<Record<string, { readonly values: readonly string[]; rea
   '--seed <seed>': { values: [' ', ''], rule: /a seed is a non-empty text/ },
   '--seed <n>': { values: ['-1', 'x', '2147483648'], rule: /expected a whole number from 0 to 2147483647/ },
   '--runs <n>': { values: ['0', '1000001'], rule: /expected a whole number from 1 to 1000000/ },
+  '--duration <seconds>': { values: ['0', 'soon', '604801', '1.5'], rule: /expected a whole number from 1 to 604800/ },
+  '--capacity <plants>': { values: ['-1', 'many', '1000001'], rule: /expected a whole number from 0 to 1000000/ },
+  '--max-response-time <ms>': { values: ['0', 'fast', '600001'], rule: /expected a whole number from 1 to 600000/ },
   '--concurrency <n>': { values: ['0', '257'], rule: /expected a whole number from 1 to 256/ },
   '--profile <profile>': { values: ['prism', ''], rule: /Allowed choices are reference, mock/ },
 };

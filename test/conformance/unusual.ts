@@ -3,7 +3,7 @@
  * reference does not - extra properties, the id as a string of its digits, pretty-printed or
  * ASCII-escaped JSON, `400.0` for an Error's code, `Connection: close` on every answer, chunked
  * answers, kept-alive connections closed after 1 s (or right after each answer), gzip wherever
- * the request allows it. The engine must find nothing wrong with any of them.
+ * the request allows it, 50 ms for every answer. The engine must find nothing wrong with any of them.
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -12,6 +12,7 @@ import { stringify } from 'lossless-json';
 import { isJsonObject, isLosslessNumber, LosslessNumber, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/openapi/index.js';
 import type { AppResponse } from '../../src/reference/index.js';
 import { header, responseObject, withBody } from '../faulty/helpers.js';
+import { answerAfter } from '../faulty/resources.js';
 import { startFaulty, type Fault } from '../support/servers.js';
 
 export interface UnusualImplementation {
@@ -101,6 +102,9 @@ export const UNUSUAL_IMPLEMENTATIONS: readonly UnusualImplementation[] = [
     const half = Math.floor(body.length / 2);
     return send(answer, {}, [body.subarray(0, half), body.subarray(half)]);
   }),
+  unusual('fifty-ms-per-answer', 'every answer waits 50 ms, a remote database\'s round trip: the contract says nothing of time, and the checks of time judge a server by its own median', () => (_request, correct) =>
+    answerAfter(new Promise((resolve) => setTimeout(resolve, 50)), correct()),
+  ),
   unusual('one-second-keep-alive', 'a kept-alive connection is closed after 1 s without a request (RFC 9112, section 9.5: a server may close an idle connection at any time)', () => closingIdleConnections(1000)),
   unusual('closes-idle-connections-at-once', 'a kept-alive connection is closed 2 ms after each answer, as an overloaded proxy does: a client must send again a request that met the close (RFC 9112, section 9.3.1)', () => closingIdleConnections(2)),
   unusual('gzip-where-allowed', 'answers are gzipped unless Accept-Encoding rules gzip out: without Accept-Encoding any coding is acceptable (RFC 9110, section 12.5.3)', () => (request, correct) => {

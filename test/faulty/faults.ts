@@ -4,10 +4,13 @@
  * reference (bearer-stores.ts) with one line of it wrong, and names the check that must catch it
  * (as a failure, or as a warning where the contract allows the behaviour). Together they cover every
  * check: authentication, validation gaps, int64, Unicode and long strings, error bodies, media
- * types, repeated ids, an intermittent fault, hostile keys and transport-level misbehaviour.
+ * types, repeated ids, an intermittent fault, hostile keys, transport-level misbehaviour, time
+ * and capacity.
  */
+import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
 import { exactInteger, isLosslessNumber, LosslessNumber, type JsonObject } from '../../src/openapi/index.js';
-import type { AppResponse } from '../../src/reference/index.js';
+import type { AppRequest, AppResponse } from '../../src/reference/index.js';
 import type { CheckName, Severity } from '../../fuzz/index.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 import * as bearer from './bearer-stores.js';
@@ -15,6 +18,7 @@ import { COVERAGE_FAULTS } from './coverage-faults.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
 import { HYGIENE_FAULTS } from './hygiene.js';
 import { sendEndlessBody, sendGarbage } from './hostile.js';
+import { answerAfter, regexPool } from './resources.js';
 
 export interface FaultyImplementation {
   readonly name: string;
@@ -27,6 +31,12 @@ export interface FaultyImplementation {
   /** Where given: the other checks the defect also breaks; the run must break no other. */
   readonly touches?: readonly CheckName[];
   start(): Promise<{ readonly url: string; close(): Promise<void> }>;
+  /**
+   * Set (to the reason) for a defect that shows in time: the suite runs it in a process of its
+   * own (test/conformance/faulty-alone.test.ts), where no other implementation's load blurs its
+   * times or feels its own.
+   */
+  readonly alone?: string;
 }
 
 /** A service of bearer-stores.ts: its own authentication in front of the reference's handling of the body. */
@@ -255,6 +265,69 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
   fault('garbage-for-other-media-types', 'no-server-error', 'a request that is not JSON is passed to a binary protocol handler, which answers with bytes that are not HTTP', (request, correct) =>
     /^application\/json\s*(;|$)/i.test(header(request, 'content-type') ?? '') ? correct() : sendGarbage,
   ),
+  // --- time and capacity ---
+  {
+    name: 'backtracking-name-classifier',
+    caughtBy: 'response-time',
+    alone: 'its slow answers burn whole cores, and are measured',
+
+    defect: 'names are classified for the search index with /^(\\w+\\s?)*$/ ("words separated by single spaces") on a pool of two threads before the answer: a long word ending in "!" takes seconds (catastrophic backtracking), cut at 1.5 s by a match timeout',
+    start: async () => {
+      const pool = regexPool(/^(\w+\s?)*$/, 2, 1500);
+      const server = await startFaulty((request, correct) => {
+        const answer = correct();
+        const name = stringField(objectBodyOf(request), 'name');
+        return answer.status === 200 && name !== undefined ? answerAfter(pool.test(name), answer) : answer;
+      });
+      return {
+        url: server.url,
+        close: async () => {
+          await pool.close();
+          await server.close();
+        },
+      };
+    },
+  },
+  {
+    ...statefulFault('leaks-a-listener-per-request', 'degradation', "every request subscribes an audit listener to the server's request events (to log what follows in its session) and none is ever removed: each request runs one more listener than the one before", () => {
+      const requests = new EventEmitter().setMaxListeners(0);
+      const trail: string[] = [];
+      return (request, correct) => {
+        requests.emit('request', request);
+        const session = header(request, 'authorization') ?? '';
+        // Meant to be removed when the answer is sent; never is.
+        requests.on('request', (next: AppRequest) => {
+          const line = `${next.method} ${next.url} ${JSON.stringify(next.headers)}`;
+          if (trail.length < 100 && session !== '' && line.includes(session)) trail.push(line);
+        });
+        return correct();
+      };
+    }),
+    alone: 'its defect is a trend of its times, which another implementation\'s load in the same process would blur',
+  },
+  statefulFault('full-at-1000-plants', 'no-server-error', 'plants live in a table of 1,000 rows: once it is full a new plant gets 500 (replacing one it holds still works)', () => {
+    const rows = new Set<bigint>();
+    return (request, correct) => {
+      const id = idOf(objectBodyOf(request));
+      const answer = correct();
+      if (answer.status !== 200 || id === undefined || rows.has(id)) return answer;
+      if (rows.size >= 1000) return errorResponse(500, 'internal: the plants table is full (1000 rows)');
+      rows.add(id);
+      return answer;
+    };
+  }),
+  {
+    name: 'leaks-a-descriptor-per-connection',
+    caughtBy: 'no-server-error',
+    defect: 'a graceful-shutdown wrapper replaces socket.end() to hold connections open until shutdown, so every connection a client closes stays half-open (CLOSE_WAIT); at 256 descriptors (ulimit -n on many systems) new connections are dropped',
+    start: () =>
+      startFaulty((_request, correct) => correct(), {}, (server) => {
+        server.maxConnections = 256;
+        server.on('connection', (socket: Socket) => {
+          socket.end = () => socket;
+        });
+      }),
+  },
   fault('endless-body-for-blank-names', 'no-server-error', 'a blank name makes the answer stream the whole store, without end', (request, correct) => {
     const name = stringField(objectBodyOf(request), 'name');
     const answer = correct();

@@ -158,7 +158,7 @@ describeLaws('requestArbitrary (the random phase): each request is what it says'
 describeLaws('coverageCases (the coverage phase): each request is what it says', coverageCases(contract, { token: TOKEN }));
 
 describe('requestArbitrary: edges come often', () => {
-  const samples = fc.sample(requestArbitrary(contract, { token: TOKEN }), { seed: SEED + 1, numRuns: 1200 });
+  const samples = fc.sample(requestArbitrary(contract, { token: TOKEN }), { seed: SEED + 1, numRuns: 2000 });
   const valid = samples.filter((c) => c.kind === 'valid');
   const texts = valid.map((c) => Buffer.from(c.body).toString('utf8'));
   const objects = valid.map((c) => strictJson(c.body)).filter(isJsonObject);

@@ -97,10 +97,14 @@ const report: Report = {
   runs: 1000,
   requests: 1100,
   kinds: { valid: 500, 'invalid-body': 300, 'malformed-json': 100, 'bad-media-type': 80, 'bad-auth': 120 },
-  phases: { coverage: { requests: 100, durationMs: 100 }, random: { requests: 1000, durationMs: 900 } },
+  phases: { coverage: { requests: 100, startedMs: 0, durationMs: 100 }, random: { requests: 1000, startedMs: 100, durationMs: 900 } },
   checkingMs: 1000,
   durationMs: 1500,
   requestsPerSecond: 1100,
+  freshConnections: 1375,
+  capacity: { target: 5000, sent: 5000, stored: 5000, refused: 0, replacementsSent: 500, replaced: 500, budgetMs: 5000, budgetHit: false, stores: true },
+  responseTimes: { responses: 1100, medianMs: 0.8, p90Ms: 1.5, p99Ms: 4, maxMs: 20, histogram: [], windowMs: 100, windows: [], boundMs: 1000, maxResponseTimeMs: 1000, factor: 10, unconfirmed: 0, slowest: [] },
+  degradation: { intervalMs: 150, sends: 5, readings: [] },
   checks: checks({ 'accepts-valid': { requests: 500 }, 'requires-auth': { requests: 120 }, echo: { requests: 500, failures: 3 } }),
   failures: [echoFailure],
   warnings: [],
@@ -126,6 +130,23 @@ describe('formatReport and toJUnit', () => {
     expect(text).toContain("curl -sS -i -X POST 'http://127.0.0.1:3000/plants'");
     expect(text).toContain('HTTP 200  content-type: application/json');
     expect(text).toContain('plant-store conform --base-url http://127.0.0.1:3000 --token "$TOKEN" --runs 1000 --seed 42');
+  });
+
+  it('say what the capacity phase stored, the connections it opened, the response times and the canary, and replay the settings a run changed', () => {
+    const readings = Array.from({ length: 12 }, (_, i) => ({ afterExchanges: i * 500, startedMs: i * 150, phase: 'random' as const, durationMs: 0.4, samples: 5 }));
+    const trend = { readings: 12, quartersMs: [0.4, 0.4, 0.4, 0.4], firstMs: 0.4, lastMs: 0.4, ratio: 1, z: -0.5, tau: -0.1, firstHalfZ: 0, secondHalfZ: 0, lineDeviationMs: 0, stepDeviationMs: 0, stepAt: 6, msPer1000: 0, degraded: false };
+    const text = formatReport({ ...report, degradation: { ...report.degradation, readings, trend } });
+    expect(text).toContain('capacity: 5000 plants stored, 0 refused (all 5000 sent within the 5.00 s budget); then 500 of 500 replaced');
+    expect(text).toContain('connections: 1375 opened for one request each (Connection: close), besides the kept-alive ones');
+    expect(text).toContain('response times: median 0.80 ms, p99 4.0 ms, slowest 20 ms (bound 1000 ms)');
+    expect(text).toContain('canary: 0.40 ms at first, 0.40 ms at last (12 readings, Mann–Kendall z = -0.50)');
+    const budgeted = formatReport({ ...report, capacity: { ...(report.capacity as NonNullable<Report['capacity']>), sent: 2100, stored: 2100, budgetHit: true, stores: false }, responseTimes: { ...report.responseTimes, maxResponseTimeMs: 300, unconfirmed: 2 } });
+    expect(budgeted).toContain('capacity: 2100 plants answered (a mock stores nothing), 0 refused (the 5.00 s budget ran out after 2100 of 5000)');
+    expect(budgeted).toContain('2 over it during the run but not when replayed alone');
+    expect(budgeted).toContain('--runs 1000 --max-response-time 300 --seed 42');
+    const without: Report = { ...report };
+    Reflect.deleteProperty(without, 'capacity');
+    expect(formatReport(without)).toContain('--runs 1000 --capacity 0 --seed 42');
   });
 
   it('asks about the token when every valid request got 401', () => {

@@ -4,6 +4,7 @@
  * transform of the request before it, or of the response after it).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { afterAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createApp, listen, type App, type AppOptions, type AppRequest, type AppResponse, type ListenOptions, type RunningServer } from '../../src/reference/index.js';
 import { createMock, type Mock, type MockOptions } from '../../mock/index.js';
@@ -45,9 +46,10 @@ export interface RunningFaulty {
 /**
  * A Plant Store with one defect. Bodies are read whole (no streaming limits): the fault sees
  * the request as the client sent it. 'reset' destroys the connection, 'hang' never answers, a
- * function writes to the raw response itself.
+ * function writes to the raw response itself. `onServer` sees the node:http server before it
+ * listens (for defects of the connection layer).
  */
-export async function startFaulty(fault: Fault, options: Partial<AppOptions> = {}): Promise<RunningFaulty> {
+export async function startFaulty(fault: Fault, options: Partial<AppOptions> = {}, onServer?: (server: Server) => void): Promise<RunningFaulty> {
   const app = createApp({ tokens: [TEST_TOKEN], ...options });
   const server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -68,6 +70,7 @@ export async function startFaulty(fault: Fault, options: Partial<AppOptions> = {
       res.end(answer.body);
     });
   });
+  onServer?.(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -80,5 +83,24 @@ export async function startFaulty(fault: Fault, options: Partial<AppOptions> = {
           resolve();
         });
       }),
+  };
+}
+
+/**
+ * For a test file that starts servers as it goes: `faulty(fault)` starts one and gives its URL,
+ * `closeLater(close)` registers any other; all are closed after the file's tests.
+ */
+export function closedAfterAll(): { readonly faulty: (fault: Fault) => Promise<string>; readonly closeLater: (close: () => Promise<void>) => void } {
+  const closers: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    await Promise.all(closers.map((close) => close()));
+  });
+  return {
+    faulty: async (fault) => {
+      const server = await startFaulty(fault);
+      closers.push(() => server.close());
+      return server.url;
+    },
+    closeLater: (close) => closers.push(close),
   };
 }
