@@ -18,7 +18,7 @@ export { startProxy, type JournaledProxy, type StartedProxy, type StartProxyOpti
 export type { ProxiedExchange, ProxySummary } from '../proxy/index.js';
 
 // Conformance testing, as `plant-store conform` runs it.
-export { formatReport, runConformance, TargetUnreachableError, type ConformanceOptions, type Report } from '../fuzz/index.js';
+export { formatReport, runConformance, TargetUnreachableError, toHtml, type ConformanceOptions, type Report } from '../fuzz/index.js';
 
 // The typed client of POST /plants.
 export { createPlant, UnexpectedResponseError, type ClientOptions, type CreatePlantResult, type CreatePlantStatus, type ErrorBody, type NewPlant, type Plant } from '../contracts/client.js';

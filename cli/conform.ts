@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
-import { CHECK_NAMES, DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_TIME_MS, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, formatReport, MEDIAN_FACTOR, runConformance, toJUnit, type Progress, type Report } from '../fuzz/index.js';
+import { CHECK_NAMES, DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_TIME_MS, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, formatReport, MEDIAN_FACTOR, runConformance, toHtml, toJUnit, type Progress, type Report } from '../fuzz/index.js';
 import { defineCommand, type Io, type OptionValues } from './command.js';
 import { baseUrl, flag, integer, junit, oneOf, option, timeout, token, withDefault } from './options.js';
 import { BROKEN, HELD, usage, UsageError, type Outcome } from './outcome.js';
@@ -21,6 +21,7 @@ const CONFORM_OPTIONS = {
   seed: option('--seed <n>', 'the seed of a run to replay (printed by every run)', integer(0, 2 ** 31 - 1)),
   json: option('--json <file>', 'also write the report as JSON'),
   junit,
+  html: option('--html <file>', 'also write the report as one self-contained HTML page (plots included)'),
   timeout: withDefault(timeout, DEFAULT_TIMEOUT_MS),
   concurrency: withDefault(option('--concurrency <n>', 'requests in flight at most', integer(1, 256)), DEFAULT_CONCURRENCY),
   strict: flag('--strict', 'warnings (hazards the contract allows) fail the run too'),
@@ -97,6 +98,7 @@ export async function runConform(options: ConformOptions, io: Io): Promise<Outco
   io.out(formatReport(report, { strict }) + '\n');
   await writeReportFile('--json', options.json, () => JSON.stringify(report, null, 2) + '\n');
   await writeReportFile('--junit', options.junit, () => toJUnit(report, { strict }));
+  await writeReportFile('--html', options.html, () => toHtml(report, { strict }));
   return report.passed && !(strict && report.warnings.length > 0) ? HELD : BROKEN;
 }
 

@@ -107,5 +107,6 @@ export {
   type ReportedFinding,
   type ResponseTimeSummary,
 } from './runner.js';
+export { toHtml } from './html-report.js';
 export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './classify.js';
 export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, xml, type ReportedOutcome, type ReportedRequest } from './report.js';

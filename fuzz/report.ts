@@ -4,7 +4,7 @@
  */
 import { urlFor } from './http-client.js';
 import { DEFAULT_CAPACITY } from './capacity.js';
-import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS } from './checks/index.js';
+import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, type CheckName } from './checks/index.js';
 import type { Report, ReportedFinding } from './runner.js';
 import type { HttpOutcome, RequestCase } from './types.js';
 
@@ -166,7 +166,8 @@ export function toCurl(base: URL, request: RequestCase, token?: string): string 
   return `printf '${printfFormat(request.body, text !== undefined)}' | ${[...parts, '--data-binary', '@-'].join(' ')}`;
 }
 
-function seconds(ms: number): string {
+/** A wall time for people, in seconds. */
+export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
 }
 
@@ -201,19 +202,24 @@ export function replayCommand(report: Report): string {
 
 const SEVERITY_WORD = { failure: 'FAILED', warning: 'WARNING' } as const;
 
-function describeFinding(finding: ReportedFinding, report: Report, maxChars: number): string {
-  const head = `${SEVERITY_WORD[finding.severity]} ${finding.check}: ${finding.message}`;
-  const times = `${finding.occurrences} of ${report.requests} requests`;
-  if (finding.request === undefined || finding.curl === undefined || finding.response === undefined) {
-    return [head, `  found in the run as a whole (${times} were looked at together); replay with: ${replayCommand(report)}`].join('\n');
-  }
-  const how = !finding.reproduced
+/** How a finding's request was found: shrunk, minimal already, sent in every run, or not shown again. */
+export function howFound(finding: ReportedFinding): string {
+  return !finding.reproduced
     ? 'did not show it again when replayed alone (intermittent, or it depends on earlier requests); shown as first seen'
     : finding.shrinks > 0
       ? `shrunk in ${finding.shrinks} steps`
       : finding.phase === 'random'
         ? 'already minimal'
         : `a ${finding.phase} request, sent in every run`;
+}
+
+function describeFinding(finding: ReportedFinding, report: Report, maxChars: number): string {
+  const head = `${SEVERITY_WORD[finding.severity]} ${finding.check}: ${finding.message}`;
+  const times = `${finding.occurrences} of ${report.requests} requests`;
+  if (finding.request === undefined || finding.curl === undefined || finding.response === undefined) {
+    return [head, `  found in the run as a whole (${times} were looked at together); replay with: ${replayCommand(report)}`].join('\n');
+  }
+  const how = howFound(finding);
   return [
     head,
     `  request (${finding.request.kind}${finding.request.variant ? `: ${finding.request.variant}` : ''}), ${how}:`,
@@ -224,12 +230,13 @@ function describeFinding(finding: ReportedFinding, report: Report, maxChars: num
   ].join('\n');
 }
 
-function milliseconds(ms: number): string {
+/** A time for people: whole milliseconds from 100 ms, two significant digits below. */
+export function milliseconds(ms: number): string {
   return ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toPrecision(2)} ms`;
 }
 
 /** Capacity, connections, response times and the canary, a line each. */
-function timeAndCapacity(report: Report): string[] {
+export function timeAndCapacity(report: Report): string[] {
   const lines: string[] = [];
   const capacity = report.capacity;
   if (capacity) {
@@ -256,7 +263,8 @@ function timeAndCapacity(report: Report): string[] {
   return lines;
 }
 
-function verdictOf(failures: number, warnings: number, requests: number): string {
+/** A check's verdict in a run, from its counts. */
+export function verdictOf(failures: number, warnings: number, requests: number): string {
   if (failures > 0) return 'FAILED';
   if (warnings > 0) return 'warning';
   return requests === 0 ? 'not exercised' : 'ok';
@@ -279,21 +287,40 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
     }),
   ];
   if (report.stoppedEarly) lines.push('', `Stopped early: ${report.stoppedEarly}.`);
-  const accepts = report.checks['accepts-valid'];
-  const refused = report.failures.find((f) => f.check === 'accepts-valid')?.response;
-  if (accepts.requests > 0 && accepts.failures === accepts.requests && refused?.kind === 'response' && refused.status === 401) {
-    lines.push('', 'Every valid request got 401: is --token a token the implementation accepts?');
-  }
+  const hint = tokenHint(report);
+  if (hint !== undefined) lines.push('', hint);
   for (const finding of [...report.failures, ...report.warnings]) lines.push('', describeFinding(finding, report, maxChars));
-  const warned = report.warnings.map((w) => w.check);
+  const verdict = runVerdict(report, options.strict === true);
+  const warned = verdict.warned;
   const warningNote = warned.length === 0 ? '' : ` ${warned.length} warning${warned.length === 1 ? '' : 's'} (${warned.join(', ')}): hazards the contract allows${options.strict === true ? ', failing the run under --strict' : ''}.`;
   lines.push(
     '',
-    report.passed && !(options.strict === true && warned.length > 0)
+    verdict.kept
       ? `The target kept the contract (seed ${report.seed}; ${seconds(report.durationMs)}).${warningNote}`
-      : `The target broke the contract: ${[...report.failures.map((f) => f.check), ...(options.strict === true ? warned : [])].join(', ') || 'see above'} (seed ${report.seed}; ${seconds(report.durationMs)}).${warningNote} Commands use $TOKEN for your token.`,
+      : `The target broke the contract: ${verdict.broken.join(', ') || 'see above'} (seed ${report.seed}; ${seconds(report.durationMs)}).${warningNote} Commands use $TOKEN for your token.`,
   );
   return lines.join('\n');
+}
+
+/** Every valid request refused with 401 is most likely the wrong --token, not a broken target. */
+export function tokenHint(report: Report): string | undefined {
+  const accepts = report.checks['accepts-valid'];
+  const refused = report.failures.find((f) => f.check === 'accepts-valid')?.response;
+  const allRefused = accepts.requests > 0 && accepts.failures === accepts.requests && refused?.kind === 'response' && refused.status === 401;
+  return allRefused ? 'Every valid request got 401: is --token a token the implementation accepts?' : undefined;
+}
+
+/**
+ * The run's verdict: kept when no check failed and every request was sent (`report.passed`) and,
+ * under `--strict`, no check warned. `broken` names the checks that broke it.
+ */
+export function runVerdict(report: Report, strict: boolean): { readonly kept: boolean; readonly broken: readonly CheckName[]; readonly warned: readonly CheckName[] } {
+  const warned = report.warnings.map((w) => w.check);
+  return {
+    kept: report.passed && !(strict && warned.length > 0),
+    broken: [...report.failures.map((f) => f.check), ...(strict ? warned : [])],
+    warned,
+  };
 }
 
 /** XML 1.0 text: escaped, and characters XML cannot carry at all written as \uXXXX. */

@@ -12,6 +12,8 @@ const PER_OCTAVE = 8;
 const FIRST_OCTAVE = -7;
 const LAST_OCTAVE = 20;
 const BUCKETS = (LAST_OCTAVE - FIRST_OCTAVE) * PER_OCTAVE;
+/** How many times longer a bucket's end is than its start: a bucket holds (upToMs / BUCKET_RATIO, upToMs]. */
+export const BUCKET_RATIO = 2 ** (1 / PER_OCTAVE);
 
 /** The bucket of a time in milliseconds. */
 function bucketOf(ms: number): number {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_NAMES, type Report } from '../../fuzz/index.js';
 import { isCi } from '../../cli/conform.js';
+import { exactText, render } from '../../fuzz/html.js';
 import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
 import { startFaulty, startReference, TEST_TOKEN } from '../support/servers.js';
 import { runCli } from './common.js';
@@ -30,6 +31,7 @@ describe('plant-store conform', () => {
     const report = JSON.parse(run.json ?? '{}') as Report;
     expect(report).toMatchObject({ passed: true, seed: 11, runs: 1000, failures: [] });
     expect(run.junit).toContain(`<testsuites name="plant-store conform" tests="${CHECK_NAMES.length}" failures="0" errors="0"`);
+    expect(run.html).toContain('<strong>The target kept the contract.</strong>');
     // No progress bar under CI=true (the runner sets it for children).
     expect(run.stderr).toBe('');
   });
@@ -49,6 +51,15 @@ describe('plant-store conform', () => {
     const report = JSON.parse(run.json ?? '{}') as Report;
     expect(report.failures.map((f) => f.check)).toEqual(['requires-auth']);
     expect(run.junit).toContain('<failure message="bad-auth request (no Authorization header): accepted with 200');
+    // The page: the verdict, the failure with the same curl command, the plots; and no token.
+    const page = run.html ?? '';
+    expect(page).toContain('<strong>The target broke the contract</strong>: requires-auth.');
+    expect(page).toContain('<article class="finding failure" id="failure-requires-auth"');
+    const curl = /^ {4}(curl .*)$/m.exec(run.stdout)?.[1] ?? 'no curl printed';
+    expect(page).toContain(`<pre class="command"><code>${render(exactText(curl))}</code></pre>`);
+    expect(page).toContain('<svg class="plot" id="histogram"');
+    expect(page).toContain('<svg class="plot" id="latency"');
+    expect(page).not.toContain(TEST_TOKEN);
   });
 
   it('passes an implementation with warnings only (exit 0), and fails it under --strict (exit 1)', { timeout: 60_000 }, async () => {
@@ -97,7 +108,7 @@ describe('plant-store conform', () => {
   it('documents itself with --help', async () => {
     const run = await runCli(['conform', '--help']);
     expect(run.code).toBe(0);
-    for (const option of ['--base-url', '--token', '--profile', '--runs', '--seed', '--json', '--junit']) expect(run.stdout).toContain(option);
+    for (const option of ['--base-url', '--token', '--profile', '--runs', '--seed', '--json', '--junit', '--html']) expect(run.stdout).toContain(option);
     expect(run.stdout).toContain('Exit codes: 0');
   });
 });

@@ -143,10 +143,11 @@ export interface CliRun {
   readonly stderr: string;
   readonly json: string | undefined;
   readonly junit: string | undefined;
+  readonly html: string | undefined;
 }
 
 /**
- * `node bin/plant-store.js <args>` as a user runs it; `files` adds --json and --junit into a
+ * `node bin/plant-store.js <args>` as a user runs it; `files` adds --json, --junit and --html into a
  * temporary directory; `nodeArgs` go to node before the script (a test's --import, say).
  */
 export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; files?: boolean; nodeArgs?: readonly string[] } = {}): Promise<CliRun> {
@@ -154,7 +155,8 @@ export async function runCli(args: readonly string[], options: { env?: NodeJS.Pr
   try {
     const json = join(dir, 'report.json');
     const junit = join(dir, 'report.xml');
-    const extra = options.files === true ? ['--json', json, '--junit', junit] : [];
+    const html = join(dir, 'report.html');
+    const extra = options.files === true ? ['--json', json, '--junit', junit, '--html', html] : [];
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(ROOT, 'bin', 'plant-store.js'), ...args, ...extra], { cwd: ROOT, env: { ...process.env, CI: 'true', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -162,7 +164,7 @@ export async function runCli(args: readonly string[], options: { env?: NodeJS.Pr
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((done) => child.on('close', done));
     const read = (file: string): Promise<string | undefined> => readFile(file, 'utf8').catch(() => undefined);
-    return { code, stdout, stderr, json: await read(json), junit: await read(junit) };
+    return { code, stdout, stderr, json: await read(json), junit: await read(junit), html: await read(html) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
