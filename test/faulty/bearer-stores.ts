@@ -7,8 +7,8 @@
  * (test/conformance/credentials.test.ts) are correct in ways a checker must not flag.
  */
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/reference/index.js';
+import { listening } from '../support/listening.js';
 import { TEST_TOKEN } from '../support/servers.js';
 
 /** Why a request is refused: RFC 6750, section 3.1's error codes (none when no credentials were presented). */
@@ -71,18 +71,7 @@ export async function startBearerStore(options: BearerStoreOptions): Promise<{ r
       send(answer.status, answer.headers, answer.body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
+  return listening(server.listen(0, '127.0.0.1'));
 }
 
 /** The token of `Authorization: Bearer <token>`, the scheme in any case, spaces between (RFC 6750, section 2.1). */

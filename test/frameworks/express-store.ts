@@ -14,7 +14,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
 import { CONTRACT_RULES, errorJson, InvalidPlant, parseLossless, plantJson, PlantStore, readNewPlant, type Plant, type PlantRules } from './plants.js';
-import { listening, type RunningStore } from './serve.js';
+import { listening, type RunningStore } from '../support/listening.js';
 
 export interface ExpressStoreOptions {
   readonly token: string;

@@ -14,7 +14,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { CONTRACT_RULES, errorJson, InvalidPlant, parseLossless, plantJson, PlantStore, readNewPlant, type PlantRules } from './plants.js';
-import type { RunningStore } from './serve.js';
+import type { RunningStore } from '../support/listening.js';
 
 /** A refusal of the authentication hook. */
 export interface Denial {

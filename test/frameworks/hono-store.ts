@@ -19,7 +19,7 @@ import { bearerAuth } from 'hono/bearer-auth';
 import { HTTPException } from 'hono/http-exception';
 import type { MiddlewareHandler } from 'hono/types';
 import { CONTRACT_RULES, errorJson, InvalidPlant, parseLossless, plantJson, PlantStore, readNewPlant, type PlantRules } from './plants.js';
-import { listening, type RunningStore } from './serve.js';
+import { listening, type RunningStore } from '../support/listening.js';
 
 export interface HonoStoreOptions {
   readonly token: string;

@@ -8,7 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { errorJson, InvalidPlant, parseLossless, plantJson, PlantStore, readNewPlant } from './plants.js';
-import { listening, type RunningStore } from './serve.js';
+import { listening, type RunningStore } from '../support/listening.js';
 
 /** Whether the Authorization field (undefined: none) carries the token. */
 export type TokenCheck = (authorization: string | undefined, token: string) => boolean;

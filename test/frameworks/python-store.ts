@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { RunningStore } from './serve.js';
+import type { RunningStore } from '../support/listening.js';
 
 const SCRIPT = join(import.meta.dirname, 'python', 'plant_store.py');
 const PYTHON = process.env.PLANT_STORE_PYTHON ?? 'python3';

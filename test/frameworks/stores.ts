@@ -19,7 +19,7 @@ import { startHonoStore } from './hono-store.js';
 import { startNodeHttpStore, type TokenCheck } from './node-http-store.js';
 import { CONTRACT_RULES, errorJson, INT64_MAX, INT64_MIN, type PlantRules } from './plants.js';
 import { startPythonStore, type PythonDefect } from './python-store.js';
-import type { RunningStore } from './serve.js';
+import type { RunningStore } from '../support/listening.js';
 
 export type Framework = 'Express' | 'Fastify' | 'Hono' | 'Python http.server' | 'node:http';
 

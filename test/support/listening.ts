@@ -1,4 +1,4 @@
-/** Starting and stopping the framework implementations' servers on 127.0.0.1, port 0. */
+/** A node:http server on 127.0.0.1, port 0, as a running store: its URL and a close that ends every connection (the framework implementations, the bearer stores). */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
