@@ -109,4 +109,5 @@ export {
 } from './runner.js';
 export { toHtml } from './html-report.js';
 export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './classify.js';
-export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, xml, type ReportedOutcome, type ReportedRequest } from './report.js';
+export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from './junit.js';
+export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './report.js';

@@ -3,6 +3,7 @@
  * XML for CI systems. The token never appears: commands read it from `$TOKEN`, reports show `<token>`.
  */
 import { urlFor } from './http-client.js';
+import { junitXml, type JUnitCase } from './junit.js';
 import { DEFAULT_CAPACITY } from './capacity.js';
 import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, type CheckName } from './checks/index.js';
 import type { Report, ReportedFinding } from './runner.js';
@@ -323,19 +324,6 @@ export function runVerdict(report: Report, strict: boolean): { readonly kept: bo
   };
 }
 
-/** XML 1.0 text: escaped, and characters XML cannot carry at all written as \uXXXX. */
-export function xml(text: string): string {
-  return (
-    text
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      // eslint-disable-next-line no-control-regex -- XML 1.0, section 2.2: these code points are not allowed
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  );
-}
-
 /**
  * JUnit XML (the format Jenkins, GitLab and GitHub test reporters read): one test case per check.
  * A failure is a <failure>; a warning is printed in the case's <system-out> and, under `strict`,
@@ -345,41 +333,27 @@ export function toJUnit(report: Report, options: { strict?: boolean } = {}): str
   const strict = options.strict === true;
   const failed = new Map(report.failures.map((f) => [f.check, f]));
   const warned = new Map(report.warnings.map((f) => [f.check, f]));
-  const time = (report.durationMs / 1000).toFixed(3);
-  let failures = 0;
-  const cases = CHECKS.map(({ name }) => {
-    const { requests } = report.checks[name];
+  const cases: JUnitCase[] = CHECKS.map(({ name }): JUnitCase => {
     const failure = failed.get(name) ?? (strict ? warned.get(name) : undefined);
     const warning = warned.get(name);
-    const open = `    <testcase classname="plant-store.conform" name="${name}" time="0">`;
-    if (failure) {
-      failures++;
-      return `${open}\n      <failure message="${xml(failure.message)}" type="${failure.severity === 'failure' ? name : `${name} (warning, --strict)`}">${xml(describeFinding(failure, report, 100_000))}</failure>\n    </testcase>`;
-    }
-    if (warning) return `${open}\n      <system-out>${xml(describeFinding(warning, report, 100_000))}</system-out>\n    </testcase>`;
-    if (requests === 0) return `${open}\n      <skipped message="no request exercised this check"/>\n    </testcase>`;
-    return `    <testcase classname="plant-store.conform" name="${name}" time="0"/>`;
+    if (failure) return { name, outcome: { kind: 'failure', message: failure.message, type: failure.severity === 'failure' ? name : `${name} (warning, --strict)`, text: describeFinding(failure, report, 100_000) } };
+    if (warning) return { name, outcome: { kind: 'output', text: describeFinding(warning, report, 100_000) } };
+    if (report.checks[name].requests === 0) return { name, outcome: { kind: 'skipped', message: 'no request exercised this check' } };
+    return { name, outcome: { kind: 'passed' } };
   });
-  const errors = report.stoppedEarly === undefined ? 0 : 1;
-  const stopped = report.stoppedEarly === undefined ? [] : [`    <testcase classname="plant-store.conform" name="run completed" time="0">\n      <error message="${xml(report.stoppedEarly)}"/>\n    </testcase>`];
-  const tests = CHECK_NAMES.length + errors;
-  const skipped = CHECK_NAMES.filter((n) => report.checks[n].requests === 0 && !failed.has(n) && !warned.has(n)).length;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="plant-store conform" tests="${tests}" failures="${failures}" errors="${errors}" time="${time}">`,
-    `  <testsuite name="${xml(`${report.contract.title} ${report.contract.version} at ${report.target}`)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time}">`,
-    '    <properties>',
-    `      <property name="seed" value="${report.seed}"/>`,
-    `      <property name="runs" value="${report.runs}"/>`,
-    `      <property name="profile" value="${report.profile}"/>`,
-    `      <property name="requests" value="${report.requests}"/>`,
-    `      <property name="warnings" value="${report.warnings.length}"/>`,
-    `      <property name="strict" value="${strict}"/>`,
-    '    </properties>',
-    ...cases,
-    ...stopped,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  if (report.stoppedEarly !== undefined) cases.push({ name: 'run completed', outcome: { kind: 'error', message: report.stoppedEarly } });
+  return junitXml({
+    tool: 'conform',
+    name: `${report.contract.title} ${report.contract.version} at ${report.target}`,
+    durationMs: report.durationMs,
+    properties: [
+      ['seed', report.seed],
+      ['runs', report.runs],
+      ['profile', report.profile],
+      ['requests', report.requests],
+      ['warnings', report.warnings.length],
+      ['strict', strict],
+    ],
+    cases,
+  });
 }

@@ -5,7 +5,7 @@
  * to code. Plain data: `JSON.stringify(summary)` is the JSON report.
  */
 import type { Contract } from '../src/openapi/index.js';
-import { EXCHANGE_CHECKS, xml, type Finding } from '../fuzz/index.js';
+import { EXCHANGE_CHECKS, junitXml, type Finding, type JUnitCase } from '../fuzz/index.js';
 import type { ProxiedExchange } from './proxy.js';
 
 /** One exchange that showed a finding, as the summary keeps it (credentials masked). */
@@ -148,36 +148,21 @@ function describeExample(check: string, what: string, example: Example): string 
  * <system-out>, a check that judged nothing is <skipped>.
  */
 export function summaryToJUnit(summary: ProxySummary): string {
-  const time = (summary.durationMs / 1000).toFixed(3);
-  const names = Object.keys(summary.checks);
-  let failures = 0;
-  let skipped = 0;
-  const cases = names.map((name) => {
-    const tally = summary.checks[name] as CheckTally;
-    const open = `    <testcase classname="plant-store.proxy" name="${xml(name)}" time="0">`;
-    if (tally.firstFailure) {
-      failures++;
-      return `${open}\n      <failure message="${xml(tally.firstFailure.message)}" type="${xml(name)}">${xml(`${tally.failures} of ${tally.judged} exchanges; ${describeExample(name, 'first failure', tally.firstFailure)}`)}</failure>\n    </testcase>`;
-    }
-    if (tally.firstWarning) return `${open}\n      <system-out>${xml(`${tally.warnings} of ${tally.judged} exchanges; ${describeExample(name, 'first warning', tally.firstWarning)}`)}</system-out>\n    </testcase>`;
-    if (tally.judged === 0) {
-      skipped++;
-      return `${open}\n      <skipped message="no exchange was judged by this check"/>\n    </testcase>`;
-    }
-    return `    <testcase classname="plant-store.proxy" name="${xml(name)}" time="0"/>`;
+  const cases = Object.entries(summary.checks).map(([name, tally]): JUnitCase => {
+    if (tally.firstFailure) return { name, outcome: { kind: 'failure', message: tally.firstFailure.message, type: name, text: `${tally.failures} of ${tally.judged} exchanges; ${describeExample(name, 'first failure', tally.firstFailure)}` } };
+    if (tally.firstWarning) return { name, outcome: { kind: 'output', text: `${tally.warnings} of ${tally.judged} exchanges; ${describeExample(name, 'first warning', tally.firstWarning)}` } };
+    if (tally.judged === 0) return { name, outcome: { kind: 'skipped', message: 'no exchange was judged by this check' } };
+    return { name, outcome: { kind: 'passed' } };
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="plant-store proxy" tests="${names.length}" failures="${failures}" errors="0" time="${time}">`,
-    `  <testsuite name="${xml(`${summary.contract.title} ${summary.contract.version} through the proxy to ${summary.upstream}`)}" tests="${names.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}">`,
-    '    <properties>',
-    `      <property name="exchanges" value="${summary.exchanges}"/>`,
-    `      <property name="judged" value="${summary.judged}"/>`,
-    `      <property name="not-judged" value="${summary.notJudged}"/>`,
-    '    </properties>',
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return junitXml({
+    tool: 'proxy',
+    name: `${summary.contract.title} ${summary.contract.version} through the proxy to ${summary.upstream}`,
+    durationMs: summary.durationMs,
+    properties: [
+      ['exchanges', summary.exchanges],
+      ['judged', summary.judged],
+      ['not-judged', summary.notJudged],
+    ],
+    cases,
+  });
 }
