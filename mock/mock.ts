@@ -15,27 +15,18 @@
  *   declares, application/json, a body its schema accepts, the headers it requires. Anything
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
-import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, loadContract, parseJson, validationView, type Contract, type JsonObject, type OperationContract } from '../src/openapi/index.js';
-import { acceptAnyToken, createPipeline, headerValue, journalSeams, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Journal, type Pipeline, type Reply, type RequestHead } from '../src/http/index.js';
+import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, loadContract, parseJson, validationView, type JsonObject, type OperationContract } from '../src/openapi/index.js';
+import { acceptAnyToken, createPipeline, headerValue, journalSeams, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Pipeline, type Reply, type RequestHead, type ServerSettings } from '../src/http/index.js';
 import { deliveryFor, deliveryPreferences, delayPicker } from './prefer.js';
 import { loadPrism, type Preferences, type PrismEngine, type PrismResponse } from './prism.js';
 
-export interface MockOptions {
+export interface MockOptions extends ServerSettings {
   /** Generated data instead of the declared examples (`Prefer: dynamic=…` overrides it per request). */
   readonly dynamic?: boolean;
   /** Seed of the generated data (`Prefer: seed=…` overrides it per request), and of the delays picked from ranges (`Prefer: delay=100-800`). */
   readonly seed?: string | undefined;
   /** Simulated latency: every answer but a CORS preflight waits this long (`Prefer: delay=…` overrides it per request). */
   readonly delayMs?: number;
-  readonly maxBodyBytes?: number;
-  readonly maxDepth?: number;
-  readonly contract?: Contract;
-  /** Told the exception behind every 500; default: stderr (see src/http/pipeline.ts). */
-  readonly onDefect?: (cause: unknown) => void;
-  /** Where every exchange is kept, with its verdict (src/http/journal.ts); default none. */
-  readonly journal?: Journal | undefined;
-  /** Serve the admin path /__plant-store/ (the journal as JSON, its page); default true. */
-  readonly admin?: boolean | undefined;
 }
 
 /** A request whose head passed the pipeline's rules, with what Prism needs of it. */

@@ -27,6 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { isJsonObject, type Contract, type JsonObject, type OperationContract } from '../openapi/index.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { PlantStoreError } from './errors.js';
+import type { Journal } from './journal.js';
 import { errorResponse, type AppRequest, type AppResponse, type Delivery, type Exchange, type RequestHead, type Verdict } from './exchange.js';
 import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, HEAD_RULES, ROUTE_RULE, route, splitTarget, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
 
@@ -73,6 +74,19 @@ export function assertAdminPathFree(contract: Contract): void {
 
 /** Answers a request under the admin prefix (journal.ts: `adminRoutes`). */
 export type AdminRoutes = (request: RequestHead, path: string, query: string) => AppResponse;
+
+/** What both kit servers (the reference's createApp, the mock's createMock) take for the pipeline they run. */
+export interface ServerSettings {
+  readonly maxBodyBytes?: number;
+  readonly maxDepth?: number;
+  readonly contract?: Contract;
+  /** Told the exception behind every 500; default: stderr. */
+  readonly onDefect?: (cause: unknown) => void;
+  /** Where every exchange is kept, with its verdict (journal.ts); default none: the journal holds bodies. */
+  readonly journal?: Journal | undefined;
+  /** Serve the admin path /__plant-store/ (the journal as JSON, its page); default true. */
+  readonly admin?: boolean | undefined;
+}
 
 export interface PipelineOptions<A extends Admitted, R extends Reply | Promise<Reply>> {
   readonly contract: Contract;

@@ -3,25 +3,16 @@
  * shared pipeline (src/http/pipeline.ts), which judges every request first. No socket: tests call
  * `app.request()`; `listen(app)` (src/http) serves it.
  */
-import { integerText, isLosslessNumber, LosslessNumber, loadContract, stringifyJson, type Contract, type JsonObject, type OperationContract } from '../openapi/index.js';
-import { acceptTokens, createPipeline, journalSeams, JSON_HEADERS, type Admitted, type AppResponse, type Journal, type Pipeline } from '../http/index.js';
+import { integerText, isLosslessNumber, LosslessNumber, loadContract, stringifyJson, type JsonObject, type OperationContract } from '../openapi/index.js';
+import { acceptTokens, createPipeline, journalSeams, JSON_HEADERS, type Admitted, type AppResponse, type Pipeline, type ServerSettings } from '../http/index.js';
 import { DEFAULT_MAX_ENTRIES, PlantStore } from './store.js';
 
-export interface AppOptions {
+export interface AppOptions extends ServerSettings {
   /** Accepted bearer tokens; at least one. */
   readonly tokens: readonly string[];
-  readonly maxBodyBytes?: number;
-  readonly maxDepth?: number;
   readonly maxEntries?: number;
-  readonly contract?: Contract;
   /** Answer CORS preflights and let pages from any origin read every answer (off by default). */
   readonly cors?: boolean;
-  /** Told the exception behind every 500; default: stderr (see src/http/pipeline.ts). */
-  readonly onDefect?: (cause: unknown) => void;
-  /** Where every exchange is kept, with its verdict (src/http/journal.ts); default none: the journal holds bodies. */
-  readonly journal?: Journal | undefined;
-  /** Serve the admin path /__plant-store/ (the journal as JSON, its page); default true. */
-  readonly admin?: boolean | undefined;
 }
 
 /** An admitted request: its operation, worked out once with how each declared property of its body is written back. */
