@@ -10,7 +10,7 @@
  * Content-Security-Policy allows only this page's own script and style (by hash) and requests to
  * its own origin: a request body cannot run script on the page.
  */
-import { createHash } from 'node:crypto';
+import { sha256Base64 } from './sha256.js';
 
 const STYLE = `
 :root { color-scheme: light dark; --ok: #1a7f37; --bad: #cf222e; --muted: #6e7781; --line: #d0d7de80; --soft: #8c959f1a; }
@@ -165,7 +165,7 @@ document.getElementById('clear').addEventListener('click', async () => {
 loop();
 `;
 
-const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const hash = (text: string): string => `'sha256-${sha256Base64(text)}'`;
 
 /** Only this page's own style and script, requests to its own origin, and no icon fetched from the server (it would be journaled). */
 export const JOURNAL_PAGE_POLICY = `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;

@@ -272,6 +272,15 @@ function blotVerdict<V extends JournalVerdict>(verdict: V, hidden: Hidden): V {
 // ---- bodies ----------------------------------------------------------------------------------
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// Encoders and btoa rather than Buffer: the MSW handlers keep a journal in the browser.
+const UTF8_ENCODER = new TextEncoder();
+
+/** Bytes as base64 (RFC 4648, section 4), through btoa's one byte per character, a slice at a time (no call with a million arguments). */
+function base64Of(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
 
 /**
  * A body as kept: cut at `limit` bytes (at a character boundary), as text when it is UTF-8, base64
@@ -279,13 +288,13 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 function keepBody(body: string | Uint8Array, limit: number, transform?: (text: string) => string, whole?: number): JournalBody {
   // A string of at most limit / 3 UTF-16 units has at most `limit` bytes: no encoding needed.
-  if (whole === undefined && typeof body === 'string' && body.length * 3 <= limit) return { bytes: Buffer.byteLength(body), text: transform ? transform(body) : body };
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  if (whole === undefined && typeof body === 'string' && body.length * 3 <= limit) return { bytes: UTF8_ENCODER.encode(body).length, text: transform ? transform(body) : body };
+  const bytes = typeof body === 'string' ? UTF8_ENCODER.encode(body) : body;
   const total = Math.max(whole ?? 0, bytes.length);
   const cut = total > limit || total > bytes.length;
   const kept = bytes.length > limit ? bytes.subarray(0, limit) : bytes;
   const text = decodeCut(kept, cut);
-  const shown: JournalBody = text === undefined ? { bytes: total, base64: Buffer.from(kept.buffer, kept.byteOffset, kept.length).toString('base64') } : { bytes: total, text: transform ? transform(text) : text };
+  const shown: JournalBody = text === undefined ? { bytes: total, base64: base64Of(kept) } : { bytes: total, text: transform ? transform(text) : text };
   return cut ? { ...shown, truncated: true } : shown;
 }
 

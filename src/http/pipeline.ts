@@ -23,8 +23,8 @@
  * To add a rule, see rules.ts: the rule and its place in HEAD_RULES or BODY_RULES there, its
  * error code in errors.ts if it needs a new one, and its test. Nothing here changes.
  */
-import { performance } from 'node:perf_hooks';
-import { isJsonObject, type Contract, type JsonObject, type OperationContract } from '../openapi/index.js';
+import type { Contract, OperationContract } from '../openapi/contract.js';
+import { isJsonObject, type JsonObject } from '../openapi/json.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { PlantStoreError } from './errors.js';
 import type { Journal } from './journal.js';

@@ -22,8 +22,8 @@
  * is also a new setting: a field of `RuleSettings`, an option of createPipeline, and the
  * servers' and the command line's options that set it.)
  */
-import * as crypto from 'node:crypto';
-import { formatIssues, isJsonObject, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../openapi/index.js';
+import { formatIssues, type Contract, type OperationContract } from '../openapi/contract.js';
+import { isJsonObject, nestingExceeds, parseJson, type JsonValue } from '../openapi/json.js';
 import { PlantStoreError } from './errors.js';
 import { headerValue, type RequestHead } from './exchange.js';
 
@@ -121,14 +121,15 @@ export type TokenPolicy = (token: string) => boolean;
 /**
  * Accepts exactly the configured tokens, compared in constant time. Every accepted token and
  * the presented one are written into records of one fixed width - the byte length, then the
- * bytes, zero-padded to the longest accepted token - so `timingSafeEqual` compares the same
- * number of bytes whatever was presented, and only a token of exactly an accepted one's bytes
- * matches (a b64token has no zero byte; the length field tells a prefix from the whole). A
- * digest would serve as well and costs ten times more on every request.
+ * bytes, zero-padded to the longest accepted token - so the comparison reads the same number of
+ * bytes whatever was presented, and only a token of exactly an accepted one's bytes matches (a
+ * b64token has no zero byte; the length field tells a prefix from the whole). A digest would
+ * serve as well and costs ten times more on every request. Plain typed arrays, no node:crypto:
+ * the MSW handlers run this in the browser.
  */
 export function acceptTokens(tokens: readonly string[]): TokenPolicy {
-  const width = 4 + Math.max(0, ...tokens.map((token) => Buffer.byteLength(token, 'utf8')));
-  const record = (token: string, into: Buffer = Buffer.alloc(width)): Buffer => {
+  const width = 4 + Math.max(0, ...tokens.map(utf8Length));
+  const record = (token: string, into: Uint8Array = new Uint8Array(width)): Uint8Array => {
     // A presented token longer than every accepted one keeps its true length, so it cannot match.
     let end = 4 + Math.min(token.length, width - 4);
     let ascii = true;
@@ -138,23 +139,44 @@ export function acceptTokens(tokens: readonly string[]): TokenPolicy {
       ascii = code < 0x80;
     }
     // A b64token is ASCII, written above a byte per character; anything else is written as UTF-8.
-    if (ascii) into.writeUInt32BE(token.length, 0);
+    if (ascii) writeLength(into, token.length);
     else {
-      into.writeUInt32BE(Buffer.byteLength(token, 'utf8'), 0);
-      end = 4 + into.write(token, 4, width - 4, 'utf8');
+      writeLength(into, utf8Length(token));
+      end = 4 + UTF8.encodeInto(token, into.subarray(4)).written;
     }
     into.fill(0, end);
     return into;
   };
   const expected = tokens.map((token) => record(token));
   // Written anew for each presented token; requests are answered one at a time on one thread.
-  const presented = Buffer.alloc(width);
+  const presented = new Uint8Array(width);
   return (token) => {
     record(token, presented);
     let accepted = false;
-    for (const candidate of expected) accepted = crypto.timingSafeEqual(presented, candidate) || accepted;
+    for (const candidate of expected) accepted = sameBytes(presented, candidate) || accepted;
     return accepted;
   };
+}
+
+const UTF8 = new TextEncoder();
+
+function utf8Length(text: string): number {
+  return UTF8.encode(text).length;
+}
+
+/** The length field of a token record: 4 bytes, big-endian. */
+function writeLength(into: Uint8Array, length: number): void {
+  into[0] = length >>> 24;
+  into[1] = (length >>> 16) & 0xff;
+  into[2] = (length >>> 8) & 0xff;
+  into[3] = length & 0xff;
+}
+
+/** Two records of one width compared byte for byte, all of them whatever differs: no early exit to time. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= (a[i] as number) ^ (b[i] as number);
+  return difference === 0;
 }
 
 /** Accepts any well-formed token: the mock's freedom. */

@@ -3,12 +3,8 @@
  * operations, their declared statuses, validators for request and response bodies, the shapes
  * of object schemas. Nothing here restates a schema of the contract.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { default as addFormatsModule } from 'ajv-formats';
-import { parse as parseYaml } from 'yaml';
 import { INT64_MAX, INT64_MIN, isInt64Projection, validationView, type JsonValue } from './json.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
@@ -97,36 +93,6 @@ export interface Contract {
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const DOCUMENT_ID = 'urn:plant-store-kit:openapi';
-
-/**
- * The kit's openapi.yaml: beside the kit's package.json, the first one above this file - from src/
- * in a checkout, from dist/src/ when built, and from node_modules/plant-store-kit/dist/src/ when
- * installed. The search stops at that package.json: above it is the project that installed the
- * kit, whose own openapi.yaml must never be taken for the kit's.
- */
-export function defaultContractFile(from: string = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) {
-      const candidate = join(dir, 'openapi.yaml');
-      if (existsSync(candidate)) return candidate;
-      throw new Error(`openapi.yaml is missing beside ${join(dir, 'package.json')}: the kit is not installed whole`);
-    }
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}: the kit is not installed whole`);
-  }
-}
-
-const loaded = new Map<string, Contract>();
-
-/** The contract in `file` (openapi.yaml of the kit by default), read and compiled once per file. */
-export function loadContract(file: string = defaultContractFile()): Contract {
-  const key = resolve(file);
-  let contract = loaded.get(key);
-  if (!contract) {
-    contract = compileContract(parseYaml(readFileSync(key, 'utf8')) as Schema, key);
-    loaded.set(key, contract);
-  }
-  return contract;
-}
 
 function asRecord(value: unknown): Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Schema) : {};

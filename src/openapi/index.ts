@@ -1,6 +1,7 @@
 /**
  * The contract layer: everything the kit knows about the interface comes from openapi.yaml
- * through here. Depends on nothing else of the kit.
+ * through here. Depends on nothing else of the kit. Only load.ts (reading a file) needs Node.
  */
 export * from './contract.js';
 export * from './json.js';
+export * from './load.js';

@@ -3,8 +3,12 @@
  * shared pipeline (src/http/pipeline.ts), which judges every request first. No socket: tests call
  * `app.request()`; `listen(app)` (src/http) serves it.
  */
-import { integerText, isLosslessNumber, LosslessNumber, loadContract, stringifyJson, type JsonObject, type OperationContract } from '../openapi/index.js';
-import { acceptTokens, createPipeline, journalSeams, JSON_HEADERS, type Admitted, type AppResponse, type Pipeline, type ServerSettings } from '../http/index.js';
+import type { Contract, OperationContract } from '../openapi/contract.js';
+import { integerText, isLosslessNumber, LosslessNumber, stringifyJson, type JsonObject } from '../openapi/json.js';
+import { JSON_HEADERS, type AppResponse } from '../http/exchange.js';
+import { journalSeams } from '../http/journal.js';
+import { createPipeline, type Admitted, type Pipeline, type ServerSettings } from '../http/pipeline.js';
+import { acceptTokens } from '../http/rules.js';
 import { DEFAULT_MAX_ENTRIES, PlantStore } from './store.js';
 
 export interface AppOptions extends ServerSettings {
@@ -24,9 +28,12 @@ export interface App extends Pipeline<StoreAdmitted, AppResponse> {
   readonly store: PlantStore;
 }
 
-export function createApp(options: AppOptions): App {
+/**
+ * The reference over a given contract, runtime-neutral (the MSW handlers run it in the browser);
+ * `createApp` (default-app.ts) takes the kit's openapi.yaml when none is given.
+ */
+export function createStoreApp(contract: Contract, options: AppOptions): App {
   if (options.tokens.length === 0) throw new Error('the reference server needs at least one token');
-  const contract = options.contract ?? loadContract();
   const store = new PlantStore(options.maxEntries ?? DEFAULT_MAX_ENTRIES);
 
   // Worked out once per operation, so that admitting a request makes no object.

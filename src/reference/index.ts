@@ -4,5 +4,6 @@
  * for the tests and tools that start the reference.
  */
 export * from './app.js';
+export * from './default-app.js';
 export * from './store.js';
 export { batchedLog, listen, reportDefect, type AppRequest, type AppResponse, type ListenOptions, type RunningServer } from '../http/index.js';
