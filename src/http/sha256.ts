@@ -60,7 +60,9 @@ export function sha256(text: string): Uint8Array {
   }
   const digest = new Uint8Array(32);
   const out = new DataView(digest.buffer);
-  h.forEach((value, i) => out.setUint32(i * 4, value));
+  h.forEach((value, i) => {
+    out.setUint32(i * 4, value);
+  });
   return digest;
 }
 
