@@ -15,8 +15,9 @@
  *   declares, application/json, a body its schema accepts, the headers it requires. Anything
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
-import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, loadContract, parseJson, validationView, type JsonObject, type OperationContract } from '../src/openapi/index.js';
+import { loadContract, validationView, type JsonObject, type OperationContract } from '../src/openapi/index.js';
 import { acceptAnyToken, createPipeline, headerValue, journalSeams, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Pipeline, type Reply, type RequestHead, type ServerSettings } from '../src/http/index.js';
+import { internal, keepContract } from './keep-contract.js';
 import { deliveryFor, deliveryPreferences, delayPicker } from './prefer.js';
 import { loadPrism, type Preferences, type PrismEngine, type PrismResponse } from './prism.js';
 
@@ -53,11 +54,6 @@ function target(url: string): { path: string; query: Record<string, string | str
     query[key] = values.length === 1 ? (values[0] as string) : values;
   }
   return { path, query };
-}
-
-/** A defect of the mock: the pipeline answers it with a 500 Error and reports it. */
-function internal(message: string, cause?: unknown): PlantStoreError {
-  return new PlantStoreError('internal', `internal: ${message}; this is a defect of the mock`, cause === undefined ? {} : { cause });
 }
 
 /** Loads Prism (about a second: its modules are large) and puts it behind the pipeline. */
@@ -139,29 +135,4 @@ function refusedPreference(detail: string): PlantStoreError {
 function statusAsError(answer: PrismResponse): PrismResponse {
   if (answer.status < 300 || typeof answer.body !== 'object' || answer.body === null || Array.isArray(answer.body)) return answer;
   return { ...answer, body: { ...answer.body, error: answer.status } };
-}
-
-/**
- * Prism's answer, if the contract allows it: a declared status, application/json, a body the
- * declared schema accepts (a Plant for 200, an Error otherwise), an Error's `error` the status
- * (kit decision 4), the headers the response requires (`WWW-Authenticate` on 401).
- */
-export function keepContract(operation: OperationContract, answer: PrismResponse): AppResponse | PlantStoreError {
-  const what = `Prism's ${answer.status} answer`;
-  const declared = operation.response(answer.status);
-  if (!operation.declaredStatuses.includes(answer.status) || declared === undefined) return internal(`${what}: the status is not declared for ${operation.method} ${operation.path}`);
-  const mediaType = (answer.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json' || !declared.validateBody) return internal(`${what}: the media type ${mediaType ?? 'none'} is not application/json`);
-  if (answer.body === undefined) return internal(`${what}: no body`);
-  const text = JSON.stringify(answer.body);
-  const body = parseJson(text);
-  const validation = declared.validateBody(body);
-  if (!validation.valid) return internal(`${what} breaks openapi.yaml (${formatIssues(validation.issues)})`);
-  if (answer.status >= 300 && !(isJsonObject(body) && isLosslessNumber(body.error) && exactInteger(body.error) === BigInt(answer.status))) {
-    return internal(`${what}: the Error's error is not the status`);
-  }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
-  for (const [name, { required }] of declared.headers) if (required && headers[name] === undefined) return internal(`${what}: the required header ${name} is missing`);
-  return { status: answer.status, headers: { ...headers, 'content-type': 'application/json' }, body: text };
 }

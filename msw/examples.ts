@@ -1,0 +1,50 @@
+/**
+ * The 'examples' mode's answer: what the mock answers in its default (static) mode, picked from
+ * the contract without Prism, whose engine reads files and does not run in the browser. Prism's
+ * choice, kept: the lowest declared 2xx response, its application/json content, the first of its
+ * `examples` (else its `example`), and each declared header's example. The pick is then held to
+ * the contract by the mock's own guard (mock/keep-contract.ts) before it leaves.
+ */
+import type { Contract, OperationContract, Schema } from '../src/openapi/contract.js';
+import type { PlantStoreError } from '../src/http/errors.js';
+import type { AppResponse } from '../src/http/exchange.js';
+import { internal, keepContract } from '../mock/keep-contract.js';
+
+function record(value: unknown): Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Schema) : {};
+}
+
+/** The example value an OpenAPI media type or header object declares first, `$ref`s followed; undefined when none. */
+function firstExample(contract: Contract, node: Schema): unknown {
+  const [first] = Object.values(record(node.examples));
+  if (first !== undefined) return contract.resolve(record(first)).value;
+  if (node.example !== undefined) return node.example;
+  return record(contract.resolve(record(node.schema))).example;
+}
+
+/** The success example answer of each operation, worked out once: an operation without one is a defect of the contract's examples, said in a 500 Error. */
+export function exampleAnswers(contract: Contract): (operation: OperationContract) => AppResponse | PlantStoreError {
+  const answers = new Map<OperationContract, AppResponse | PlantStoreError>();
+  const responsesOf = (operation: OperationContract): Schema =>
+    record(record(record(record(contract.document.paths)[operation.path])[operation.method.toLowerCase()]).responses);
+  const pick = (operation: OperationContract): AppResponse | PlantStoreError => {
+    const status = operation.declaredStatuses.find((declared) => declared >= 200 && declared < 300);
+    if (status === undefined) return internal(`${operation.method} ${operation.path} declares no 2xx response to answer with`);
+    const response = contract.resolve(record(responsesOf(operation)[String(status)]));
+    const body = firstExample(contract, record(record(response.content)['application/json']));
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    for (const [name, header] of Object.entries(record(response.headers))) {
+      const value = firstExample(contract, contract.resolve(record(header)));
+      if (value !== undefined) headers[name.toLowerCase()] = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    return keepContract(operation, { kind: 'response', status, headers, body }, "the contract's example");
+  };
+  return (operation) => {
+    let answer = answers.get(operation);
+    if (answer === undefined) {
+      answer = pick(operation);
+      answers.set(operation, answer);
+    }
+    return answer;
+  };
+}
