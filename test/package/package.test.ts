@@ -3,7 +3,9 @@
  * an empty project (`npm init -y`, `npm i -D <tarball>`), and every command's smoke run there by
  * `npx`, with no build step and no dev dependency of the kit - so a file missing from the package,
  * or a dependency that only a checkout has, fails here. Then the documented examples (examples/)
- * run in that project as written: the vitest globalSetup and the Playwright webServer.
+ * run in that project as written: the vitest globalSetup, the Playwright webServer, and the MSW
+ * handlers (plant-store-kit/msw, with msw installed beside the kit) in vitest and in a page
+ * bundled by Vite, opened in Debian's Chromium.
  *
  * `npm run test:package` (not part of `npm test`: it takes a minute or two and the npm registry,
  * or an npm cache that has the packages); `.ci/run` runs it after `npm test`. Installs use
@@ -20,16 +22,18 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../cli/main.js';
+import { callStore, openExamplePage } from '../browser/msw-page.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KIT = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   readonly name: string;
   readonly version: string;
   readonly dependencies: Record<string, string>;
+  readonly peerDependencies: Record<string, string>;
   readonly devDependencies: Record<string, string>;
 };
 /** The tools the examples need, installed into the project at the versions the kit is tested with. */
-const EXAMPLE_TOOLS = ['vitest', '@playwright/test', 'typescript', '@types/node'];
+const EXAMPLE_TOOLS = ['vitest', '@playwright/test', 'typescript', '@types/node', 'msw', 'vite'];
 
 /** The environment of a user's shell: none of the variables `npm run` set for the kit's own scripts. */
 function userEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -177,7 +181,7 @@ afterAll(async () => {
 
 describe('the tarball', () => {
   it('holds the built code with its types, openapi.yaml, the docs and the examples', () => {
-    for (const file of ['bin/plant-store.js', 'dist/cli/main.js', 'dist/api/index.js', 'dist/api/index.d.ts', 'dist/contracts/openapi-types.d.ts', 'openapi.yaml', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/api.md', 'examples/vitest/global-setup.ts', 'package.json']) {
+    for (const file of ['bin/plant-store.js', 'dist/cli/main.js', 'dist/api/index.js', 'dist/api/index.d.ts', 'dist/contracts/openapi-types.d.ts', 'openapi.yaml', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/api.md', 'examples/vitest/global-setup.ts', 'package.json', 'dist/msw/index.js', 'dist/msw/index.d.ts', 'dist/openapi.json', 'examples/msw-vitest/plants.test.ts', 'examples/msw-browser/main.ts']) {
       expect(packed, file).toContain(file);
     }
   });
@@ -204,8 +208,8 @@ function importedPackages(dir: string): Set<string> {
 }
 
 describe('npm i -D <tarball> in an empty project', () => {
-  it('the code it installs imports every runtime dependency, and nothing else', () => {
-    expect([...importedPackages(join(project, 'node_modules', KIT.name, 'dist'))].sort()).toEqual(Object.keys(KIT.dependencies).sort());
+  it('the code it installs imports every runtime dependency and its peer (msw, for plant-store-kit/msw only), and nothing else', () => {
+    expect([...importedPackages(join(project, 'node_modules', KIT.name, 'dist'))].sort()).toEqual([...Object.keys(KIT.dependencies), ...Object.keys(KIT.peerDependencies)].sort());
   });
 
 
@@ -310,13 +314,13 @@ describe('the examples, run in the installed project as written', () => {
     const tools = EXAMPLE_TOOLS.map((name) => `${name}@${installedVersion(ROOT, name) ?? 'latest'}`);
     const install = await run('npm', ['install', '--save-dev', ...tools, '--prefer-offline', '--engine-strict'], project);
     expect(install.code, install.output).toBe(0);
-    for (const example of ['vitest', 'playwright']) cpSync(join(ROOT, 'examples', example), join(project, example), { recursive: true });
+    for (const example of ['vitest', 'playwright', 'msw-vitest', 'msw-browser']) cpSync(join(ROOT, 'examples', example), join(project, example), { recursive: true });
   }, 300_000);
 
   it('they type-check against the types the package ships (tsc, strict, NodeNext resolution)', async () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['vitest', 'playwright'] }),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: true, resolveJsonModule: true, types: ['node'] }, include: ['vitest', 'playwright', 'msw-vitest'] }),
     );
     const { code, output } = await run('npx', ['tsc', '-p', 'tsconfig.json'], project);
     expect(code, output).toBe(0);
@@ -334,5 +338,38 @@ describe('the examples, run in the installed project as written', () => {
     const tests = readFileSync(join(ROOT, 'examples', 'playwright', 'plants.spec.ts'), 'utf8').match(/^test\(/gm)?.length ?? 0;
     expect(tests).toBeGreaterThan(0);
     expect(output).toMatch(new RegExp(`\\b${tests} passed`));
+  });
+
+  it('the MSW vitest example runs the reference in process: int64, 400, 401, replacement, assertRequests', async () => {
+    const { code, output } = await run('npx', ['vitest', 'run'], join(project, 'msw-vitest'));
+    expect(code, output).toBe(0);
+    const tests = readFileSync(join(ROOT, 'examples', 'msw-vitest', 'plants.test.ts'), 'utf8').match(/^test\(/gm)?.length ?? 0;
+    expect(output).toMatch(new RegExp(`Tests +${tests} passed`));
+  });
+
+  it('the MSW browser example, bundled by Vite with the worker from msw init, answers in Chromium without leaving the page', async () => {
+    const page = join(project, 'msw-browser');
+    // The page's tsconfig in the kit extends the kit's own; a project has its own.
+    writeFileSync(join(page, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'esnext', moduleResolution: 'bundler', target: 'es2022', lib: ['es2023', 'dom'], noEmit: true, skipLibCheck: true, resolveJsonModule: true, types: [] }, include: ['main.ts'] }));
+    for (const [command, args, cwd] of [
+      ['npx', ['tsc', '-p', 'tsconfig.json'], page],
+      ['npx', ['msw', 'init', 'msw-browser/public', '--save=false'], project],
+      ['npx', ['vite', 'build'], page],
+    ] as const) {
+      const { code, output } = await run(command, args, cwd);
+      expect(code, `${command} ${args.join(' ')}: ${output}`).toBe(0);
+    }
+    const opened = await openExamplePage(join(page, 'dist'));
+    try {
+      await opened.page.click('button');
+      await opened.page.waitForFunction("document.querySelector('#answer').textContent !== ''");
+      expect(await opened.page.textContent('#answer')).toBe('200 {"name":"Monstera","id":9223372036854775807}');
+      expect((await callStore(opened.page, '{"name":"Fern"}')).status).toBe(400);
+      expect((await callStore(opened.page, '{"name":"Fern","id":2}', null)).challenge).toBe('Bearer realm="plant-store"');
+      expect(opened.outside).toEqual([]);
+      expect(opened.served.filter((path) => path.startsWith('/api'))).toEqual([]);
+    } finally {
+      await opened.close();
+    }
   });
 });
