@@ -1,6 +1,6 @@
 /**
  * SHA-256 (FIPS 180-4, section 6.2), synchronous and runtime-neutral: the journal page's
- * Content-Security-Policy names its style and script by their hashes (CSP Level 3, section 8.4)
+ * Content-Security-Policy names its style and script by their hashes (a CSP Level 3 hash-source)
  * when the module loads, in Node and in the browser alike, where node:crypto is missing and Web
  * Crypto's digest is asynchronous. Only for the page's two constant texts: not a hot path.
  */
