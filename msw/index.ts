@@ -133,7 +133,12 @@ interface Base {
 function baseOf(baseUrl: string): Base {
   // Relative to the page in the browser; in Node a relative base URL has nothing to resolve against.
   const page = (globalThis as { location?: { href: string } }).location?.href;
-  const url = page === undefined ? new URL(baseUrl) : new URL(baseUrl, page);
+  let url: URL;
+  try {
+    url = page === undefined ? new URL(baseUrl) : new URL(baseUrl, page);
+  } catch {
+    throw new TypeError(`baseUrl: ${baseUrl} is not ${page === undefined ? 'an absolute URL (outside a page there is nothing to resolve it against)' : 'a URL'}`);
+  }
   return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
 }
 

@@ -103,6 +103,10 @@ describe('the reference mode', () => {
   });
 });
 
+test('a base URL that is not absolute is refused outside a page, saying why', () => {
+  expect(() => plantStoreHandlers({ baseUrl: '/api', contract: document, tokens: [TOKEN] })).toThrow(/baseUrl: \/api is not an absolute URL/);
+});
+
 describe('the examples mode', () => {
   test('answers the success response’s first example under its base path, whatever well-formed token', async () => {
     const response = await post('http://examples.test/v1/plants', '{"name":"Anything","id":42}', 'any-token');
