@@ -117,6 +117,23 @@ describe('the examples mode', () => {
     expect(examples.store).toBeUndefined();
   });
 
+  test('an example the contract does not allow never leaves: a 500 Error that names it, told to onDefect', async () => {
+    // The kit's contract with its 200 examples' name taken out (name is required of a Plant).
+    const broken = structuredClone(document);
+    const operation = ((broken.paths as Record<string, Record<string, Record<string, unknown>>>)['/plants']?.post ?? {}) as { responses: Record<string, { content: Record<string, { examples: Record<string, { value: Record<string, unknown> }> }> }> };
+    for (const example of Object.values(operation.responses['200']?.content['application/json']?.examples ?? {})) delete example.value.name;
+    const defects: unknown[] = [];
+    const faulty = plantStoreHandlers({ baseUrl: 'http://broken.test', contract: broken, mode: 'examples', onDefect: (cause) => defects.push(cause) });
+    server.use(...faulty.handlers);
+    const response = await post('http://broken.test/plants', '{"name":"Fern","id":2}');
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { error: number; message: string };
+    expect(body.error).toBe(500);
+    expect(body.message).toMatch(/^internal: /);
+    expect(String(defects[0])).toMatch(/the contract's example 200 answer breaks openapi.yaml \(name: is required\)/);
+    server.resetHandlers();
+  });
+
   test('refuses what the reference refuses: no token, no id', async () => {
     expect((await post('http://examples.test/v1/plants', '{"name":"Fern","id":2}', null)).status).toBe(401);
     const invalid = await post('http://examples.test/v1/plants', '{"name":"Fern"}');
