@@ -181,7 +181,7 @@ afterAll(async () => {
 
 describe('the tarball', () => {
   it('holds the built code with its types, openapi.yaml, the docs and the examples', () => {
-    for (const file of ['bin/plant-store.js', 'dist/cli/main.js', 'dist/api/index.js', 'dist/api/index.d.ts', 'dist/contracts/openapi-types.d.ts', 'openapi.yaml', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/api.md', 'examples/vitest/global-setup.ts', 'package.json', 'dist/msw/index.js', 'dist/msw/index.d.ts', 'dist/openapi.json', 'examples/msw-vitest/plants.test.ts', 'examples/msw-browser/main.ts']) {
+    for (const file of ['bin/plant-store.js', 'dist/cli/main.js', 'dist/api/index.js', 'dist/api/index.d.ts', 'dist/contracts/openapi-types.d.ts', 'openapi.yaml', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/api.md', 'examples/vitest/global-setup.ts', 'package.json', 'dist/msw/index.js', 'dist/msw/index.d.ts', 'dist/openapi.json', 'examples/msw-vitest/plants.test.mts', 'examples/msw-browser/main.ts']) {
       expect(packed, file).toContain(file);
     }
   });
@@ -343,7 +343,7 @@ describe('the examples, run in the installed project as written', () => {
   it('the MSW vitest example runs the reference in process: int64, 400, 401, replacement, assertRequests', async () => {
     const { code, output } = await run('npx', ['vitest', 'run'], join(project, 'msw-vitest'));
     expect(code, output).toBe(0);
-    const tests = readFileSync(join(ROOT, 'examples', 'msw-vitest', 'plants.test.ts'), 'utf8').match(/^test\(/gm)?.length ?? 0;
+    const tests = readFileSync(join(ROOT, 'examples', 'msw-vitest', 'plants.test.mts'), 'utf8').match(/^test\(/gm)?.length ?? 0;
     expect(output).toMatch(new RegExp(`Tests +${tests} passed`));
   });
 

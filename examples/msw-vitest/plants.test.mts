@@ -3,6 +3,9 @@
  * MSW handlers that answer as the kit's reference implementation does - the same refusals and
  * Error bodies, exact int64 ids, a plant replaced when its id comes again - and keep a journal
  * of what the app sent. The app under test calls `fetch` as it would in production.
+ *
+ * An .mts file: an ES module even in a project without "type": "module" (the JSON import below
+ * needs its `with { type: 'json' }`, which only ES modules have).
  */
 import { setupServer } from 'msw/node';
 import { createPlant } from 'plant-store-kit';
