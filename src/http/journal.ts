@@ -22,7 +22,7 @@
 import { splitTarget } from './rules.js';
 import { PlantStoreError } from './errors.js';
 import { errorResponse, headerValue, type AppResponse, type Exchange, type Fault, type HeaderLookup, type JournalVerdict } from './exchange.js';
-import { ADMIN_PREFIX, type AdminRoutes } from './pipeline.js';
+import { ADMIN_PREFIX, type AdminRoutes } from './admin.js';
 import { JOURNAL_PAGE, JOURNAL_PAGE_POLICY } from './journal-page.js';
 
 export const DEFAULT_JOURNAL_SIZE = 100;
