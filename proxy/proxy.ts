@@ -22,19 +22,18 @@
  */
 import { request as httpRequest, Agent as HttpAgent, createServer, type IncomingMessage, type Server, type ServerResponse, type ClientRequest } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadContract, type Contract } from '../src/openapi/index.js';
 import {
-  ADMIN_PREFIX,
+  adminRouter,
   adminRoutes,
-  assertAdminPathFree,
+  answerClientErrors,
+  answerWith,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_DEPTH,
   errorBodyText,
-  isAdminPath,
-  splitTarget,
-  type AdminRoutes,
+  listenOn,
   type Journal,
   type ProxyVerdict,
 } from '../src/http/index.js';
@@ -347,11 +346,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
   const { journal } = options;
-  let admin: AdminRoutes | undefined;
-  if (options.admin !== false) {
-    assertAdminPathFree(contract);
-    admin = adminRoutes(journal, 'this proxy was started with journal: false');
-  }
+  const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
   // What the engine's client knows of its connections, for the checks that read the wire: each
   // upstream connection's number, the request it carried last, and the exchanges in flight.
@@ -361,12 +356,10 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const active = new Set<Observed>();
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    if (admin !== undefined && req.url?.includes(ADMIN_PREFIX) === true) {
-      const { path, query } = splitTarget(req.url);
-      if (isAdminPath(path)) {
-        answerAdmin(req, res, admin(req, path, query));
-        return;
-      }
+    const own = admin?.(req);
+    if (own !== undefined) {
+      answerWith(req, res, own);
+      return;
     }
     const id = nextId++;
     const startedAt = new Date();
@@ -532,6 +525,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   };
 
   const server = createServer({ keepAliveTimeout: 5_000, joinDuplicateHeaders: true }, handle);
+  answerClientErrors(server);
   return {
     server,
     summary: () => tally.summary(),
@@ -565,13 +559,6 @@ function proxyVerdict(findings: readonly Finding[], failed: readonly string[], w
   };
 }
 
-/** An answer of the admin path: the proxy's own, never forwarded; a body the client sent is read and dropped. */
-function answerAdmin(req: IncomingMessage, res: ServerResponse, answer: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }): void {
-  req.resume();
-  const headers = Object.entries(answer.headers);
-  write(res, req.method ?? 'GET', { status: answer.status, headers, body: Buffer.from(answer.body) }, headers, undefined);
-}
-
 /** Writes an answer: the status, its fields and the proxy's own, and the body framed by Content-Length (none where HTTP forbids a body). */
 function write(res: ServerResponse, method: string, answer: Answer, headers: readonly (readonly [string, string])[], declaredLength: string | undefined): void {
   if (res.headersSent || res.destroyed) return;
@@ -584,36 +571,18 @@ function write(res: ServerResponse, method: string, answer: Answer, headers: rea
   res.end(bodiless ? undefined : answer.body);
 }
 
-/** Starts the proxy on a socket; resolves once it listens. Port 0 picks a free port. */
-export function listenProxy(options: ProxyOptions & { readonly port?: number; readonly host?: string }): Promise<RunningProxy> {
+/** Starts the proxy on a socket (src/http's socket layer); resolves once it listens. Port 0 picks a free port. */
+export async function listenProxy(options: ProxyOptions & { readonly port?: number; readonly host?: string }): Promise<RunningProxy> {
   const { server, summary, dispose } = createProxyServer(options);
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 4020, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      const { port, address, family } = server.address() as AddressInfo;
-      let closing: Promise<void> | undefined;
-      resolve({
-        url: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`,
-        port,
-        server,
-        summary,
-        close: () =>
-          (closing ??= new Promise<void>((done) => {
-            const force = setTimeout(() => {
-              server.closeAllConnections();
-            }, 10_000);
-            force.unref();
-            server.close(() => {
-              clearTimeout(force);
-              dispose();
-              done();
-            });
-            server.closeIdleConnections();
-          })),
-      });
-    });
-  });
+  const running = await listenOn(server, { port: options.port ?? 4020, host: options.host });
+  let closing: Promise<void> | undefined;
+  return {
+    url: running.url,
+    port: running.port,
+    server,
+    summary,
+    close: () => (closing ??= running.close().then(dispose)),
+  };
 }
 
 /**
