@@ -37,24 +37,12 @@ import {
   type Journal,
   type ProxyVerdict,
 } from '../src/http/index.js';
-import {
-  acceptsCoding,
-  classifyRequest,
-  codingList,
-  DECODABLE_CODINGS,
-  decodeCodings,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  judgeObserved,
-  parseBaseUrl,
-  type Classification,
-  type Finding,
-  type Framing,
-  type HttpOutcome,
-  type HttpRequest,
-  type NeighbourRequest,
-  type TransportFailure,
-  type WireFacts,
-} from '../fuzz/index.js';
+// The engine's parts the proxy needs, file by file: never fuzz/index.ts, which reaches the runner (test/proxy/imports.test.ts).
+import { classifyRequest, judgeObserved } from '../fuzz/classify.js';
+import { acceptsCoding, codingList, DECODABLE_CODINGS, decodeCodings } from '../fuzz/codings.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, parseBaseUrl } from '../fuzz/http-client.js';
+import type { Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, WireFacts } from '../fuzz/types.js';
+import { checksWith, type ProxiedExchange } from './exchange.js';
 import { createTally, type ProxySummary } from './summary.js';
 
 /** The proxy's answer headers: the checks that failed, and those that only warned. */
@@ -89,35 +77,6 @@ export interface ProxyOptions {
   readonly journal?: Journal<ProxyVerdict> | undefined;
   /** Serve the admin path /__plant-store/ (the journal as JSON, its page) instead of forwarding it; default true. */
   readonly admin?: boolean | undefined;
-}
-
-/** One exchange through the proxy, as it is told to `onExchange`. */
-export interface ProxiedExchange {
-  /** Numbered from 1 in the order requests arrived. */
-  readonly id: number;
-  readonly startedAt: string;
-  /** From the request's arrival to the answer's end at the proxy (ms). */
-  readonly durationMs: number;
-  readonly request: {
-    readonly method: string;
-    /** The request target as the client sent it, an `access_token` in the query masked. */
-    readonly target: string;
-    /** End-to-end fields, lower-case names, repeated ones joined; credentials masked (`Bearer ***`). */
-    readonly headers: Readonly<Record<string, string>>;
-    /** The body as far as it was kept (at most JUDGED_BODY_BYTES). */
-    readonly body: Uint8Array;
-    readonly bodyBytes: number;
-  };
-  /** What the upstream answered (its body decoded from any content coding), or why it did not. */
-  readonly outcome: HttpOutcome;
-  /** The status the client got: the upstream's, a 502 (`errors`, or the upstream unreachable) or a 504. */
-  readonly answered: number;
-  readonly classification: Classification;
-  /** Set when the exchange was not judged, with the reason (the upstream unreachable, a body in a coding the proxy cannot decode). */
-  readonly notJudged?: string;
-  /** The checks that judged it (empty when not judged). */
-  readonly judgedBy: readonly string[];
-  readonly findings: readonly Finding[];
 }
 
 export interface RunningProxy {
@@ -248,11 +207,6 @@ function failureOf(error: NodeJS.ErrnoException): TransportFailure {
 /** What the proxy says when the upstream could not be reached at all: no answer to judge. */
 function unreachable(outcome: HttpOutcome): boolean {
   return outcome.kind === 'failure' && (outcome.failure === 'connection-refused' || outcome.failure === 'error');
-}
-
-/** The names of the checks among `findings` with a severity, in order, once each. */
-function checksWith(findings: readonly Finding[], severity: Finding['severity']): string[] {
-  return [...new Set(findings.filter((f) => f.severity === severity).map((f) => f.check))];
 }
 
 /** An answer as the proxy writes it: status, end-to-end fields in order, body bytes. */
@@ -583,22 +537,4 @@ export async function listenProxy(options: ProxyOptions & { readonly port?: numb
     summary,
     close: () => (closing ??= running.close().then(dispose)),
   };
-}
-
-/**
- * The log line of an exchange with findings, or passed through unjudged; undefined for one that
- * kept the contract. The path without its query string (an access_token may be there); the
- * messages are redacted already.
- */
-export function describeExchange(exchange: ProxiedExchange): string | undefined {
-  const { request, outcome } = exchange;
-  const got = outcome.kind === 'response' ? String(outcome.status) : outcome.failure;
-  const head = `${exchange.startedAt} ${request.method} ${request.target.split('?', 1)[0] ?? ''} ${got}${exchange.answered === (outcome.kind === 'response' ? outcome.status : -1) ? '' : ` (answered ${exchange.answered})`}`;
-  if (exchange.notJudged !== undefined) return `${head} not judged: ${exchange.notJudged}`;
-  if (exchange.findings.length === 0) return undefined;
-  const failed = checksWith(exchange.findings, 'failure');
-  const warned = checksWith(exchange.findings, 'warning').filter((name) => !failed.includes(name));
-  const named = [...(failed.length > 0 ? [`violations: ${failed.join(', ')}`] : []), ...(warned.length > 0 ? [`warnings: ${warned.join(', ')}`] : [])].join('; ');
-  const details = exchange.findings.map((finding) => `${finding.check}${finding.severity === 'warning' ? ' (warning)' : ''}: ${finding.message}`).join(' | ');
-  return `${head} ${named} - ${details}`.replace(/[\r\n]+/g, ' ');
 }
