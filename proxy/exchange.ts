@@ -14,9 +14,9 @@ export interface ProxiedExchange {
   readonly durationMs: number;
   readonly request: {
     readonly method: string;
-    /** The request target as the client sent it, an `access_token` in the query masked. */
+    /** The request target as the client sent it, secret-named query parameters (an `access_token`) masked (src/http/secrets.ts). */
     readonly target: string;
-    /** End-to-end fields, lower-case names, repeated ones joined; credentials masked (`Bearer ***`). */
+    /** End-to-end fields, lower-case names, repeated ones joined; secrets masked by the kit's one policy (`Bearer ***`, `session=***`). */
     readonly headers: Readonly<Record<string, string>>;
     /** The body as far as it was kept (at most JUDGED_BODY_BYTES). */
     readonly body: Uint8Array;

@@ -30,10 +30,14 @@ import {
   adminRoutes,
   answerClientErrors,
   answerWith,
+  blot,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_DEPTH,
   errorBodyText,
   listenOn,
+  maskRequestHeaders,
+  maskTarget,
+  type Hidden,
   type Journal,
   type ProxyVerdict,
 } from '../src/http/index.js';
@@ -96,9 +100,6 @@ export interface RunningProxy {
  */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade', 'trailer', 'content-length'];
 
-/** Fields whose values are credentials: masked in what the seam is told. */
-const CREDENTIAL_FIELDS = new Set(['authorization', 'proxy-authorization', 'cookie']);
-
 /** Header pairs as `rawHeaders` gives them, less the hop-by-hop ones. */
 export function endToEnd(raw: readonly string[]): [name: string, value: string][] {
   const dropped = new Set(HOP_BY_HOP);
@@ -147,52 +148,6 @@ function originForm(target: string): string {
   if (authority === null) return target;
   const rest = target.slice(authority[0].length);
   return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
-}
-
-/** Credentials never leave the proxy in what it tells: the scheme word stays, the rest is masked. */
-function masked(headers: Readonly<Record<string, string>>, extraLines: readonly (readonly [string, string])[] = []): Record<string, string> {
-  const copy: Record<string, string> = { ...headers };
-  for (const name of Object.keys(copy)) {
-    if (!CREDENTIAL_FIELDS.has(name)) continue;
-    copy[name] = maskCredentials(copy[name] ?? '');
-  }
-  const more = extraLines.filter(([name]) => CREDENTIAL_FIELDS.has(name));
-  if (more.length > 0) copy.authorization = [copy.authorization ?? '', ...more.map(([, value]) => maskCredentials(value))].join(', ');
-  return copy;
-}
-
-function maskCredentials(value: string): string {
-  const scheme = /^[ \t]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]+\S/.exec(value)?.[1];
-  return value.trim() === '' ? value : scheme === undefined ? '***' : `${scheme} ***`;
-}
-
-/** What a request presents as credentials (after each Authorization field's scheme word, an access_token) and the tokens configured: never told. */
-function secretsOf(request: HttpRequest, tokens: readonly string[]): string[] {
-  const lines = [request.headers.authorization, ...(request.extraLines ?? []).filter(([name]) => name === 'authorization').map(([, value]) => value)];
-  const presented = lines.flatMap((line) => {
-    const credentials = /^\s*\S+\s+(.+?)\s*$/s.exec(line ?? '')?.[1];
-    return credentials === undefined ? [] : [credentials];
-  });
-  const query = /[?&]access_token=([^&#]*)/i.exec(request.path)?.[1];
-  return [...presented, ...(query === undefined || query === '' ? [] : [query, decodeURIComponentSafe(query)]), ...tokens].filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
-}
-
-/** The text with every secret replaced by `<token>`, longest first. */
-export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((redacted, secret) => redacted.split(secret).join('<token>'), text);
-}
-
-/** The target with the value of an `access_token` query parameter masked (RFC 6750, section 5.3: tokens in URLs get logged). */
-export function maskTarget(target: string): string {
-  return target.replace(/([?&]access_token=)[^&#]*/gi, '$1***');
 }
 
 /** Why the upstream gave no answer, as the engine names it. */
@@ -369,9 +324,11 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
       const classification = classifyRequest(contract, request, { tokens, complete: bodyBytes === keptBytes && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
       const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
       const verdict = notJudged === undefined ? judgeObserved(contract, request, classification, outcome) : undefined;
-      // A message quotes bodies, which may quote a token: no credential leaves the proxy in what it says.
-      const secrets = secretsOf(request, tokens);
-      const findings = (verdict?.findings ?? []).map((finding) => ({ ...finding, message: redact(finding.message, secrets) }));
+      // Masked by the kit's one policy (src/http/secrets.ts); a message quotes bodies, which may
+      // quote a credential or a configured token: blotted out, so none leaves the proxy in what it says.
+      const hidden: Hidden = [...tokens];
+      const told = { target: maskTarget(target, hidden), headers: maskRequestHeaders(lookupOf(forwarded.flat()), hidden) };
+      const findings = (verdict?.findings ?? []).map((finding) => ({ ...finding, message: blot(finding.message, hidden) }));
       const failed = checksWith(findings, 'failure');
       const warned = checksWith(findings, 'warning').filter((name) => !failed.includes(name));
       let given: Answer = answer ?? errorAnswer(outcome.kind === 'failure' && outcome.failure === 'timeout' ? 504 : 502, `upstream: no answer (${outcome.kind === 'failure' ? `${outcome.failure}: ${outcome.message}` : 'none'})`);
@@ -386,7 +343,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
         id,
         startedAt: startedAt.toISOString(),
         durationMs: performance.now() - started,
-        request: { method, target: maskTarget(target), headers: masked(request.headers, request.extraLines), body, bodyBytes },
+        request: { method, ...told, body, bodyBytes },
         outcome,
         answered: given.status,
         classification,

@@ -14,3 +14,4 @@ export * from './linger.js';
 export * from './listen.js';
 export * from './pipeline.js';
 export * from './rules.js';
+export * from './secrets.js';
