@@ -37,6 +37,7 @@ import {
   listenOn,
   maskRequestHeaders,
   maskTarget,
+  type Exchange,
   type Hidden,
   type Journal,
   type ProxyVerdict,
@@ -165,14 +166,14 @@ function unreachable(outcome: HttpOutcome): boolean {
 }
 
 /** An answer as the proxy writes it: status, end-to-end fields in order, body bytes. */
-interface Answer {
+interface ProxyResponse {
   readonly status: number;
   readonly headers: [string, string][];
   readonly body: Buffer;
 }
 
 /** The upstream's answer, with what the proxy learnt reading it. */
-interface UpstreamAnswer extends Answer {
+interface UpstreamResponse extends ProxyResponse {
   /** The upstream's Content-Length, kept on an answer without a body (to HEAD, a 304), where it describes the body a GET would get. */
   readonly declaredLength?: string;
   /** Set when the body is in a coding the client accepted and the proxy cannot undo: why it is passed through unjudged. */
@@ -218,7 +219,7 @@ function wireFacts(method: string, answer: IncomingMessage, fields: Readonly<Rec
 }
 
 /** The Error the client gets instead of a violating answer (`errors`), or when there is no answer to pass on. */
-function errorAnswer(status: number, message: string): Answer {
+function errorAnswer(status: number, message: string): ProxyResponse {
   const body = Buffer.from(errorBodyText(status, message));
   return { status, headers: [['content-type', 'application/json']], body };
 }
@@ -242,6 +243,161 @@ function exposeOwn(pairs: [string, string][], own: readonly string[]): [string, 
   return index < 0 ? [...pairs, exposed] : pairs.map((pair, i) => (i === index ? exposed : pair));
 }
 
+/** The fields sent up: the end-to-end ones but Host, which names the upstream (RFC 9110, section 7.2), and Via, to which the proxy adds itself (section 7.6.3). */
+function upstreamFields(raw: readonly string[], host: string, declared: string | undefined): [string, string][] {
+  const pairs = endToEnd(raw);
+  const via = pairs.filter(([name]) => name.toLowerCase() === 'via').map(([, value]) => value);
+  const kept = pairs.filter(([name]) => name.toLowerCase() !== 'host' && name.toLowerCase() !== 'via');
+  return [['Host', host], ...kept, ['Via', [...via, '1.1 plant-store-proxy'].join(', ')], ...(declared === undefined ? [] : [['Content-Length', declared] as [string, string]])];
+}
+
+/** A request body as it streams through: the first JUDGED_BODY_BYTES kept to judge it, the whole length counted. */
+function keepBody(req: IncomingMessage): { bytes(): Buffer; received(): number; whole(): boolean } {
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let received = 0;
+  req.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (keptBytes >= JUDGED_BODY_BYTES) return;
+    const part = chunk.length <= JUDGED_BODY_BYTES - keptBytes ? chunk : chunk.subarray(0, JUDGED_BODY_BYTES - keptBytes);
+    kept.push(part);
+    keptBytes += part.length;
+  });
+  return {
+    bytes: () => (kept.length === 1 ? (kept[0] as Buffer) : Buffer.concat(kept, keptBytes)),
+    received: () => received,
+    whole: () => received === keptBytes,
+  };
+}
+
+/** The upstream's answer collected whole, up to the engine's limit: an answer larger is a finding of its own (no-server-error), never held whole. */
+function collect(answer: IncomingMessage, fail: (failure: TransportFailure, message: string) => void, done: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  answer.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > DEFAULT_MAX_RESPONSE_BYTES) {
+      answer.destroy();
+      fail('oversized-response', `the answer is larger than ${DEFAULT_MAX_RESPONSE_BYTES} bytes`);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  answer.on('error', (error: NodeJS.ErrnoException) => {
+    fail(failureOf(error), error.message);
+  });
+  answer.on('end', () => {
+    if (size <= DEFAULT_MAX_RESPONSE_BYTES) done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+  });
+}
+
+/** What the client is given: the upstream's answer; a 502 Error describing the violations instead (`errors`); a 502 or 504 Error when no answer came. */
+function givenFor(outcome: HttpOutcome, answer: UpstreamResponse | undefined, findings: readonly Finding[], errors: boolean): ProxyResponse {
+  if (answer === undefined) return errorAnswer(outcome.kind === 'failure' && outcome.failure === 'timeout' ? 504 : 502, `upstream: no answer (${outcome.kind === 'failure' ? `${outcome.failure}: ${outcome.message}` : 'none'})`);
+  const described = findings.filter((f) => f.severity === 'failure').map((f) => `${f.check}: ${f.message}`);
+  if (!errors || described.length === 0) return answer;
+  const given = errorAnswer(502, `upstream: the answer (${answer.status}) broke the contract; ${described.join('; ')}`);
+  given.headers.push(...corsOf(answer.headers));
+  return given;
+}
+
+/**
+ * An exchange as the proxy's journal is given it: the request as the client sent it (the journal
+ * masks credentials itself, and blots what it hid out of the rest), and the upstream's answer as it
+ * sent it (a gzip body stays gzip) or, when none came, the proxy's Error.
+ */
+function journalExchange(req: IncomingMessage, exchange: ProxiedExchange, verdict: ProxyVerdict, response: ProxyResponse): Exchange<ProxyVerdict> {
+  return {
+    request: { method: exchange.request.method, url: req.url ?? '/', headers: lookupOf(req.rawHeaders) },
+    body: exchange.request.body,
+    bodyBytes: exchange.request.bodyBytes,
+    verdict,
+    response: { status: response.status, headers: lookupOf(response.headers.flat()), body: response.body },
+    delayMs: 0,
+    durationMs: exchange.durationMs,
+  };
+}
+
+/** What judging and telling an exchange needs of the proxy. */
+interface Judge {
+  readonly contract: Contract;
+  readonly tokens: readonly string[];
+  readonly errors: boolean;
+  readonly tally: { record(exchange: ProxiedExchange): void };
+  readonly onExchange: ((exchange: ProxiedExchange) => void) | undefined;
+  readonly journal: Journal<ProxyVerdict> | undefined;
+}
+
+/** One exchange as it arrived, for its conclusion. */
+interface Arrival {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly id: number;
+  readonly startedAt: Date;
+  /** performance.now() at arrival. */
+  readonly started: number;
+  /** In origin form. */
+  readonly target: string;
+  /** The end-to-end fields as the client sent them, Host aside. */
+  readonly forwarded: readonly [string, string][];
+  readonly kept: { received(): number; whole(): boolean };
+}
+
+/** The exchange is over: judge it, answer the client, tell the seam, the tally and the journal. `answer` is the upstream's, undefined when none came. */
+function conclude(judge: Judge, arrival: Arrival, request: HttpRequest, outcome: HttpOutcome, answer: UpstreamResponse | undefined): void {
+  const { req, res, target } = arrival;
+  const classification = classifyRequest(judge.contract, request, { tokens: judge.tokens, complete: arrival.kept.whole() && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
+  const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
+  const judged = notJudged === undefined ? judgeObserved(judge.contract, request, classification, outcome) : undefined;
+  // Masked by the kit's one policy (src/http/secrets.ts); a message quotes bodies, which may
+  // quote a credential or a configured token: blotted out, so none leaves the proxy in what it says.
+  const hidden: Hidden = [...judge.tokens];
+  const told = { target: maskTarget(target, hidden), headers: maskRequestHeaders(lookupOf(arrival.forwarded.flat()), hidden) };
+  const findings = (judged?.findings ?? []).map((finding) => ({ ...finding, message: blot(finding.message, hidden) }));
+  const failed = checksWith(findings, 'failure');
+  const warned = checksWith(findings, 'warning').filter((name) => !failed.includes(name));
+  const given = givenFor(outcome, answer, findings, judge.errors);
+  const own: [string, string][] = [...(failed.length > 0 ? [['Plant-Store-Violations', failed.join(', ')] as [string, string]] : []), ...(warned.length > 0 ? [['Plant-Store-Warnings', warned.join(', ')] as [string, string]] : [])];
+  write(res, request.method, given, [...exposeOwn(given.headers, own.map(([name]) => name)), ...own], given === answer ? answer.declaredLength : undefined);
+  const exchange: ProxiedExchange = {
+    id: arrival.id,
+    startedAt: arrival.startedAt.toISOString(),
+    durationMs: performance.now() - arrival.started,
+    request: { method: request.method, ...told, body: request.body, bodyBytes: arrival.kept.received() },
+    outcome,
+    answered: given.status,
+    classification,
+    ...(notJudged === undefined ? {} : { notJudged }),
+    judgedBy: judged?.judgedBy ?? [],
+    findings,
+  };
+  judge.tally.record(exchange);
+  judge.onExchange?.(exchange);
+  judge.journal?.add(journalExchange(req, exchange, proxyVerdict(findings, failed, warned, exchange.judgedBy, notJudged, outcome, answer === undefined || given === answer ? undefined : given.status), answer ?? given));
+}
+
+/** The upstream's whole answer as the checks read it (its wire facts, its body decoded) and as the client gets it. */
+function readAnswer(request: HttpRequest, answer: IncomingMessage, body: Buffer, where: Pick<WireFacts, 'connection' | 'exchangesBefore' | 'others'>, durationMs: number): { outcome: HttpOutcome; answer: UpstreamResponse } {
+  const answerPairs = endToEnd(answer.rawHeaders);
+  const status = answer.statusCode ?? 502;
+  const fields = joined(answerPairs);
+  const { wire, readable } = wireFacts(request.method, answer, fields, body, where);
+  const outcome: HttpOutcome = { kind: 'response', status, headers: fields, body: readable, durationMs, wire };
+  // A coding the client accepted that the proxy cannot undo (zstd, say): the client can read the answer, the proxy cannot judge it.
+  const unknown = wire.contentCodings.filter((coding) => !DECODABLE_CODINGS.includes(coding));
+  const unreadable = unknown.length > 0 && unknown.every((coding) => acceptsCoding(request.headers['accept-encoding'], coding)) ? `the answer is in a content coding the proxy cannot undo (${unknown.join(', ')})` : undefined;
+  return {
+    outcome,
+    answer: {
+      status,
+      headers: answerPairs,
+      body,
+      ...(answer.headers['content-length'] === undefined ? {} : { declaredLength: answer.headers['content-length'] }),
+      ...(unreadable === undefined ? {} : { unreadable }),
+    },
+  };
+}
+
 /** Creates the proxy's node:http server (not listening). */
 export function createProxyServer(options: ProxyOptions): { server: Server; summary: () => ProxySummary; dispose: () => void } {
   const contract = options.contract ?? loadContract();
@@ -255,6 +411,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
   const { journal } = options;
+  const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal };
   const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
   // What the engine's client knows of its connections, for the checks that read the wire: each
@@ -275,30 +432,15 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
     const started = performance.now();
     const method = req.method ?? 'GET';
     const target = originForm(req.url ?? '/');
-    const pairs = endToEnd(req.rawHeaders);
-    const forwarded: [string, string][] = pairs.filter(([name]) => name.toLowerCase() !== 'host');
-    // RFC 9110, section 7.2: Host is the authority of the target, which is now the upstream; section 7.6.3: a gateway adds Via.
-    const via = pairs.filter(([name]) => name.toLowerCase() === 'via').map(([, value]) => value);
-    const headers: [string, string][] = [['Host', upstream.host], ...forwarded.filter(([name]) => name.toLowerCase() !== 'via'), ['Via', [...via, '1.1 plant-store-proxy'].join(', ')]];
+    const forwarded = endToEnd(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
     const declared = req.headers['content-length'];
-    if (declared !== undefined) headers.push(['Content-Length', declared]);
-
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
-    let bodyBytes = 0;
-    req.on('data', (chunk: Buffer) => {
-      bodyBytes += chunk.length;
-      if (keptBytes >= JUDGED_BODY_BYTES) return;
-      const part = chunk.length <= JUDGED_BODY_BYTES - keptBytes ? chunk : chunk.subarray(0, JUDGED_BODY_BYTES - keptBytes);
-      kept.push(part);
-      keptBytes += part.length;
-    });
+    const headers = upstreamFields(req.rawHeaders, upstream.host, declared);
+    const kept = keepBody(req);
     /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
     let observed: Observed | undefined;
     const observe = (): Observed => {
       if (observed !== undefined) return observed;
-      const body = kept.length === 1 ? (kept[0] as Buffer) : Buffer.concat(kept, keptBytes);
-      observed = { request: observedRequest(method, target, forwarded, body), others: [], connection: connection ?? 0 };
+      observed = { request: observedRequest(method, target, forwarded, kept.bytes()), others: [], connection: connection ?? 0 };
       // As the engine's client has it: exchanges in flight at the same time are each other's neighbours.
       for (const other of active) {
         if (observed.others.length < MAX_NEIGHBOURS) observed.others.push({ request: other.request, relation: 'concurrent', connection: other.connection });
@@ -314,56 +456,13 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
 
     let settled = false;
     /** The exchange is over: judge it, answer the client, tell the seam. `answer` is the upstream's, undefined when none came. */
-    const settle = (outcome: HttpOutcome, answer?: UpstreamAnswer): void => {
+    const settle = (outcome: HttpOutcome, answer?: UpstreamResponse): void => {
       if (settled) return;
       settled = true;
       const seen = observe();
       const { request } = seen;
       active.delete(seen);
-      const body = request.body;
-      const classification = classifyRequest(contract, request, { tokens, complete: bodyBytes === keptBytes && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
-      const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
-      const verdict = notJudged === undefined ? judgeObserved(contract, request, classification, outcome) : undefined;
-      // Masked by the kit's one policy (src/http/secrets.ts); a message quotes bodies, which may
-      // quote a credential or a configured token: blotted out, so none leaves the proxy in what it says.
-      const hidden: Hidden = [...tokens];
-      const told = { target: maskTarget(target, hidden), headers: maskRequestHeaders(lookupOf(forwarded.flat()), hidden) };
-      const findings = (verdict?.findings ?? []).map((finding) => ({ ...finding, message: blot(finding.message, hidden) }));
-      const failed = checksWith(findings, 'failure');
-      const warned = checksWith(findings, 'warning').filter((name) => !failed.includes(name));
-      let given: Answer = answer ?? errorAnswer(outcome.kind === 'failure' && outcome.failure === 'timeout' ? 504 : 502, `upstream: no answer (${outcome.kind === 'failure' ? `${outcome.failure}: ${outcome.message}` : 'none'})`);
-      if (options.errors === true && failed.length > 0 && answer !== undefined) {
-        const described = findings.filter((f) => f.severity === 'failure').map((f) => `${f.check}: ${f.message}`);
-        given = errorAnswer(502, `upstream: the answer (${answer.status}) broke the contract; ${described.join('; ')}`);
-        given.headers.push(...corsOf(answer.headers));
-      }
-      const own: [string, string][] = [...(failed.length > 0 ? [['Plant-Store-Violations', failed.join(', ')] as [string, string]] : []), ...(warned.length > 0 ? [['Plant-Store-Warnings', warned.join(', ')] as [string, string]] : [])];
-      write(res, method, given, [...exposeOwn(given.headers, own.map(([name]) => name)), ...own], given === answer ? answer.declaredLength : undefined);
-      const exchange: ProxiedExchange = {
-        id,
-        startedAt: startedAt.toISOString(),
-        durationMs: performance.now() - started,
-        request: { method, ...told, body, bodyBytes },
-        outcome,
-        answered: given.status,
-        classification,
-        ...(notJudged === undefined ? {} : { notJudged }),
-        judgedBy: verdict?.judgedBy ?? [],
-        findings,
-      };
-      tally.record(exchange);
-      options.onExchange?.(exchange);
-      journal?.add({
-        // As the client sent it: the journal masks credentials itself, and blots what it hid out of the rest.
-        request: { method, url: req.url ?? '/', headers: lookupOf(req.rawHeaders) },
-        body,
-        bodyBytes,
-        verdict: proxyVerdict(findings, failed, warned, verdict?.judgedBy ?? [], notJudged, outcome, answer === undefined || given === answer ? undefined : given.status),
-        // The upstream's answer as it sent it (a gzip body stays gzip); when none came, the proxy's Error.
-        response: answer === undefined ? { status: given.status, headers: lookupOf(given.headers.flat()), body: given.body } : { status: answer.status, headers: lookupOf(answer.headers.flat()), body: answer.body },
-        delayMs: 0,
-        durationMs: exchange.durationMs,
-      });
+      conclude(judge, { req, res, id, startedAt, started, target, forwarded, kept }, request, outcome, answer);
     };
 
     const up: ClientRequest = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: prefix + target, headers: headers.flat(), agent, setHost: false });
@@ -381,49 +480,22 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
       settle({ kind: 'failure', failure, message: error.message, durationMs: performance.now() - started });
     });
     up.on('response', (answer: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      answer.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > DEFAULT_MAX_RESPONSE_BYTES) {
-          // The engine's limit: an answer this large is a finding of its own (no-server-error), never held whole.
-          answer.destroy();
-          settle({ kind: 'failure', failure: 'oversized-response', message: `the answer is larger than ${DEFAULT_MAX_RESPONSE_BYTES} bytes`, durationMs: performance.now() - started });
-          return;
-        }
-        chunks.push(chunk);
-      });
-      answer.on('error', (error: NodeJS.ErrnoException) => {
-        settle({ kind: 'failure', failure: failureOf(error), message: error.message, durationMs: performance.now() - started });
-      });
-      answer.on('end', () => {
-        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-        const answerPairs = endToEnd(answer.rawHeaders);
-        const status = answer.statusCode ?? 502;
-        const fields = joined(answerPairs);
+      collect(answer, (failure, message) => {
+        settle({ kind: 'failure', failure, message, durationMs: performance.now() - started });
+      }, (body) => {
         const { request, others } = observe();
         const socket = upstreamSocket;
         const previous = socket === undefined ? undefined : lastOn.get(socket);
         if (socket !== undefined) lastOn.set(socket, { request, exchanges: (previous?.exchanges ?? 0) + 1 });
         const neighbours: NeighbourRequest[] = [...(previous === undefined ? [] : [{ request: previous.request, relation: 'previous' as const, connection: connection ?? 0 }]), ...others];
-        const { wire, readable } = wireFacts(method, answer, fields, body, { connection: connection ?? 0, exchangesBefore: previous?.exchanges ?? 0, others: neighbours });
-        const outcome: HttpOutcome = { kind: 'response', status, headers: fields, body: readable, durationMs: performance.now() - started, wire };
-        // A coding the client accepted that the proxy cannot undo (zstd, say): the client can read the answer, the proxy cannot judge it.
-        const unknown = wire.contentCodings.filter((coding) => !DECODABLE_CODINGS.includes(coding));
-        const unreadable = unknown.length > 0 && unknown.every((coding) => acceptsCoding(request.headers['accept-encoding'], coding)) ? `the answer is in a content coding the proxy cannot undo (${unknown.join(', ')})` : undefined;
-        settle(outcome, {
-          status,
-          headers: answerPairs,
-          body,
-          ...(answer.headers['content-length'] === undefined ? {} : { declaredLength: answer.headers['content-length'] }),
-          ...(unreadable === undefined ? {} : { unreadable }),
-        });
+        const read = readAnswer(request, answer, body, { connection: connection ?? 0, exchangesBefore: previous?.exchanges ?? 0, others: neighbours }, performance.now() - started);
+        settle(read.outcome, read.answer);
       });
     });
     // A small body declared up front goes up with the head in one write; any other is streamed as it comes.
     if (declared !== undefined && Number(declared) <= HELD_BODY_BYTES) {
       req.once('end', () => {
-        up.end(kept.length === 1 ? kept[0] : Buffer.concat(kept, keptBytes));
+        up.end(kept.bytes());
       });
     } else req.pipe(up);
     // A client that goes away before its request is whole: the upstream's request is cut too; nothing is judged.
@@ -471,7 +543,7 @@ function proxyVerdict(findings: readonly Finding[], failed: readonly string[], w
 }
 
 /** Writes an answer: the status, its fields and the proxy's own, and the body framed by Content-Length (none where HTTP forbids a body). */
-function write(res: ServerResponse, method: string, answer: Answer, headers: readonly (readonly [string, string])[], declaredLength: string | undefined): void {
+function write(res: ServerResponse, method: string, answer: ProxyResponse, headers: readonly (readonly [string, string])[], declaredLength: string | undefined): void {
   if (res.headersSent || res.destroyed) return;
   const fields: string[] = headers.flatMap(([name, value]) => [name, value]);
   // RFC 9110, sections 8.6 and 9.3.2: no body to HEAD, in a 204 or a 304; their Content-Length, if any, is the upstream's.
