@@ -398,6 +398,46 @@ function readAnswer(request: HttpRequest, answer: IncomingMessage, body: Buffer,
   };
 }
 
+/**
+ * What the engine's client knows of its connections, kept for the proxy's to the upstream, for
+ * the checks that read the wire: each connection's number (from 1, as first used), the request it
+ * carried last, and the exchanges in flight - each other's neighbours, as in the engine's client.
+ */
+function upstreamConnections(): {
+  number(socket: Socket): number;
+  begin(observed: Observed): void;
+  end(observed: Observed): void;
+  answered(socket: Socket | undefined, observed: Observed): Pick<WireFacts, 'connection' | 'exchangesBefore' | 'others'>;
+} {
+  const ids = new WeakMap<Socket, number>();
+  let next = 1;
+  const lastOn = new WeakMap<Socket, { readonly request: HttpRequest; readonly exchanges: number }>();
+  const active = new Set<Observed>();
+  return {
+    number(socket) {
+      const id = ids.get(socket) ?? next++;
+      ids.set(socket, id);
+      return id;
+    },
+    begin(observed) {
+      for (const other of active) {
+        if (observed.others.length < MAX_NEIGHBOURS) observed.others.push({ request: other.request, relation: 'concurrent', connection: other.connection });
+        if (other.others.length < MAX_NEIGHBOURS) other.others.push({ request: observed.request, relation: 'concurrent', connection: observed.connection });
+      }
+      active.add(observed);
+    },
+    end(observed) {
+      active.delete(observed);
+    },
+    answered(socket, observed) {
+      const previous = socket === undefined ? undefined : lastOn.get(socket);
+      if (socket !== undefined) lastOn.set(socket, { request: observed.request, exchanges: (previous?.exchanges ?? 0) + 1 });
+      const before: NeighbourRequest[] = previous === undefined ? [] : [{ request: previous.request, relation: 'previous', connection: observed.connection }];
+      return { connection: observed.connection, exchangesBefore: previous?.exchanges ?? 0, others: [...before, ...observed.others] };
+    },
+  };
+}
+
 /** Creates the proxy's node:http server (not listening). */
 export function createProxyServer(options: ProxyOptions): { server: Server; summary: () => ProxySummary; dispose: () => void } {
   const contract = options.contract ?? loadContract();
@@ -414,12 +454,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal };
   const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
-  // What the engine's client knows of its connections, for the checks that read the wire: each
-  // upstream connection's number, the request it carried last, and the exchanges in flight.
-  const connectionIds = new WeakMap<Socket, number>();
-  let nextConnection = 1;
-  const lastOn = new WeakMap<Socket, { readonly request: HttpRequest; readonly exchanges: number }>();
-  const active = new Set<Observed>();
+  const connections = upstreamConnections();
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const own = admin?.(req);
@@ -441,12 +476,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
     const observe = (): Observed => {
       if (observed !== undefined) return observed;
       observed = { request: observedRequest(method, target, forwarded, kept.bytes()), others: [], connection: connection ?? 0 };
-      // As the engine's client has it: exchanges in flight at the same time are each other's neighbours.
-      for (const other of active) {
-        if (observed.others.length < MAX_NEIGHBOURS) observed.others.push({ request: other.request, relation: 'concurrent', connection: other.connection });
-        if (other.others.length < MAX_NEIGHBOURS) other.others.push({ request: observed.request, relation: 'concurrent', connection: observed.connection });
-      }
-      active.add(observed);
+      connections.begin(observed);
       return observed;
     };
     req.once('end', observe);
@@ -460,16 +490,14 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
       if (settled) return;
       settled = true;
       const seen = observe();
-      const { request } = seen;
-      active.delete(seen);
-      conclude(judge, { req, res, id, startedAt, started, target, forwarded, kept }, request, outcome, answer);
+      connections.end(seen);
+      conclude(judge, { req, res, id, startedAt, started, target, forwarded, kept }, seen.request, outcome, answer);
     };
 
     const up: ClientRequest = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: prefix + target, headers: headers.flat(), agent, setHost: false });
     up.once('socket', (socket: Socket) => {
       upstreamSocket = socket;
-      connection = connectionIds.get(socket) ?? nextConnection++;
-      connectionIds.set(socket, connection);
+      connection = connections.number(socket);
       if (observed !== undefined) observed.connection = connection;
     });
     up.setTimeout(timeoutMs, () => {
@@ -483,12 +511,8 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
       collect(answer, (failure, message) => {
         settle({ kind: 'failure', failure, message, durationMs: performance.now() - started });
       }, (body) => {
-        const { request, others } = observe();
-        const socket = upstreamSocket;
-        const previous = socket === undefined ? undefined : lastOn.get(socket);
-        if (socket !== undefined) lastOn.set(socket, { request, exchanges: (previous?.exchanges ?? 0) + 1 });
-        const neighbours: NeighbourRequest[] = [...(previous === undefined ? [] : [{ request: previous.request, relation: 'previous' as const, connection: connection ?? 0 }]), ...others];
-        const read = readAnswer(request, answer, body, { connection: connection ?? 0, exchangesBefore: previous?.exchanges ?? 0, others: neighbours }, performance.now() - started);
+        const seen = observe();
+        const read = readAnswer(seen.request, answer, body, connections.answered(upstreamSocket, seen), performance.now() - started);
         settle(read.outcome, read.answer);
       });
     });
@@ -502,7 +526,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
     req.once('close', () => {
       if (req.complete) return;
       settled = true;
-      if (observed !== undefined) active.delete(observed);
+      if (observed !== undefined) connections.end(observed);
       up.destroy();
     });
   };
