@@ -438,6 +438,89 @@ function upstreamConnections(): {
   };
 }
 
+/** How the proxy reaches its upstream, and what it judges and tells with. */
+interface Forwarder {
+  readonly upstream: URL;
+  /** The upstream's path prefix, without a trailing slash. */
+  readonly prefix: string;
+  readonly send: typeof httpRequest;
+  readonly agent: HttpAgent;
+  readonly timeoutMs: number;
+  readonly judge: Judge;
+  readonly connections: ReturnType<typeof upstreamConnections>;
+}
+
+/** One request forwarded: sent up as it comes, its answer collected, judged and handed back (`conclude`). */
+function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: ServerResponse): void {
+  const { upstream } = forwarder;
+  const startedAt = new Date();
+  const started = performance.now();
+  const method = req.method ?? 'GET';
+  const target = originForm(req.url ?? '/');
+  const forwarded = endToEnd(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
+  const declared = req.headers['content-length'];
+  const headers = upstreamFields(req.rawHeaders, upstream.host, declared);
+  const kept = keepBody(req);
+  /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
+  let observed: Observed | undefined;
+  const observe = (): Observed => {
+    if (observed !== undefined) return observed;
+    observed = { request: observedRequest(method, target, forwarded, kept.bytes()), others: [], connection: connection ?? 0 };
+    forwarder.connections.begin(observed);
+    return observed;
+  };
+  req.once('end', observe);
+  /** The upstream connection the request went on, numbered from 1 as the proxy first used it. */
+  let connection: number | undefined;
+  let upstreamSocket: Socket | undefined;
+
+  let settled = false;
+  /** The exchange is over: judge it, answer the client, tell the seam. `answer` is the upstream's, undefined when none came. */
+  const settle = (outcome: HttpOutcome, answer?: UpstreamResponse): void => {
+    if (settled) return;
+    settled = true;
+    const seen = observe();
+    forwarder.connections.end(seen);
+    conclude(forwarder.judge, { req, res, id, startedAt, started, target, forwarded, kept }, seen.request, outcome, answer);
+  };
+
+  const up: ClientRequest = forwarder.send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: forwarder.prefix + target, headers: headers.flat(), agent: forwarder.agent, setHost: false });
+  up.once('socket', (socket: Socket) => {
+    upstreamSocket = socket;
+    connection = forwarder.connections.number(socket);
+    if (observed !== undefined) observed.connection = connection;
+  });
+  up.setTimeout(forwarder.timeoutMs, () => {
+    up.destroy(Object.assign(new Error(`no answer within ${forwarder.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+  });
+  up.on('error', (error: NodeJS.ErrnoException) => {
+    const failure: TransportFailure = error.code === 'ETIMEDOUT' ? 'timeout' : failureOf(error);
+    settle({ kind: 'failure', failure, message: error.message, durationMs: performance.now() - started });
+  });
+  up.on('response', (answer: IncomingMessage) => {
+    collect(answer, (failure, message) => {
+      settle({ kind: 'failure', failure, message, durationMs: performance.now() - started });
+    }, (body) => {
+      const seen = observe();
+      const read = readAnswer(seen.request, answer, body, forwarder.connections.answered(upstreamSocket, seen), performance.now() - started);
+      settle(read.outcome, read.answer);
+    });
+  });
+  // A small body declared up front goes up with the head in one write; any other is streamed as it comes.
+  if (declared !== undefined && Number(declared) <= HELD_BODY_BYTES) {
+    req.once('end', () => {
+      up.end(kept.bytes());
+    });
+  } else req.pipe(up);
+  // A client that goes away before its request is whole: the upstream's request is cut too; nothing is judged.
+  req.once('close', () => {
+    if (req.complete) return;
+    settled = true;
+    if (observed !== undefined) forwarder.connections.end(observed);
+    up.destroy();
+  });
+}
+
 /** Creates the proxy's node:http server (not listening). */
 export function createProxyServer(options: ProxyOptions): { server: Server; summary: () => ProxySummary; dispose: () => void } {
   const contract = options.contract ?? loadContract();
@@ -454,81 +537,12 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal };
   const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
-  const connections = upstreamConnections();
+  const forwarder: Forwarder = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const own = admin?.(req);
-    if (own !== undefined) {
-      answerWith(req, res, own);
-      return;
-    }
-    const id = nextId++;
-    const startedAt = new Date();
-    const started = performance.now();
-    const method = req.method ?? 'GET';
-    const target = originForm(req.url ?? '/');
-    const forwarded = endToEnd(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
-    const declared = req.headers['content-length'];
-    const headers = upstreamFields(req.rawHeaders, upstream.host, declared);
-    const kept = keepBody(req);
-    /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
-    let observed: Observed | undefined;
-    const observe = (): Observed => {
-      if (observed !== undefined) return observed;
-      observed = { request: observedRequest(method, target, forwarded, kept.bytes()), others: [], connection: connection ?? 0 };
-      connections.begin(observed);
-      return observed;
-    };
-    req.once('end', observe);
-    /** The upstream connection the request went on, numbered from 1 as the proxy first used it. */
-    let connection: number | undefined;
-    let upstreamSocket: Socket | undefined;
-
-    let settled = false;
-    /** The exchange is over: judge it, answer the client, tell the seam. `answer` is the upstream's, undefined when none came. */
-    const settle = (outcome: HttpOutcome, answer?: UpstreamResponse): void => {
-      if (settled) return;
-      settled = true;
-      const seen = observe();
-      connections.end(seen);
-      conclude(judge, { req, res, id, startedAt, started, target, forwarded, kept }, seen.request, outcome, answer);
-    };
-
-    const up: ClientRequest = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: prefix + target, headers: headers.flat(), agent, setHost: false });
-    up.once('socket', (socket: Socket) => {
-      upstreamSocket = socket;
-      connection = connections.number(socket);
-      if (observed !== undefined) observed.connection = connection;
-    });
-    up.setTimeout(timeoutMs, () => {
-      up.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
-    });
-    up.on('error', (error: NodeJS.ErrnoException) => {
-      const failure: TransportFailure = error.code === 'ETIMEDOUT' ? 'timeout' : failureOf(error);
-      settle({ kind: 'failure', failure, message: error.message, durationMs: performance.now() - started });
-    });
-    up.on('response', (answer: IncomingMessage) => {
-      collect(answer, (failure, message) => {
-        settle({ kind: 'failure', failure, message, durationMs: performance.now() - started });
-      }, (body) => {
-        const seen = observe();
-        const read = readAnswer(seen.request, answer, body, connections.answered(upstreamSocket, seen), performance.now() - started);
-        settle(read.outcome, read.answer);
-      });
-    });
-    // A small body declared up front goes up with the head in one write; any other is streamed as it comes.
-    if (declared !== undefined && Number(declared) <= HELD_BODY_BYTES) {
-      req.once('end', () => {
-        up.end(kept.bytes());
-      });
-    } else req.pipe(up);
-    // A client that goes away before its request is whole: the upstream's request is cut too; nothing is judged.
-    req.once('close', () => {
-      if (req.complete) return;
-      settled = true;
-      if (observed !== undefined) connections.end(observed);
-      up.destroy();
-    });
+    if (own === undefined) forward(forwarder, nextId++, req, res);
+    else answerWith(req, res, own);
   };
 
   const server = createServer({ keepAliveTimeout: 5_000, joinDuplicateHeaders: true }, handle);
