@@ -15,8 +15,8 @@
  *   was hidden is also blotted out of the verdict and the answer, which may quote it (`the ***
  *   scheme is not accepted`, for a token sent without its scheme). JSON bodies are kept as sent:
  *   they are the data a test asserts on.
- * - **Read over HTTP** at the reserved admin path (`adminRoutes`, served by the pipeline before
- *   anything else, never itself journaled): `GET /__plant-store/requests` (JSON), `DELETE` there
+ * - **Read over HTTP** at the reserved admin path (`adminRoutes`, which every server routes to
+ *   first through admin.ts's `adminRouter`; never itself journaled): `GET /__plant-store/requests` (JSON), `DELETE` there
  *   (clear), `GET /__plant-store/` (a live page, journal-page.ts).
  */
 import { splitTarget } from './rules.js';
