@@ -19,6 +19,8 @@
  *   exchange with the upstream's answer and the proxy's verdict (`ProxyVerdict`: the findings),
  *   read at the reserved admin path `/__plant-store/` as on the mock - the proxy's own resources,
  *   never forwarded, judged or counted, unless `admin` is false: then that path is forwarded too.
+ * - **The servers' layers, not copies**: src/http's socket layer (`listenOn`,
+ *   `answerClientErrors`), admin router (`adminRouter`) and masking (secrets.ts).
  */
 import { request as httpRequest, Agent as HttpAgent, createServer, type IncomingMessage, type Server, type ServerResponse, type ClientRequest } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
