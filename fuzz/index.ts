@@ -25,7 +25,7 @@
  */
 export { PHASES } from './types.js';
 export type { Content, CheckOptions, Credentials, Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, Phase, Profile, RequestCase, Severity, TransportFailure, WireFacts } from './types.js';
-export { acceptsCoding, codingList, decodeCodings, DECODABLE_CODINGS } from './codings.js';
+export { acceptsCoding, codingList, decodeCodings, DECODABLE_CODINGS } from './wire/codings.js';
 export {
   applicableChecks,
   canaryTrend,
@@ -63,7 +63,7 @@ export {
   type RunVerdict,
   type TimedExchange,
   type Verdict,
-} from './checks/index.js';
+} from './judging/index.js';
 export {
   caseSpellings,
   coverageCases,
@@ -80,13 +80,13 @@ export {
   type KindName,
   type RequestExtras,
   type RequestKind,
-} from './kinds/index.js';
-export { anyJsonModel, EDGE_STRINGS, HOSTILE_KEYS, integerBounds, integerValue, LONG_STRING, SchemaArbitraries, type InvalidValue } from './schema-arbitraries.js';
-export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './json-text.js';
+} from './generation/kinds/index.js';
+export { anyJsonModel, EDGE_STRINGS, HOSTILE_KEYS, integerBounds, integerValue, LONG_STRING, SchemaArbitraries, type InvalidValue } from './generation/schema-arbitraries.js';
+export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './generation/json-text.js';
 export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, urlFor, type ClientOptions, type HttpClient, type SendOptions } from './http-client.js';
-export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './capacity.js';
-export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from './statistics.js';
-export { runRecordOf, RunTimeline, SLOWEST_KEPT, type LatencySummary, type LatencyWindow } from './timeline.js';
+export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './generation/capacity.js';
+export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from './judging/statistics.js';
+export { runRecordOf, RunTimeline, SLOWEST_KEPT, type LatencySummary, type LatencyWindow } from './run/timeline.js';
 export {
   CANARY_SENDS,
   DEFAULT_CANARY_INTERVAL_MS,
@@ -107,7 +107,7 @@ export {
   type ReportedFinding,
   type ResponseTimeSummary,
 } from './runner.js';
-export { toHtml } from './html-report.js';
-export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './classify.js';
-export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from './junit.js';
+export { toHtml } from './reports/html-report.js';
+export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './judging/classify.js';
+export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from './reports/junit.js';
 export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './report.js';

@@ -1,5 +1,5 @@
 /**
- * The credential table (fuzz/kinds/credentials.ts): its laws for any token - every refused
+ * The credential table (fuzz/generation/tables/credentials.ts): its laws for any token - every refused
  * variant differs from `Bearer <token>`, every accepted one is valid, and what each is follows
  * RFC 6750's grammar, read here by an oracle written apart from the engine's; a fixed token gives
  * a fixed list; the mock profile gets nothing a mock may accept; each shell expression a report
@@ -18,8 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptTokens, bearerRefusal } from '../../src/http/index.js';
 import { loadContract } from '../../src/openapi/index.js';
 import { createHttpClient } from '../../fuzz/http-client.js';
-import { coverageCases } from '../../fuzz/kinds/index.js';
-import { classify, CREDENTIAL_VARIANTS, credentialSpellings, credentialTableMarkdown } from '../../fuzz/kinds/credentials.js';
+import { coverageCases } from '../../fuzz/generation/kinds/index.js';
+import { classify, CREDENTIAL_VARIANTS, credentialSpellings, credentialTableMarkdown } from '../../fuzz/generation/tables/credentials.js';
 import { reportedRequest, toCurl } from '../../fuzz/report.js';
 import { fcParameters } from '../support/seed.js';
 import type { Credentials } from '../../fuzz/types.js';
