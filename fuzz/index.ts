@@ -25,7 +25,8 @@
  */
 export { PHASES } from './types.js';
 export type { Content, CheckOptions, Credentials, Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, Phase, Profile, RequestCase, Severity, TransportFailure, WireFacts } from './types.js';
-export { acceptsCoding, codingList, decodeCodings, DECODABLE_CODINGS } from './wire/codings.js';
+export { acceptsCoding, codingList } from './judging/accept-encoding.js';
+export { decodeCodings, DECODABLE_CODINGS } from './wire/codings.js';
 export {
   applicableChecks,
   canaryTrend,

@@ -41,11 +41,6 @@ export interface JsonMember {
   readonly value: JsonModel;
 }
 
-/** A string's code points (not UTF-16 units: an astral character is one). */
-export function codePointsOf(value: string): string[] {
-  return Array.from(value);
-}
-
 export const nullModel: JsonModel = { kind: 'literal', text: 'null' };
 
 export function stringModel(value: string, style: StringStyle = 'plain', tags?: readonly string[]): JsonModel {

@@ -12,7 +12,8 @@
  */
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN, type Contract, type ObjectShape, type Schema } from '../../src/openapi/index.js';
-import { codePointsOf, INTEGER_SPELLINGS, STRING_STYLES, nullModel, numberModel, spellInteger, stringModel, type IntegerSpelling, type JsonMember, type JsonModel, type StringStyle } from './json-text.js';
+import { codePointsOf } from '../judging/support.js';
+import { INTEGER_SPELLINGS, STRING_STYLES, nullModel, numberModel, spellInteger, stringModel, type IntegerSpelling, type JsonMember, type JsonModel, type StringStyle } from './json-text.js';
 import { table, tablesAt, variantTag, type VariantTable } from './variants.js';
 
 /** A JSON value that breaks a schema, and what is wrong with it (`is null`, `is 2^63 (above int64)`). */
@@ -120,20 +121,6 @@ export const POLLUTION_MEMBERS: readonly (readonly [string, JsonMember])[] = [
   ['proto', { key: '__proto__', keyStyle: 'plain', value: polluted }],
   ['constructor-prototype', { key: 'constructor', keyStyle: 'plain', value: { kind: 'object', members: [{ key: 'prototype', keyStyle: 'plain', value: polluted }] } }],
 ];
-
-/** Why a lone surrogate makes a valid request `lenient` (see RequestCase.lenient). */
-export const LONE_SURROGATE_LENIENCY =
-  'RFC 8259, section 8.2: a string holding a lone surrogate escape is JSON, but the behaviour of software that receives it is unpredictable - it may refuse it, or store U+FFFD in its place';
-
-/**
- * Why a valid body with a prototype key (`__proto__`, or `constructor` holding `prototype`; see
- * modelHasPrototypeKey) makes its request `lenient` about refusal only. The contract allows the
- * property (a NewPlant allows additional properties, rule 1), but refusing such a body with a
- * 4xx is a common, defensible security default - hostile keys are bad input to many servers - so
- * a refusal is a warning; an accepted one must still be answered exactly (`echo`).
- */
-export const PROTOTYPE_KEY_LENIENCY =
-  'the contract allows the property, but refusing a body with a __proto__ key or a constructor holding prototype (prototype poisoning) is a common security default: Fastify (secure-json-parse), hapi (bourne), OWASP CRS rule 934130';
 
 /** One edge string, named: the name is its variant (`string-edge:nul`). */
 export interface EdgeString {

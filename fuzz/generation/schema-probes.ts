@@ -20,7 +20,9 @@
  *   encoded twice.
  */
 import type { Contract, Schema } from '../../src/openapi/index.js';
-import { codePointsOf, INTEGER_SPELLINGS, hasLoneSurrogate, nullModel, numberModel, spellInteger, STRING_STYLES, stringModel, writeJson, writeString, type JsonMember, type JsonModel } from './json-text.js';
+import { LONE_SURROGATE_LENIENCY } from '../judging/leniencies.js';
+import { codePointsOf } from '../judging/support.js';
+import { INTEGER_SPELLINGS, hasLoneSurrogate, nullModel, numberModel, spellInteger, STRING_STYLES, stringModel, writeJson, writeString, type JsonMember, type JsonModel } from './json-text.js';
 import {
   describeInteger,
   EDGE_STRINGS,
@@ -29,7 +31,6 @@ import {
   hostileKeyName,
   integerBounds,
   lengthBounds,
-  LONE_SURROGATE_LENIENCY,
   LONG_STRING,
   modelOf,
   NAMED_INTEGERS,

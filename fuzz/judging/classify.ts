@@ -14,9 +14,8 @@
 import { formatIssues, isLosslessNumber, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../../src/openapi/index.js';
 import { applicableChecks, runChecks, type CheckName } from './index.js';
 import { essence } from './support.js';
-import { classify as credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from '../generation/tables/credentials.js';
-import { MALFORMATIONS } from '../generation/kinds/malformed-json.js';
-import { LONE_SURROGATE_LENIENCY } from '../generation/schema-arbitraries.js';
+import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
+import { LONE_SURROGATE_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
 import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, RequestCase } from '../types.js';
 
 export interface ClassifyOptions {
@@ -143,9 +142,6 @@ const open = (reason: string): Judged<'open'> => ({ class: 'open', reason });
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const replacingUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-
-/** The engine's reason why invalid UTF-8 inside a string may be accepted (the malformation that sends it). */
-const UTF8_IN_STRING_LENIENCY = MALFORMATIONS.find((m) => m.name.startsWith('invalid-utf8-in-string:'))?.lenient;
 
 /**
  * What the body and its media type are, in the order a careful server reads them. Where the

@@ -1,7 +1,11 @@
 /** Helpers the checks share: reading bodies strictly, naming things in messages, comparing JSON values exactly. */
 import { exactInteger, isJsonObject, isLosslessNumber, parseJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type Schema } from '../../src/openapi/index.js';
-import { codePointsOf } from '../generation/json-text.js';
 import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, RequestCase } from '../types.js';
+
+/** A string's code points (not UTF-16 units: an astral character is one). */
+export function codePointsOf(value: string): string[] {
+  return Array.from(value);
+}
 
 export type Response = Extract<HttpOutcome, { kind: 'response' }>;
 

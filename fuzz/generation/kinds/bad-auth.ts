@@ -6,9 +6,10 @@
  * profile only what is no well-formed bearer token is sent: a mock accepts any.
  */
 import fc from 'fast-check';
-import { codePointsOf } from '../json-text.js';
-import type { AuthSpelling, KindContext } from '../tables/context.js';
-import { credentialSpellings } from '../tables/credentials.js';
+import { codePointsOf } from '../../judging/support.js';
+import type { KindContext } from '../tables/context.js';
+import type { AuthSpelling } from '../tables/credential-spellings.js';
+import { credentialSpellings } from '../tables/credential-spellings.js';
 import { requestKind } from './kind.js';
 
 const B64_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';

@@ -14,8 +14,9 @@
 import fc from 'fast-check';
 import type { Credentials, RequestCase } from '../../types.js';
 import { badMediaType } from './bad-media-type.js';
-import type { AuthSpelling, KindContext } from '../tables/context.js';
-import { credentialSpellings } from '../tables/credentials.js';
+import type { KindContext } from '../tables/context.js';
+import type { AuthSpelling } from '../tables/credential-spellings.js';
+import { credentialSpellings } from '../tables/credential-spellings.js';
 import { invalidBody } from './invalid-body.js';
 import { requestKind, type RequestKind } from './kind.js';
 import { malformedJson } from './malformed-json.js';

@@ -82,7 +82,7 @@ export function validBodyArbitrary(contract: Contract, operation: OperationContr
   return new SchemaArbitraries(contract).valid(operation.requestBody.schema);
 }
 
-export { CREDENTIAL_VARIANTS, classify, credentialTableMarkdown, type CredentialVariant } from '../tables/credentials.js';
-export { caseSpellings, mediaTypeSpellings, type AuthSpelling, type CaseSpec, type KindContext } from '../tables/context.js';
+export { caseSpellings, mediaTypeSpellings, type CaseSpec, type KindContext } from '../tables/context.js';
+export type { AuthSpelling } from '../tables/credential-spellings.js';
 export { REQUEST_EXTRAS, type RequestExtras } from '../tables/extras.js';
 export { requestKind, type RequestKind } from './kind.js';

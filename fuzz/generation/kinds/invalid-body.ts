@@ -10,7 +10,8 @@ import type { InvalidValue } from '../schema-arbitraries.js';
 import { describeProbe } from '../schema-probes.js';
 import type { RequestCase } from '../../types.js';
 import { table, variantTag, type VariantTable } from '../variants.js';
-import type { AuthSpelling, KindContext } from '../tables/context.js';
+import type { KindContext } from '../tables/context.js';
+import type { AuthSpelling } from '../tables/credential-spellings.js';
 import { requestKind } from './kind.js';
 import { judgedProbes, probeTag } from '../tables/probes.js';
 

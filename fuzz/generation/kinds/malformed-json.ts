@@ -9,6 +9,7 @@
  * implementation, not of JSON).
  */
 import fc from 'fast-check';
+import { UTF8_IN_STRING_LENIENCY } from '../../judging/leniencies.js';
 import { tagsOf, writeJson, type JsonMember, type JsonModel, type Layout } from '../json-text.js';
 import { table, variantTag } from '../variants.js';
 import type { KindContext } from '../tables/context.js';
@@ -182,7 +183,7 @@ export const MALFORMATIONS: readonly Malformation[] = [
   ...INVALID_UTF8.map(
     ([description, bytes]): Malformation => ({
       name: `invalid-utf8-in-string:${bytes.map((b) => b.toString(16).toUpperCase()).join(' ')}`,
-      lenient: 'RFC 8259, section 9 lets a parser accept non-JSON forms; a decoder that replaces the bytes with U+FFFD (body-parser, Fastify, Hono), or one that decodes an encoded surrogate (surrogatepass in Python), makes a string of it, so the server stores something other than was sent',
+      lenient: UTF8_IN_STRING_LENIENCY,
       apply: (model, layout) => {
         const text = writeJson(model, layout);
         // Inside a string value, not a key: decoded leniently, the body is still the same NewPlant.

@@ -5,11 +5,12 @@
  */
 import fc from 'fast-check';
 import { LAYOUTS, modelHasLoneSurrogate, modelHasPrototypeKey, tagsOf, type JsonModel, type Layout } from '../json-text.js';
-import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../schema-arbitraries.js';
+import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../../judging/leniencies.js';
 import { describeProbe } from '../schema-probes.js';
 import type { RequestCase } from '../../types.js';
 import { table, variantTag, type VariantTable } from '../variants.js';
-import { caseSpellings, mediaTypeSpellings, type AuthSpelling, type KindContext } from '../tables/context.js';
+import { caseSpellings, mediaTypeSpellings, type KindContext } from '../tables/context.js';
+import type { AuthSpelling } from '../tables/credential-spellings.js';
 import { NO_EXTRAS, REQUEST_EXTRAS, type RequestExtras } from '../tables/extras.js';
 import { requestKind } from './kind.js';
 import { judgedProbes, probeTag } from '../tables/probes.js';

@@ -8,33 +8,12 @@
  */
 import fc from 'fast-check';
 import type { Contract, ObjectShape, OperationContract, RequestBodyContract } from '../../../src/openapi/index.js';
-import { codePointsOf, LAYOUTS, writeJson, type JsonModel, type Layout } from '../json-text.js';
+import { codePointsOf } from '../../judging/support.js';
+import { LAYOUTS, writeJson, type JsonModel, type Layout } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
-import type { Content, Credentials, DerivedSecret, Profile, RequestCase } from '../../types.js';
-import { credentialSpellings } from './credentials.js';
+import type { Content, Profile, RequestCase } from '../../types.js';
+import { credentialSpellings, type AuthSpelling } from './credential-spellings.js';
 import { extrasArbitrary, NO_EXTRAS, type RequestExtras } from './extras.js';
-
-/** Credentials as a request carries them. */
-export interface AuthSpelling {
-  /** The Authorization header's value; undefined for none. */
-  readonly header: string | undefined;
-  readonly credentials: Credentials;
-  /** The header as a person may read it, without the token: `Authorization: bearer <token>`. */
-  readonly shown: string;
-  /** A query string to add (RFC 6750, section 2.3's access_token), without `?`. */
-  readonly query?: string;
-  /** The row of the credential table (credentials.ts) it comes from, if any. */
-  readonly name?: string;
-  /** Further Authorization field lines after `header` (two fields, RFC 9110, section 5.3). */
-  readonly moreHeaders?: readonly string[];
-  /** Text made from the token, for reports to hide (see RequestCase.derived). */
-  readonly derived?: DerivedSecret;
-  /**
-   * Set where the RFCs leave the answer to these credentials open: the request's `lenient`. Only
-   * on spellings sent with a valid body (the valid and bad-auth kinds), never in `goodAuth`.
-   */
-  readonly lenient?: string;
-}
 
 export interface CaseSpec {
   readonly kind: string;

@@ -7,7 +7,7 @@
  * coding). A coding nobody can be expected to decode, or data that is not what its coding says,
  * leaves the answer unreadable.
  */
-import { acceptsCoding } from '../../wire/codings.js';
+import { acceptsCoding } from '../accept-encoding.js';
 import { exchangeCheck, failure, warning, type Verdict } from '../check.js';
 import { describeRequest } from '../support.js';
 

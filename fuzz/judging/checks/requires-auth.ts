@@ -2,7 +2,7 @@
  * `requires-auth`: a request without valid credentials never gets a 2xx, and gets 401 with a
  * `WWW-Authenticate` challenge for the contract's scheme (RFC 6750, section 3; the challenge may
  * be one of several, on one line or on several, RFC 9110, section 11.6.1). What else is allowed
- * follows from what the credentials are (see generation/tables/credentials.ts, the credential table):
+ * follows from what the credentials are (see judging/credential-table.ts, the credential table):
  *
  * - malformed credentials may get a declared 400 (RFC 6750, section 3.1: invalid_request);
  * - credentials of another scheme get 401: a 400 is a warning (section 3.1 gives a request with an

@@ -5,7 +5,7 @@
  * must refuse), the `double-fault` kind, and the table in docs/conform.md
  * (test/fuzz/credentials.test.ts holds the page to `credentialTableMarkdown`).
  *
- * What a request's credentials are is not written in the rows: `classify` reads what a row sends
+ * What a request's credentials are is not written in the rows: `credentialsByGrammar` reads what a row sends
  * with the grammar of RFC 9110, section 11.4 and RFC 6750, section 2.1. So `Bearer<token>` is
  * another scheme for a token of letters and digits (a scheme word may hold them) and malformed
  * credentials for a token holding `/` (no scheme word may), and the answers allowed follow from
@@ -17,9 +17,8 @@
  * - `malformed`: 401 with a challenge, or a declared 400 (RFC 6750, section 3.1, invalid_request);
  * - never a 2xx: a failure, or a warning where the row is `lenient` (the RFCs leave it open).
  */
-import { codePointsOf } from '../json-text.js';
-import type { Credentials, DerivedSecret, Profile } from '../../types.js';
-import type { AuthSpelling } from './context.js';
+import type { Credentials, DerivedSecret } from '../types.js';
+import { codePointsOf } from './support.js';
 
 /** RFC 6750, section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
 export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -112,7 +111,7 @@ function homoglyph(word: string): string | undefined {
 }
 
 /** RFC 6750, section 2.3: the access_token parameter is form-encoded; a b64token's `+`, `/` and `=` need escapes. */
-const queryEncoded = (token: string): string => encodeURIComponent(token);
+export const queryEncoded = (token: string): string => encodeURIComponent(token);
 const QUERY_SHELL = filtered(`sed -e 's/+/%2B/g' -e 's|/|%2F|g' -e 's/=/%3D/g'`);
 
 function inQuery(value: string, token: string): Presented {
@@ -352,7 +351,7 @@ export const CREDENTIAL_VARIANTS: readonly CredentialVariant[] = [
  * b64token`). The contract's credentials are the Authorization field: a token in the query is
  * none.
  */
-export function classify(presented: Pick<Presented, 'lines'>, scheme: string, token: string): Credentials {
+export function credentialsByGrammar(presented: Pick<Presented, 'lines'>, scheme: string, token: string): Credentials {
   const [line, ...more] = presented.lines;
   if (line === undefined) return 'missing';
   // Two fields of a field that is no list are one malformed field (RFC 9110, section 5.3).
@@ -369,47 +368,8 @@ export function classify(presented: Pick<Presented, 'lines'>, scheme: string, to
 
 /** Whether a target that accepts any well-formed token (a mock) could accept what is sent: some line, or the query, carries one. */
 export function carriesWellFormedToken(presented: Presented, scheme: string): boolean {
-  const anyToken = (line: string): boolean => ['valid', 'wrong-token'].includes(classify({ lines: [line] }, scheme, '\u0000'));
+  const anyToken = (line: string): boolean => ['valid', 'wrong-token'].includes(credentialsByGrammar({ lines: [line] }, scheme, '\u0000'));
   return presented.lines.some(anyToken) || (presented.accessToken !== undefined && B64TOKEN.test(presented.accessToken));
-}
-
-/** A row as the request kinds take it, for a scheme word and token; undefined where the row does not apply. */
-export function spellingOf(variant: CredentialVariant, scheme: string, token: string): AuthSpelling | undefined {
-  const presented = variant.build(scheme, token);
-  if (presented === undefined) return undefined;
-  const [header, ...more] = presented.lines;
-  return {
-    header,
-    credentials: classify(presented, scheme, token),
-    shown: variant.prose ? variant.shown.replace(/`/g, '') : `Authorization: ${variant.shown}`,
-    name: variant.name,
-    ...(more.length === 0 ? {} : { moreHeaders: more }),
-    ...(presented.accessToken === undefined ? {} : { query: `access_token=${queryEncoded(presented.accessToken)}` }),
-    ...(presented.derived === undefined ? {} : { derived: presented.derived }),
-    ...(variant.lenient === undefined ? {} : { lenient: variant.lenient }),
-  };
-}
-
-/** The same credentials sent the same way. */
-const sameAuth = (a: AuthSpelling, b: AuthSpelling): boolean => a.header === b.header && a.query === b.query && (a.moreHeaders ?? []).join('\n') === (b.moreHeaders ?? []).join('\n');
-
-/**
- * The rows of one side that apply to the token, as spellings, in table order: without a row that
- * sends what an earlier one sends (the token in upper case when it has no lower-case letter) or
- * what the plain `Bearer <token>` sends, and under the mock profile without a refusal a mock may
- * not give (any well-formed token is accepted there).
- */
-export function credentialSpellings(side: CredentialVariant['side'], scheme: string, token: string, profile: Profile = 'reference'): AuthSpelling[] {
-  const plain: AuthSpelling = { header: `${scheme} ${token}`, credentials: 'valid', shown: '' };
-  const spellings: AuthSpelling[] = [];
-  for (const variant of CREDENTIAL_VARIANTS) {
-    if (variant.side !== side) continue;
-    const presented = variant.build(scheme, token);
-    if (presented === undefined || (side === 'refuse' && profile === 'mock' && carriesWellFormedToken(presented, scheme))) continue;
-    const spelling = spellingOf(variant, scheme, token);
-    if (spelling !== undefined && !sameAuth(spelling, plain) && !spellings.some((s) => sameAuth(s, spelling))) spellings.push(spelling);
-  }
-  return spellings;
 }
 
 /** What each kind of credentials may get, for the docs. */
@@ -430,8 +390,8 @@ export function credentialTableMarkdown(scheme = 'Bearer', token = DOCS_TOKEN): 
   const sent = (variant: CredentialVariant): string => (variant.prose ? variant.shown : `\`${variant.shown}\``);
   const rows = CREDENTIAL_VARIANTS.map((variant) => {
     const presented = variant.build(scheme, token);
-    const credentials = presented === undefined ? 'not sent for this token' : classify(presented, scheme, token);
-    const allowed = presented === undefined ? '' : ALLOWED[classify(presented, scheme, token)];
+    const credentials = presented === undefined ? 'not sent for this token' : credentialsByGrammar(presented, scheme, token);
+    const allowed = presented === undefined ? '' : ALLOWED[credentialsByGrammar(presented, scheme, token)];
     const opposite = variant.side === 'accept' ? 'a refusal' : 'a 2xx';
     const severity = `${opposite}: ${variant.lenient === undefined ? 'failure' : `warning (${variant.lenient})`}`;
     return `| \`${variant.name}\` | ${cell(sent(variant))} | ${credentials} | ${cell(allowed)} | ${cell(severity)} | ${cell(variant.reason)} |`;
