@@ -99,4 +99,4 @@ export function applicableChecks(request: RequestCase, outcome: HttpOutcome, con
 export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type ResponseTimes, type RunCheck, type RunRecord, type RunVerdict, type TimedExchange, type Verdict } from './check.js';
 export { canaryTrend, MIN_READINGS, type CanaryTrend } from './checks/degradation.js';
 export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type ResponseTimeBound } from './checks/response-time.js';
-export { challenges, decodeJson, essence, excerpt, sameJson } from './support.js';
+export { challenges, decodeJson, essence, excerpt, resourceKey, resourceKeyProperties, sameJson } from './support.js';

@@ -52,6 +52,37 @@ export function operationOf(contract: Contract, request: HttpRequest): Operation
   return contract.findOperation(request.method, request.path.split('?', 1)[0] ?? request.path);
 }
 
+/**
+ * The properties of an operation's request body that make its resource key: those the contract
+ * types as integer (the ids). The one place "the resource key is the integer properties" is
+ * derived: the generators repeat a key (a repeated id, the capacity phase's replacements), the run
+ * keeps two requests with the same key out of flight together (resourceKey), and `echo` forgives
+ * an answer that carries another request's values for the same resource. An operation without a
+ * request body has none.
+ */
+export function resourceKeyProperties(contract: Contract, operation: OperationContract | undefined): string[] {
+  const properties = operation?.requestBody === undefined ? [] : [...operation.requestBody.shape.properties];
+  return properties.filter(([, schema]) => contract.resolve(schema).type === 'integer').map(([key]) => key);
+}
+
+/**
+ * The resource a request writes, as text to compare: its path without the query string and the
+ * exact integers of its body's key properties (1e2 is 100); undefined when its body is no JSON
+ * object or holds none of them as a number.
+ */
+export function resourceKey(contract: Contract, request: HttpRequest): string | undefined {
+  const keys = resourceKeyProperties(contract, operationOf(contract, request));
+  if (keys.length === 0) return undefined;
+  const parsed = decodeJson(request.body);
+  if (!('value' in parsed) || !isJsonObject(parsed.value)) return undefined;
+  const value = parsed.value;
+  const parts = keys.map((key) => {
+    const v = value[key];
+    return isLosslessNumber(v) ? String(exactInteger(v) ?? v.value) : '';
+  });
+  return parts.every((part) => part === '') ? undefined : `${request.path.split('?', 1)[0] ?? ''} ${parts.join(' ')}`;
+}
+
 /** The start of a body, for messages. */
 export function excerpt(bytes: Uint8Array, max = 200): string {
   const text = Buffer.from(bytes).toString('utf8');
@@ -269,16 +300,15 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
 
 /**
  * Whether two requests write the same resource: their bodies have the same values for every
- * property the request schema types as integer (the ids), and there is one. The answer to the
+ * property of the resource key (resourceKeyProperties), and there is one. The answer to the
  * second may then carry the first's values because of what the target stored (`echo`'s finding),
  * not because it went to the wrong request.
  */
 function sameResource(contract: Contract, a: HttpRequest, b: HttpRequest): boolean {
-  const shape = operationOf(contract, a)?.requestBody?.shape;
   const first = decodeJson(a.body);
   const second = decodeJson(b.body);
-  if (!shape || !('value' in first) || !('value' in second) || !isJsonObject(first.value) || !isJsonObject(second.value)) return false;
-  const keys = [...shape.properties].filter(([, schema]) => contract.resolve(schema).type === 'integer').map(([key]) => key);
+  if (!('value' in first) || !('value' in second) || !isJsonObject(first.value) || !isJsonObject(second.value)) return false;
+  const keys = resourceKeyProperties(contract, operationOf(contract, a));
   const x = first.value;
   const y = second.value;
   return keys.length > 0 && keys.every((key) => Object.hasOwn(x, key) && sameJson(x[key] as JsonValue, y[key]));

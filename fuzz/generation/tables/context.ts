@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import type { Contract, ObjectShape, OperationContract, RequestBodyContract } from '../../../src/openapi/index.js';
-import { codePointsOf } from '../../judging/support.js';
+import { codePointsOf, resourceKeyProperties } from '../../judging/support.js';
 import { LAYOUTS, writeJson, type JsonModel, type Layout } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Content, Profile, RequestCase } from '../../types.js';
@@ -49,7 +49,7 @@ export interface KindContext {
   readonly scheme: string | undefined;
   /** The request body's declared JSON media types (`application/json`). */
   readonly jsonTypes: readonly string[];
-  /** The request body's properties the contract types as integer (`id`): the keys of a stored resource. */
+  /** The request body's properties the contract types as integer (`id`): the resource key (judging's resourceKeyProperties). */
   readonly integerKeys: readonly string[];
   /** Valid request bodies. */
   readonly body: fc.Arbitrary<JsonModel>;
@@ -127,7 +127,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
   const scheme = bearerScheme(operation);
   const jsonTypes = requestBody.mediaTypes.filter((t) => /^application\/json$/i.test(t));
   if (jsonTypes.length === 0) throw new Error(`${operation.operationId}: the request body declares no application/json content`);
-  const integerKeys = [...shape.properties].filter(([, s]) => contract.resolve(s).type === 'integer').map(([k]) => k);
+  const integerKeys = resourceKeyProperties(contract, operation);
 
   const validAuth: AuthSpelling = scheme === undefined ? { header: undefined, credentials: 'valid', shown: '' } : { header: `${scheme} ${options.token}`, credentials: 'valid', shown: `Authorization: ${scheme} <token>` };
   const acceptedAuth = scheme === undefined ? [] : credentialSpellings('accept', scheme, options.token, profile);
