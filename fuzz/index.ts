@@ -82,7 +82,13 @@ export {
   type RequestExtras,
   type RequestKind,
 } from './generation/kinds/index.js';
-export { anyJsonModel, EDGE_STRINGS, HOSTILE_KEYS, integerBounds, integerValue, LONG_STRING, SchemaArbitraries, type InvalidValue } from './generation/schema-arbitraries.js';
+export { SchemaArbitraries, type InvalidValue } from './generation/schema-arbitraries.js';
+export { anyJsonModel } from './generation/values/json-values.js';
+export { EDGE_STRINGS } from './generation/values/edge-strings.js';
+export { HOSTILE_KEYS } from './generation/values/hostile-keys.js';
+export { integerBounds } from './generation/values/integers.js';
+export { integerValue } from './generation/values/integer-arbitrary.js';
+export { LONG_STRING } from './generation/values/strings.js';
 export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './generation/json-text.js';
 export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, urlFor, type ClientOptions, type HttpClient, type SendOptions } from './http-client.js';
 export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './generation/capacity.js';

@@ -23,23 +23,13 @@ import type { Contract, Schema } from '../../src/openapi/index.js';
 import { LONE_SURROGATE_LENIENCY } from '../judging/leniencies.js';
 import { codePointsOf } from '../judging/support.js';
 import { INTEGER_SPELLINGS, hasLoneSurrogate, nullModel, numberModel, spellInteger, STRING_STYLES, stringModel, writeJson, writeString, type JsonMember, type JsonModel } from './json-text.js';
-import {
-  describeInteger,
-  EDGE_STRINGS,
-  FRACTIONS,
-  HOSTILE_KEYS,
-  hostileKeyName,
-  integerBounds,
-  lengthBounds,
-  LONG_STRING,
-  modelOf,
-  NAMED_INTEGERS,
-  POLLUTION_MEMBERS,
-  SchemaArbitraries,
-  typesOf,
-  WRONG_TYPES,
-  type JsonType,
-} from './schema-arbitraries.js';
+import { SchemaArbitraries } from './schema-arbitraries.js';
+import { EDGE_STRINGS } from './values/edge-strings.js';
+import { HOSTILE_KEYS, hostileKeyName, POLLUTION_MEMBERS } from './values/hostile-keys.js';
+import { describeInteger, integerBounds, NAMED_INTEGERS } from './values/integers.js';
+import { modelOf, typesOf, type JsonType } from './values/json-values.js';
+import { lengthBounds, LONG_STRING } from './values/strings.js';
+import { FRACTIONS, WRONG_TYPES } from './values/wrong-values.js';
 
 /** One change to a valid value. */
 export interface Probe {

@@ -10,7 +10,7 @@ import { compileContract, exactInteger, INT64_MAX, INT64_MIN, isJsonObject, isLo
 import { essence } from '../../fuzz/judging/index.js';
 import { CREDENTIAL_VARIANTS } from '../../fuzz/judging/credential-table.js';
 import { coverageCases, KIND_NAMES, REQUEST_EXTRAS, requestArbitrary } from '../../fuzz/generation/kinds/index.js';
-import { LONG_STRING } from '../../fuzz/generation/schema-arbitraries.js';
+import { LONG_STRING } from '../../fuzz/generation/values/strings.js';
 import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../../fuzz/judging/leniencies.js';
 import type { RequestCase } from '../../fuzz/types.js';
 

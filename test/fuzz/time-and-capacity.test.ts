@@ -11,7 +11,7 @@ import { isLosslessNumber, loadContract, parseJson } from '../../src/openapi/ind
 import { capacityCases, CAPACITY_FLOOR, FRESH_EVERY } from '../../fuzz/generation/capacity.js';
 import { requestArbitrary } from '../../fuzz/generation/kinds/index.js';
 import { runConformance } from '../../fuzz/runner.js';
-import { BACKTRACKING_LONG, BACKTRACKING_SHORT, backtrackingString } from '../../fuzz/generation/schema-arbitraries.js';
+import { BACKTRACKING_LONG, BACKTRACKING_SHORT, backtrackingString } from '../../fuzz/generation/values/backtracking.js';
 import { MAX_WINDOWS } from '../../fuzz/run/timeline.js';
 import { answerAfter } from '../faulty/resources.js';
 import { objectBodyOf } from '../faulty/helpers.js';
