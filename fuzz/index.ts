@@ -61,9 +61,9 @@ export {
   type ResponseTimes,
   type RunCheck,
   type RunRecord,
-  type RunVerdict,
+  type RunJudgement,
   type TimedExchange,
-  type Verdict,
+  type Judgement,
 } from './judging/index.js';
 export {
   caseSpellings,
@@ -115,6 +115,6 @@ export {
   type ResponseTimeSummary,
 } from './runner.js';
 export { toHtml } from './reports/html-report.js';
-export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './judging/classify.js';
+export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from './judging/classify.js';
 export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from './reports/junit.js';
 export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './report.js';

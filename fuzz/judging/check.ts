@@ -4,9 +4,9 @@
  *
  * - An **exchange check** is a pure function of one request, what came back and the contract:
  *   `applies` says whether it has anything to say about the exchange (the requests a report counts
- *   for it), `judge` returns its verdicts as data, never throwing.
+ *   for it), `judge` returns its judgements as data, never throwing.
  * - A **run check** judges the run as a whole (response times, their trend): a pure function of
- *   the run's record. A verdict may point at the exchange it is about, so the runner can replay
+ *   the run's record. A judgement may point at the exchange it is about, so the runner can replay
  *   and shrink it.
  */
 import type { Contract } from '../../src/openapi/index.js';
@@ -18,7 +18,7 @@ export interface CheckContext {
 }
 
 /** A check's judgement of one exchange or run: the registry adds the check's name to make a Finding. */
-export interface Verdict {
+export interface Judgement {
   readonly severity: Severity;
   readonly message: string;
 }
@@ -35,7 +35,7 @@ export interface ExchangeCheck<N extends string = string> extends CheckBase<N> {
   readonly scope: 'exchange';
   applies(request: RequestCase, outcome: HttpOutcome, context: CheckContext): boolean;
   /** Called only where `applies` holds. */
-  judge(request: RequestCase, outcome: HttpOutcome, context: CheckContext): readonly Verdict[];
+  judge(request: RequestCase, outcome: HttpOutcome, context: CheckContext): readonly Judgement[];
 }
 
 /** One exchange of a run as a run check sees it: where and when it happened, what it was, how it went. */
@@ -99,25 +99,25 @@ export interface RunRecord {
   readonly maxResponseTimeMs: number;
 }
 
-/** A run check's verdict, with the exchange it is about where there is one. */
-export interface RunVerdict extends Verdict {
+/** A run check's judgement, with the exchange it is about where there is one. */
+export interface RunJudgement extends Judgement {
   readonly exchange?: Pick<TimedExchange, 'phase' | 'index'>;
 }
 
 export interface RunCheck<N extends string = string> extends CheckBase<N> {
   readonly scope: 'run';
-  judge(run: RunRecord, context: CheckContext): readonly RunVerdict[];
+  judge(run: RunRecord, context: CheckContext): readonly RunJudgement[];
   /** What it had to judge: answers, canary readings... (0 when the run gave it too little to say anything). */
   looksAt(run: RunRecord): number;
   /**
-   * For a verdict about one exchange: whether a replay of it (or of a smaller request while
+   * For a judgement about one exchange: whether a replay of it (or of a smaller request while
    * shrinking) still shows the problem. Without it the exchange is reported as first seen.
    */
   reproduces?(request: RequestCase, outcome: HttpOutcome, run: RunRecord, context: CheckContext): boolean;
   /** The finding's message for the exchange that reproduced it (shrunk, it is not the one the run saw). */
   explain?(request: RequestCase, outcome: HttpOutcome, run: RunRecord, context: CheckContext): string;
   /**
-   * Verdicts about single exchanges stand only when replays alone show the problem again, twice in
+   * Judgements about single exchanges stand only when replays alone show the problem again, twice in
    * a row: what a moment of the run caused (another process, a request queued behind a slow one)
    * is no finding.
    */
@@ -135,5 +135,5 @@ export function runCheck<const N extends string>(check: Omit<RunCheck<N>, 'scope
   return { ...check, scope: 'run' };
 }
 
-export const failure = (message: string): Verdict => ({ severity: 'failure', message });
-export const warning = (message: string): Verdict => ({ severity: 'warning', message });
+export const failure = (message: string): Judgement => ({ severity: 'failure', message });
+export const warning = (message: string): Judgement => ({ severity: 'warning', message });

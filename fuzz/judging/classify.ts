@@ -54,7 +54,7 @@ export interface Classification {
 }
 
 /** What `judgeObserved` concludes about one exchange. */
-export interface ObservedVerdict {
+export interface ObservedJudgement {
   /** The findings every reading of the request gives, in registry order. */
   readonly findings: readonly Finding[];
   /** The checks that judged the exchange: those that apply to it under every reading. */
@@ -123,7 +123,7 @@ export function readingsOf(request: HttpRequest, classification: Classification,
  * findings that every reading gives (by check and severity; the first reading's messages), and
  * the checks that apply under every reading.
  */
-export function judgeObserved(contract: Contract, request: HttpRequest, classification: Classification, outcome: HttpOutcome, options: CheckOptions = {}): ObservedVerdict {
+export function judgeObserved(contract: Contract, request: HttpRequest, classification: Classification, outcome: HttpOutcome, options: CheckOptions = {}): ObservedJudgement {
   const readings = readingsOf(request, classification, outcome);
   const [first, ...others] = readings;
   if (first === undefined) return { findings: [], judgedBy: [], readings };

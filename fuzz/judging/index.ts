@@ -76,7 +76,7 @@ export function judgeExchange(name: CheckName, request: RequestCase, outcome: Ht
   const check = checkNamed(name);
   const context = contextOf(contract, options);
   if (check.scope !== 'exchange' || !runsUnder(check, context.profile) || !check.applies(request, outcome, context)) return [];
-  return check.judge(request, outcome, context).map((verdict) => ({ check: name, ...verdict }));
+  return check.judge(request, outcome, context).map((judgement) => ({ check: name, ...judgement }));
 }
 
 /** Every exchange check on one exchange. */
@@ -85,7 +85,7 @@ export function runChecks(request: RequestCase, outcome: HttpOutcome, contract: 
   const findings: Finding[] = [];
   for (const check of EXCHANGE_CHECKS) {
     if (!runsUnder(check, context.profile) || !check.applies(request, outcome, context)) continue;
-    for (const verdict of check.judge(request, outcome, context)) findings.push({ check: check.name, ...verdict });
+    for (const judgement of check.judge(request, outcome, context)) findings.push({ check: check.name, ...judgement });
   }
   return findings;
 }
@@ -96,7 +96,7 @@ export function applicableChecks(request: RequestCase, outcome: HttpOutcome, con
   return EXCHANGE_CHECKS.filter((check) => runsUnder(check, context.profile) && check.applies(request, outcome, context)).map((check) => check.name);
 }
 
-export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type ResponseTimes, type RunCheck, type RunRecord, type RunVerdict, type TimedExchange, type Verdict } from './check.js';
+export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type ResponseTimes, type RunCheck, type RunRecord, type RunJudgement, type TimedExchange, type Judgement } from './check.js';
 export { canaryTrend, MIN_READINGS, type CanaryTrend } from './checks/degradation.js';
 export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type ResponseTimeBound } from './checks/response-time.js';
 export { challenges, decodeJson, essence, excerpt, resourceKey, resourceKeyProperties, sameJson } from './support.js';

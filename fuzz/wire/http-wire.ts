@@ -353,7 +353,8 @@ function parseHead(lines: readonly string[], method: string): ResponseHead {
 /** RFC 9110, section 5.5 as node:http enforces it: HTAB, visible ASCII, SP and obs-text; no CR, LF or NUL. */
 const SENDABLE_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-export interface RequestHead {
+/** The head of a request as the engine's client writes it (not src/http's RequestHead, the head a kit server received). */
+export interface OutgoingHead {
   readonly method: string;
   /** Origin-form: path and query (RFC 9112, section 3.2.1). */
   readonly target: string;
@@ -371,7 +372,7 @@ export interface RequestHead {
  * as given, Content-Length for the body as it is, and `Connection: close` when asked. Throws a
  * TypeError for a field a request cannot carry (a name that is not a token, a CR or LF in a value).
  */
-export function writeRequestHead(request: RequestHead): Buffer {
+export function writeRequestHead(request: OutgoingHead): Buffer {
   if (!TOKEN.test(request.method)) throw new TypeError(`not a method: ${JSON.stringify(request.method)}`);
   if (!/^[\x21-\x7e]+$/.test(request.target)) throw new TypeError(`not a request target: ${JSON.stringify(request.target)}`);
   let head = `${request.method} ${request.target} HTTP/1.1\r\n`;

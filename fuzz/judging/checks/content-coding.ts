@@ -8,7 +8,7 @@
  * leaves the answer unreadable.
  */
 import { acceptsCoding } from '../accept-encoding.js';
-import { exchangeCheck, failure, warning, type Verdict } from '../check.js';
+import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
 import { describeRequest } from '../support.js';
 
 export const contentCoding = exchangeCheck({
@@ -19,23 +19,23 @@ export const contentCoding = exchangeCheck({
     if (outcome.kind !== 'response' || outcome.wire === undefined) return [];
     const wire = outcome.wire;
     const acceptEncoding = request.headers['accept-encoding'];
-    const verdicts: Verdict[] = [];
+    const judgements: Judgement[] = [];
     const refused = wire.contentCodings.filter((coding) => !acceptsCoding(acceptEncoding, coding));
     if (refused.length > 0) {
-      verdicts.push(
+      judgements.push(
         failure(
           `Content-Encoding: ${outcome.headers['content-encoding'] ?? ''} answers a request with Accept-Encoding: ${acceptEncoding ?? ''}, which does not accept ${refused.join(', ')} (RFC 9110, section 12.5.3: the server SHOULD then answer without a coding, which it always can; this client cannot read it); status ${outcome.status}; ${describeRequest(request)}`,
         ),
       );
     } else if (wire.undecodable !== undefined) {
-      verdicts.push(failure(`the answer (status ${outcome.status}, Content-Encoding: ${outcome.headers['content-encoding'] ?? ''}${wire.transferCodings.length > 0 ? `, Transfer-Encoding: ${outcome.headers['transfer-encoding'] ?? ''}` : ''}) cannot be read: ${wire.undecodable}; ${describeRequest(request)}`));
+      judgements.push(failure(`the answer (status ${outcome.status}, Content-Encoding: ${outcome.headers['content-encoding'] ?? ''}${wire.transferCodings.length > 0 ? `, Transfer-Encoding: ${outcome.headers['transfer-encoding'] ?? ''}` : ''}) cannot be read: ${wire.undecodable}; ${describeRequest(request)}`));
     }
     if (wire.rawDeflate === true) {
-      verdicts.push(warning(`Content-Encoding: deflate is raw DEFLATE, not the zlib format RFC 9110, section 8.4.1.2 calls deflate: browsers read both, zlib-based clients fail; status ${outcome.status}; ${describeRequest(request)}`));
+      judgements.push(warning(`Content-Encoding: deflate is raw DEFLATE, not the zlib format RFC 9110, section 8.4.1.2 calls deflate: browsers read both, zlib-based clients fail; status ${outcome.status}; ${describeRequest(request)}`));
     }
     if (wire.transferCodings.length > 0 && wire.undecodable === undefined) {
-      verdicts.push(warning(`Transfer-Encoding: ${outcome.headers['transfer-encoding'] ?? ''} applies a transfer coding besides chunked that the request did not ask for (it sent no TE field, RFC 9110, section 10.1.4): most clients cannot read it; status ${outcome.status}; ${describeRequest(request)}`));
+      judgements.push(warning(`Transfer-Encoding: ${outcome.headers['transfer-encoding'] ?? ''} applies a transfer coding besides chunked that the request did not ask for (it sent no TE field, RFC 9110, section 10.1.4): most clients cannot read it; status ${outcome.status}; ${describeRequest(request)}`));
     }
-    return verdicts;
+    return judgements;
   },
 });

@@ -6,7 +6,7 @@
  * watches the connection after each answer (http-client.ts). And a message never carries both
  * Content-Length and Transfer-Encoding (RFC 9112, section 6.2).
  */
-import { exchangeCheck, failure, type Verdict } from '../check.js';
+import { exchangeCheck, failure, type Judgement } from '../check.js';
 import { describeRequest, endsItself, excerpt, startsAnAnswer, stopsShortOfItsLength, whenExtra } from '../support.js';
 
 export const contentLength = exchangeCheck({
@@ -26,19 +26,19 @@ export const contentLength = exchangeCheck({
     }
     const wire = outcome.wire;
     if (wire === undefined) return [];
-    const verdicts: Verdict[] = [];
+    const judgements: Judgement[] = [];
     if (wire.lengthWithTransferEncoding === true) {
-      verdicts.push(failure(`the answer (status ${outcome.status}) has both Transfer-Encoding and Content-Length: a sender MUST NOT send both (RFC 9112, section 6.2), and a recipient must treat it as a possible request smuggling attempt (section 6.3); ${describeRequest(request)}`));
+      judgements.push(failure(`the answer (status ${outcome.status}) has both Transfer-Encoding and Content-Length: a sender MUST NOT send both (RFC 9112, section 6.2), and a recipient must treat it as a possible request smuggling attempt (section 6.3); ${describeRequest(request)}`));
     }
     const extra = wire.extraBytes;
     // After a body that ends itself the length was right: the bytes are stray (one-answer-per-request).
     if (extra !== undefined && wire.framing === 'content-length' && !startsAnAnswer(extra) && !endsItself(outcome)) {
-      verdicts.push(
+      judgements.push(
         failure(
           `Content-Length: ${wire.contentLength ?? ''}, but ${extra.length} more ${extra.length === 1 ? 'byte' : 'bytes'} followed the body (${whenExtra(extra)}): ${excerpt(extra.bytes, 80)} - the body is longer than its Content-Length (RFC 9112, sections 6.3 and 8: the rest is read as the start of the next answer on the connection); status ${outcome.status}; ${describeRequest(request)}`,
         ),
       );
     }
-    return verdicts;
+    return judgements;
   },
 });

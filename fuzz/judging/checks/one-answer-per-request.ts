@@ -9,7 +9,7 @@
  * flight at the same time) instead of what its request sent was delivered to the wrong request -
  * a shared variable between requests, a connection out of step.
  */
-import { exchangeCheck, failure, type Verdict } from '../check.js';
+import { exchangeCheck, failure, type Judgement } from '../check.js';
 import { describeRequest, echoDifferences, endsItself, excerpt, misdelivered, show, startsAnAnswer, whenExtra } from '../support.js';
 
 export const oneAnswerPerRequest = exchangeCheck({
@@ -19,14 +19,14 @@ export const oneAnswerPerRequest = exchangeCheck({
   judge: (request, outcome, { contract, profile }) => {
     if (outcome.kind !== 'response' || outcome.wire === undefined) return [];
     const wire = outcome.wire;
-    const verdicts: Verdict[] = [];
+    const judgements: Judgement[] = [];
     const extra = wire.extraBytes;
     // Bytes after a Content-Length body that are not an answer are content-length's finding,
     // unless the body ends itself (a complete JSON object): then nothing was cut off from it.
     if (extra !== undefined && (startsAnAnswer(extra) || wire.framing !== 'content-length' || endsItself(outcome))) {
       const first = Buffer.from(extra.bytes).toString('latin1').split(/\r?\n/, 1)[0] ?? '';
       const what = startsAnAnswer(extra) ? `a second answer nobody asked for ("${first.slice(0, 60)}")` : `${extra.length} bytes that no framing accounts for (${excerpt(extra.bytes, 60)})`;
-      verdicts.push(
+      judgements.push(
         failure(`after the answer to this request (status ${outcome.status}), ${what} came on the connection (${whenExtra(extra)}): each request gets one answer (RFC 9112, section 9.3), or every later answer on the connection goes to the wrong request; ${describeRequest(request)}`),
       );
     }
@@ -36,9 +36,9 @@ export const oneAnswerPerRequest = exchangeCheck({
       if (other !== undefined) {
         const whose = other.relation === 'previous' ? 'the request sent before it on the same connection' : `a request in flight at the same time (on connection #${other.connection})`;
         const own = (echoDifferences(contract, request, outcome) ?? []).map((d) => `${d.key}: sent ${show(d.sent)}, got ${show(d.got)}`).join('; ');
-        verdicts.push(failure(`the answer (status ${outcome.status}) is the one for ${whose}, not for this request (${own}): answers went to the wrong requests; ${describeRequest(request)}`));
+        judgements.push(failure(`the answer (status ${outcome.status}) is the one for ${whose}, not for this request (${own}): answers went to the wrong requests; ${describeRequest(request)}`));
       }
     }
-    return verdicts;
+    return judgements;
   },
 });

@@ -12,7 +12,7 @@
  * - where the RFCs leave the credentials open (`lenient`: two Authorization fields, a token in the
  *   query), a 2xx is a warning.
  */
-import { exchangeCheck, failure, warning, type Verdict } from '../check.js';
+import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
 import { challenges, describeRequest, excerpt, isDeclared4xx, isServerError, operationOf } from '../support.js';
 
 export const requiresAuth = exchangeCheck({
@@ -23,7 +23,7 @@ export const requiresAuth = exchangeCheck({
     if (outcome.kind !== 'response') return [];
     const operation = operationOf(contract, request);
     const scheme = operation?.security[0]?.[0]?.scheme ?? 'bearer';
-    const fail = (message: string): Verdict[] => [failure(`${describeRequest(request)}: ${message}`)];
+    const fail = (message: string): Judgement[] => [failure(`${describeRequest(request)}: ${message}`)];
     if (outcome.status >= 200 && outcome.status < 300) {
       const message = `accepted with ${outcome.status}; credentials must be checked (RFC 6750, section 3)`;
       return request.lenient === undefined ? fail(message) : [warning(`${describeRequest(request)}: ${message} (allowed: ${request.lenient})`)];

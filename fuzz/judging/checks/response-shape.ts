@@ -1,6 +1,6 @@
 /** `response-shape`: the body and media type are the ones the contract declares for the status; declared required headers are there. */
 import { formatIssues } from '../../../src/openapi/index.js';
-import { exchangeCheck, failure, type Verdict } from '../check.js';
+import { exchangeCheck, failure, type Judgement } from '../check.js';
 import { bodyUnreadable, decodeJson, essence, excerpt, operationOf, schemaName } from '../support.js';
 
 export const responseShape = exchangeCheck({
@@ -12,14 +12,14 @@ export const responseShape = exchangeCheck({
     if (outcome.kind !== 'response') return [];
     const declared = operationOf(contract, request)?.response(outcome.status);
     if (!declared) return [];
-    const verdicts: Verdict[] = [];
+    const judgements: Judgement[] = [];
     const fail = (message: string): void => {
-      verdicts.push(failure(`status ${outcome.status}: ${message}`));
+      judgements.push(failure(`status ${outcome.status}: ${message}`));
     };
     for (const [name, header] of declared.headers) {
       if (header.required && outcome.headers[name] === undefined) fail(`the ${name} header the contract declares as required is missing`);
     }
-    if (declared.mediaTypes.length === 0) return verdicts;
+    if (declared.mediaTypes.length === 0) return judgements;
     const type = outcome.headers['content-type'];
     if (!declared.mediaTypes.some((t) => t.toLowerCase() === essence(type))) {
       fail(`Content-Type is ${type === undefined ? 'missing' : `"${type}"`}; the contract declares ${declared.mediaTypes.join(' or ')}`);
@@ -33,6 +33,6 @@ export const responseShape = exchangeCheck({
         if (!validation.valid) fail(`the body is not ${schemaName(declared.schema)} (${formatIssues(validation.issues)}): ${excerpt(outcome.body)}`);
       }
     }
-    return verdicts;
+    return judgements;
   },
 });
