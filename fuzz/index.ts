@@ -1,7 +1,11 @@
 /**
  * The conformance engine of Plant Store Kit - the public entry point.
  *
- * Requests (kinds/, fast-check arbitraries and deterministic lists derived from openapi.yaml):
+ * The rooms, each importing only the ones above it: types.ts, judging/, wire/, generation/, run/,
+ * reports/ (docs/DESIGN.md draws them). The proxy imports judging/, wire/ and reports/junit.ts
+ * directly, never this barrel (it would reach the runner).
+ *
+ * Requests (generation/kinds/, fast-check arbitraries and deterministic lists derived from openapi.yaml):
  * - `KINDS` the registry of request kinds (valid, invalid-body, malformed-json, bad-media-type,
  *   bad-auth, …), each with a random generator and a coverage list;
  * - `requestArbitrary(contract, { token, profile?, kinds?, weights? })` → `fc.Arbitrary<RequestCase>`
@@ -11,7 +15,7 @@
  * - `SchemaArbitraries` (valid, plain and invalid values for any schema of the contract).
  * - `writeJson`/`spellInteger`: the JSON text writer behind them (ids digit for digit, `1e2`, escapes).
  *
- * Checks (checks/, the registry `CHECKS`): exchange checks are pure functions of a request, what
+ * Checks (judging/, the registry `CHECKS`): exchange checks are pure functions of a request, what
  * came back and the contract; run checks judge the run as a whole. `runChecks` runs every exchange
  * check on one exchange and returns its findings (check, severity, message) as data.
  *
