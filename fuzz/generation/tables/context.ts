@@ -116,28 +116,9 @@ function bearerScheme(operation: OperationContract): string | undefined {
   return 'Bearer';
 }
 
-export function kindContext(contract: Contract, operation: OperationContract, options: ContextOptions): KindContext {
-  const requestBody = operation.requestBody;
-  if (!requestBody) throw new Error(`${operation.operationId}: the generators need an operation with a JSON request body`);
-  const profile = options.profile ?? 'reference';
-  const schemas = new SchemaArbitraries(contract);
-  const shape = requestBody.shape;
-  const isObject = contract.resolve(requestBody.schema).type === 'object' || shape.properties.size > 0;
-  const path = pathOf(operation);
-  const scheme = bearerScheme(operation);
-  const jsonTypes = requestBody.mediaTypes.filter((t) => /^application\/json$/i.test(t));
-  if (jsonTypes.length === 0) throw new Error(`${operation.operationId}: the request body declares no application/json content`);
-  const integerKeys = resourceKeyProperties(contract, operation);
-
-  const validAuth: AuthSpelling = scheme === undefined ? { header: undefined, credentials: 'valid', shown: '' } : { header: `${scheme} ${options.token}`, credentials: 'valid', shown: `Authorization: ${scheme} <token>` };
-  const acceptedAuth = scheme === undefined ? [] : credentialSpellings('accept', scheme, options.token, profile);
-  // Spellings a request of any kind may carry: none the RFCs leave open, so that the request's
-  // `lenient` stays about its body.
-  const strict = acceptedAuth.filter((auth) => auth.lenient === undefined);
-  const goodAuth: fc.Arbitrary<AuthSpelling> =
-    strict.length === 0 ? fc.constant(validAuth) : fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant(validAuth) }, { weight: 1, arbitrary: fc.constantFrom(...strict) });
-
-  const make = (spec: CaseSpec): RequestCase => {
+/** How a request of the operation is made from a kind's spec: the default Accept, the extras, the credentials, the tags. */
+function caseMaker(operation: OperationContract, path: string): (spec: CaseSpec) => RequestCase {
+  return (spec) => {
     const extras = spec.extras ?? NO_EXTRAS;
     const headers: Record<string, string> = { accept: 'application/json' };
     // An extra header of null takes a default one away (a request without Accept).
@@ -167,6 +148,30 @@ export function kindContext(contract: Contract, operation: OperationContract, op
       ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
     };
   };
+}
+
+export function kindContext(contract: Contract, operation: OperationContract, options: ContextOptions): KindContext {
+  const requestBody = operation.requestBody;
+  if (!requestBody) throw new Error(`${operation.operationId}: the generators need an operation with a JSON request body`);
+  const profile = options.profile ?? 'reference';
+  const schemas = new SchemaArbitraries(contract);
+  const shape = requestBody.shape;
+  const isObject = contract.resolve(requestBody.schema).type === 'object' || shape.properties.size > 0;
+  const path = pathOf(operation);
+  const scheme = bearerScheme(operation);
+  const jsonTypes = requestBody.mediaTypes.filter((t) => /^application\/json$/i.test(t));
+  if (jsonTypes.length === 0) throw new Error(`${operation.operationId}: the request body declares no application/json content`);
+  const integerKeys = resourceKeyProperties(contract, operation);
+
+  const validAuth: AuthSpelling = scheme === undefined ? { header: undefined, credentials: 'valid', shown: '' } : { header: `${scheme} ${options.token}`, credentials: 'valid', shown: `Authorization: ${scheme} <token>` };
+  const acceptedAuth = scheme === undefined ? [] : credentialSpellings('accept', scheme, options.token, profile);
+  // Spellings a request of any kind may carry: none the RFCs leave open, so that the request's
+  // `lenient` stays about its body.
+  const strict = acceptedAuth.filter((auth) => auth.lenient === undefined);
+  const goodAuth: fc.Arbitrary<AuthSpelling> =
+    strict.length === 0 ? fc.constant(validAuth) : fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant(validAuth) }, { weight: 1, arbitrary: fc.constantFrom(...strict) });
+
+  const make = caseMaker(operation, path);
 
   return {
     contract,
