@@ -38,24 +38,11 @@ import {
   type Journal,
   type ProxyVerdict,
 } from '../src/http/index.js';
-import {
-  acceptsCoding,
-  classifyRequest,
-  codingList,
-  DECODABLE_CODINGS,
-  decodeCodings,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  judgeObserved,
-  parseBaseUrl,
-  type Classification,
-  type Finding,
-  type Framing,
-  type HttpOutcome,
-  type HttpRequest,
-  type NeighbourRequest,
-  type TransportFailure,
-  type WireFacts,
-} from '../fuzz/index.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, parseBaseUrl } from '../fuzz/http-client.js';
+import { acceptsCoding, codingList } from '../fuzz/judging/accept-encoding.js';
+import { classifyRequest, judgeObserved, type Classification } from '../fuzz/judging/classify.js';
+import type { Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, WireFacts } from '../fuzz/types.js';
+import { DECODABLE_CODINGS, decodeCodings } from '../fuzz/wire/codings.js';
 import { createTally, type ProxySummary } from './summary.js';
 
 /** The proxy's answer headers: the checks that failed, and those that only warned. */
