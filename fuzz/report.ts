@@ -4,9 +4,9 @@
  */
 import { replaceSecrets as redact, secretPieces as pieces } from '../src/http/secrets.js';
 import { urlFor } from './http-client.js';
-import { junitXml, type JUnitCase } from './junit.js';
-import { DEFAULT_CAPACITY } from './capacity.js';
-import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, type CheckName } from './checks/index.js';
+import { junitXml, type JUnitCase } from './reports/junit.js';
+import { DEFAULT_CAPACITY } from './generation/capacity.js';
+import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, type CheckName } from './judging/index.js';
 import type { Report, ReportedFinding } from './runner.js';
 import type { HttpOutcome, RequestCase } from './types.js';
 

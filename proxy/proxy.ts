@@ -1,8 +1,8 @@
 /**
  * The checking proxy (`plant-store proxy`): it forwards every request to a real implementation of
  * the contract - the upstream - and hands the answer back, and judges each exchange with the
- * conformance engine's exchange checks (the registry, fuzz/checks; never copies of them) on the
- * way. What an observed request is comes from the contract (fuzz/classify.ts); bodies are read
+ * conformance engine's exchange checks (the registry, fuzz/judging; never copies of them) on the
+ * way. What an observed request is comes from the contract (fuzz/judging/classify.ts); bodies are read
  * losslessly, so int64 ids are compared exactly.
  *
  * - **Unchanged both ways**: the method, the request target, the end-to-end header fields and the
@@ -44,11 +44,12 @@ import {
   type Journal,
   type ProxyVerdict,
 } from '../src/http/index.js';
-// The engine's parts the proxy needs, file by file: never fuzz/index.ts, which reaches the runner (test/proxy/imports.test.ts).
-import { classifyRequest, judgeObserved } from '../fuzz/classify.js';
-import { acceptsCoding, codingList, DECODABLE_CODINGS, decodeCodings } from '../fuzz/codings.js';
+// The engine's parts the proxy needs, room by room: never fuzz/index.ts, which reaches the runner (test/proxy/imports.test.ts).
 import { DEFAULT_MAX_RESPONSE_BYTES, parseBaseUrl } from '../fuzz/http-client.js';
+import { acceptsCoding, codingList } from '../fuzz/judging/accept-encoding.js';
+import { classifyRequest, judgeObserved } from '../fuzz/judging/classify.js';
 import type { Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, WireFacts } from '../fuzz/types.js';
+import { DECODABLE_CODINGS, decodeCodings } from '../fuzz/wire/codings.js';
 import { checksWith, type ProxiedExchange } from './exchange.js';
 import { createTally, type ProxySummary } from './summary.js';
 
@@ -196,7 +197,7 @@ const MAX_NEIGHBOURS = 8;
 /**
  * What the proxy saw of an answer on the wire, as the engine's client reports it (WireFacts), so
  * that the checks reading it judge the upstream's answers here too: the framing, the declared and
- * received lengths, the content codings - undone for the checks (fuzz/codings.ts), the bytes
+ * received lengths, the content codings - undone for the checks (fuzz/wire/codings.ts), the bytes
  * passed on untouched - and the requests it could have been for. Node's HTTP parser keeps the
  * rest to itself: bytes after an answer, a Content-Length next to Transfer-Encoding (it refuses
  * that answer: a malformed response), transfer codings other than chunked.

@@ -5,8 +5,8 @@
  * to code. Plain data: `JSON.stringify(summary)` is the JSON report.
  */
 import type { Contract } from '../src/openapi/index.js';
-import { EXCHANGE_CHECKS } from '../fuzz/checks/index.js';
-import { junitXml, type JUnitCase } from '../fuzz/junit.js';
+import { EXCHANGE_CHECKS } from '../fuzz/judging/index.js';
+import { junitXml, type JUnitCase } from '../fuzz/reports/junit.js';
 import type { Finding } from '../fuzz/types.js';
 import type { ProxiedExchange } from './exchange.js';
 
