@@ -191,7 +191,7 @@ export async function startProxy(options: StartProxyOptions): Promise<StartedPro
       onExchange?.(exchange);
     },
   });
-  let closing: Promise<void> | undefined;
-  const proxy: StartedProxy = { url: running.url, summary: () => running.summary(), close: () => (closing ??= running.close()) };
+  // close() is idempotent already (src/http's socket layer).
+  const proxy: StartedProxy = { url: running.url, summary: () => running.summary(), close: () => running.close() };
   return journal ? journaled(proxy, journal) : proxy;
 }

@@ -13,10 +13,37 @@ export interface Io {
   readonly err: (text: string) => void;
 }
 
-export const PROCESS_IO: Io = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-};
+/** The process's streams whose reader has gone (EPIPE): nothing more is written to them. */
+const readerGone = new WeakSet<NodeJS.WriteStream>();
+
+function writeTo(stream: NodeJS.WriteStream): (text: string) => void {
+  return (text) => {
+    if (!readerGone.has(stream)) stream.write(text);
+  };
+}
+
+export const PROCESS_IO: Io = { out: writeTo(process.stdout), err: writeTo(process.stderr) };
+
+/**
+ * A reader that closes its end of the pipe early (`plant-store serve --help | head -2`) has read
+ * all it wanted: that is not a defect of the kit. Without a listener, the EPIPE of the next write
+ * is an 'error' nobody handles, hence an uncaught exception, hence exit 70 and a stack trace.
+ * Here the rest of that stream's output is dropped and the command goes on to its own outcome,
+ * whose code is the exit code as always. Not 0 whatever happened: `set -o pipefail; plant-store
+ * conform ... | head` must still fail when the target broke the contract. Not 141 (128 + SIGPIPE,
+ * what a C program killed by the signal reports; Node ignores SIGPIPE): it says nothing about the
+ * target, and the codes CI branches on are 0, 1, 2 and 70 (outcome.ts). A server whose log reader
+ * left keeps serving until SIGINT or SIGTERM, as it would with its log anywhere else.
+ * Any other error of these streams is still a crash of the kit, rethrown as it arrived.
+ */
+export function dropOutputWhenReaderLeaves(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      readerGone.add(stream);
+    });
+  }
+}
 
 /** Options by the name commander gives their value (`--base-url` is `baseUrl`). */
 export type Options = Readonly<Record<string, CliOption<unknown>>>;

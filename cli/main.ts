@@ -7,7 +7,7 @@
  */
 import { Command } from 'commander';
 import { loadContract } from '../src/openapi/index.js';
-import { PROCESS_IO, toCommander, type CommandDefinition, type Io } from './command.js';
+import { dropOutputWhenReaderLeaves, PROCESS_IO, toCommander, type CommandDefinition, type Io } from './command.js';
 import { conform } from './conform.js';
 import { mock } from './mock.js';
 import { proxy } from './proxy.js';
@@ -56,6 +56,7 @@ export async function main(argv: readonly string[], io: Io = PROCESS_IO): Promis
  * Unhandled rejections arrive here as well (Node's default, --unhandled-rejections=throw).
  */
 export async function runProcess(argv: readonly string[]): Promise<void> {
+  dropOutputWhenReaderLeaves();
   process.on('uncaughtException', (error) => {
     process.exit(settle(crash(error), PROCESS_IO.err));
   });

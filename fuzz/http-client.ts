@@ -38,9 +38,10 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { connect as connectTls } from 'node:tls';
-import { codingList, codingName, decodeCodings } from './codings.js';
-import { headerLines } from './header-lines.js';
-import { ResponseReader, WireError, writeRequestHead } from './http-wire.js';
+import { codingList, codingName } from './judging/accept-encoding.js';
+import { decodeCodings } from './wire/codings.js';
+import { headerLines } from './wire/header-lines.js';
+import { ResponseReader, WireError, writeRequestHead } from './wire/http-wire.js';
 import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, PartialResponse, TransportFailure, WireFacts } from './types.js';
 
 export interface ClientOptions {

@@ -1,7 +1,11 @@
 /**
  * The conformance engine of Plant Store Kit - the public entry point.
  *
- * Requests (kinds/, fast-check arbitraries and deterministic lists derived from openapi.yaml):
+ * The rooms, each importing only the ones above it: types.ts, judging/, wire/, generation/, run/,
+ * reports/ (docs/DESIGN.md draws them). The proxy imports judging/, wire/ and reports/junit.ts
+ * directly, never this barrel (it would reach the runner).
+ *
+ * Requests (generation/kinds/, fast-check arbitraries and deterministic lists derived from openapi.yaml):
  * - `KINDS` the registry of request kinds (valid, invalid-body, malformed-json, bad-media-type,
  *   bad-auth, …), each with a random generator and a coverage list;
  * - `requestArbitrary(contract, { token, profile?, kinds?, weights? })` → `fc.Arbitrary<RequestCase>`
@@ -11,7 +15,7 @@
  * - `SchemaArbitraries` (valid, plain and invalid values for any schema of the contract).
  * - `writeJson`/`spellInteger`: the JSON text writer behind them (ids digit for digit, `1e2`, escapes).
  *
- * Checks (checks/, the registry `CHECKS`): exchange checks are pure functions of a request, what
+ * Checks (judging/, the registry `CHECKS`): exchange checks are pure functions of a request, what
  * came back and the contract; run checks judge the run as a whole. `runChecks` runs every exchange
  * check on one exchange and returns its findings (check, severity, message) as data.
  *
@@ -25,7 +29,8 @@
  */
 export { PHASES } from './types.js';
 export type { Content, CheckOptions, Credentials, Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, Phase, Profile, RequestCase, Severity, TransportFailure, WireFacts } from './types.js';
-export { acceptsCoding, codingList, decodeCodings, DECODABLE_CODINGS } from './codings.js';
+export { acceptsCoding, codingList } from './judging/accept-encoding.js';
+export { decodeCodings, DECODABLE_CODINGS } from './wire/codings.js';
 export {
   applicableChecks,
   canaryTrend,
@@ -60,10 +65,10 @@ export {
   type ResponseTimes,
   type RunCheck,
   type RunRecord,
-  type RunVerdict,
+  type RunJudgement,
   type TimedExchange,
-  type Verdict,
-} from './checks/index.js';
+  type Judgement,
+} from './judging/index.js';
 export {
   caseSpellings,
   coverageCases,
@@ -80,13 +85,19 @@ export {
   type KindName,
   type RequestExtras,
   type RequestKind,
-} from './kinds/index.js';
-export { anyJsonModel, EDGE_STRINGS, HOSTILE_KEYS, integerBounds, integerValue, LONG_STRING, SchemaArbitraries, type InvalidValue } from './schema-arbitraries.js';
-export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './json-text.js';
+} from './generation/kinds/index.js';
+export { SchemaArbitraries, type InvalidValue } from './generation/schema-arbitraries.js';
+export { anyJsonModel } from './generation/values/json-values.js';
+export { EDGE_STRINGS } from './generation/values/edge-strings.js';
+export { HOSTILE_KEYS } from './generation/values/hostile-keys.js';
+export { integerBounds } from './generation/values/integers.js';
+export { integerValue } from './generation/values/integer-arbitrary.js';
+export { LONG_STRING } from './generation/values/strings.js';
+export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './generation/json-text.js';
 export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, urlFor, type ClientOptions, type HttpClient, type SendOptions } from './http-client.js';
-export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './capacity.js';
-export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from './statistics.js';
-export { runRecordOf, RunTimeline, SLOWEST_KEPT, type LatencySummary, type LatencyWindow } from './timeline.js';
+export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './generation/capacity.js';
+export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from './judging/statistics.js';
+export { runRecordOf, RunTimeline, SLOWEST_KEPT, type LatencySummary, type LatencyWindow } from './run/timeline.js';
 export {
   CANARY_SENDS,
   DEFAULT_CANARY_INTERVAL_MS,
@@ -107,7 +118,7 @@ export {
   type ReportedFinding,
   type ResponseTimeSummary,
 } from './runner.js';
-export { toHtml } from './html-report.js';
-export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './classify.js';
-export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from './junit.js';
+export { toHtml } from './reports/html-report.js';
+export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from './judging/classify.js';
+export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from './reports/junit.js';
 export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './report.js';

@@ -2,10 +2,11 @@
  * A run's findings for people and machines: requests as `curl` commands, a text summary, JUnit
  * XML for CI systems. The token never appears: commands read it from `$TOKEN`, reports show `<token>`.
  */
+import { replaceSecrets as redact, secretPieces as pieces } from '../src/http/secrets.js';
 import { urlFor } from './http-client.js';
-import { junitXml, type JUnitCase } from './junit.js';
-import { DEFAULT_CAPACITY } from './capacity.js';
-import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, type CheckName } from './checks/index.js';
+import { junitXml, type JUnitCase } from './reports/junit.js';
+import { DEFAULT_CAPACITY } from './generation/capacity.js';
+import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, type CheckName } from './judging/index.js';
 import type { Report, ReportedFinding } from './runner.js';
 import type { HttpOutcome, RequestCase } from './types.js';
 
@@ -52,31 +53,6 @@ function secretsOf(request: RequestCase, token: string | undefined): Secret[] {
   if (request.derived !== undefined && request.derived.text !== '') secrets.push(request.derived);
   if (token) secrets.push({ text: token, placeholder: '<token>', shell: '${TOKEN}' });
   return secrets.sort((a, b) => b.text.length - a.text.length);
-}
-
-/** The text cut at every secret: literal pieces, and the secrets found. */
-function pieces(text: string, secrets: readonly Secret[]): (string | Secret)[] {
-  const out: (string | Secret)[] = [];
-  let rest = text;
-  for (;;) {
-    let found: { at: number; secret: Secret } | undefined;
-    for (const secret of secrets) {
-      const at = rest.indexOf(secret.text);
-      if (at >= 0 && (found === undefined || at < found.at)) found = { at, secret };
-    }
-    if (found === undefined) break;
-    if (found.at > 0) out.push(rest.slice(0, found.at));
-    out.push(found.secret);
-    rest = rest.slice(found.at + found.secret.text.length);
-  }
-  if (rest !== '') out.push(rest);
-  return out;
-}
-
-function redact(value: string, secrets: readonly Secret[]): string {
-  return pieces(value, secrets)
-    .map((piece) => (typeof piece === 'string' ? piece : piece.placeholder))
-    .join('');
 }
 
 export function reportedRequest(base: URL, request: RequestCase, token?: string): ReportedRequest {

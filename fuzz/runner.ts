@@ -25,7 +25,7 @@ import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { exactInteger, isJsonObject, isLosslessNumber, loadContract, type Contract } from '../src/openapi/index.js';
-import { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, REPLACED_SHARE, type CapacityCases } from './capacity.js';
+import { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, REPLACED_SHARE, type CapacityCases } from './generation/capacity.js';
 import {
   applicableChecks,
   canaryTrend,
@@ -41,12 +41,12 @@ import {
   type CheckName,
   type RunRecord,
   type TimedExchange,
-} from './checks/index.js';
+} from './judging/index.js';
 import { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, type HttpClient, type LateBytes } from './http-client.js';
-import { coverageCases, KIND_NAMES, requestArbitrary } from './kinds/index.js';
+import { coverageCases, KIND_NAMES, requestArbitrary } from './generation/kinds/index.js';
 import { reportedOutcome, reportedRequest, toCurl, type ReportedOutcome, type ReportedRequest } from './report.js';
-import { round } from './statistics.js';
-import { RunTimeline, SLOWEST_KEPT, type LatencySummary } from './timeline.js';
+import { round } from './judging/statistics.js';
+import { RunTimeline, SLOWEST_KEPT, type LatencySummary } from './run/timeline.js';
 import { PHASES, type Finding, type HttpOutcome, type Phase, type Profile, type RequestCase, type Severity } from './types.js';
 
 /**

@@ -60,7 +60,7 @@ export interface HttpRequest {
  * with bad credentials a 401 with a challenge; both wrong at once, a 401 or a declared 4xx.
  */
 export interface RequestCase extends HttpRequest {
-  /** The request kind that made it (see kinds/index.ts), e.g. `valid`, `malformed-json`. */
+  /** The request kind that made it (see generation/kinds/index.ts), e.g. `valid`, `malformed-json`. */
   readonly kind: string;
   /** What is special about it, for people: `id is 2^63 (outside int64)`, `Authorization: Basic …`. */
   readonly variant: string;
@@ -209,7 +209,7 @@ export type HttpOutcome =
 
 /** What a check reports: one way an exchange (or a run) broke the contract, or a hazard. */
 export interface Finding {
-  /** The check's name (see checks/index.ts). */
+  /** The check's name (see judging/index.ts). */
   readonly check: string;
   readonly severity: Severity;
   readonly message: string;

@@ -1,8 +1,8 @@
 /**
  * The checking proxy (`plant-store proxy`): it forwards every request to a real implementation of
  * the contract - the upstream - and hands the answer back, and judges each exchange with the
- * conformance engine's exchange checks (the registry, fuzz/checks; never copies of them) on the
- * way. What an observed request is comes from the contract (fuzz/classify.ts); bodies are read
+ * conformance engine's exchange checks (the registry, fuzz/judging; never copies of them) on the
+ * way. What an observed request is comes from the contract (fuzz/judging/classify.ts); bodies are read
  * losslessly, so int64 ids are compared exactly.
  *
  * - **Unchanged both ways**: the method, the request target, the end-to-end header fields and the
@@ -19,43 +19,38 @@
  *   exchange with the upstream's answer and the proxy's verdict (`ProxyVerdict`: the findings),
  *   read at the reserved admin path `/__plant-store/` as on the mock - the proxy's own resources,
  *   never forwarded, judged or counted, unless `admin` is false: then that path is forwarded too.
+ * - **The servers' layers, not copies**: src/http's socket layer (`listenOn`,
+ *   `answerClientErrors`), admin router (`adminRouter`) and masking (secrets.ts).
  */
 import { request as httpRequest, Agent as HttpAgent, createServer, type IncomingMessage, type Server, type ServerResponse, type ClientRequest } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadContract, type Contract } from '../src/openapi/index.js';
 import {
-  ADMIN_PREFIX,
+  adminRouter,
   adminRoutes,
-  assertAdminPathFree,
+  answerClientErrors,
+  answerWith,
+  blot,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_DEPTH,
   errorBodyText,
-  isAdminPath,
-  splitTarget,
-  type AdminRoutes,
+  listenOn,
+  maskRequestHeaders,
+  maskTarget,
+  type Exchange,
+  type Hidden,
   type Journal,
   type ProxyVerdict,
 } from '../src/http/index.js';
-import {
-  acceptsCoding,
-  classifyRequest,
-  codingList,
-  DECODABLE_CODINGS,
-  decodeCodings,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  judgeObserved,
-  parseBaseUrl,
-  type Classification,
-  type Finding,
-  type Framing,
-  type HttpOutcome,
-  type HttpRequest,
-  type NeighbourRequest,
-  type TransportFailure,
-  type WireFacts,
-} from '../fuzz/index.js';
+// The engine's parts the proxy needs, room by room: never fuzz/index.ts, which reaches the runner (test/proxy/imports.test.ts).
+import { DEFAULT_MAX_RESPONSE_BYTES, parseBaseUrl } from '../fuzz/http-client.js';
+import { acceptsCoding, codingList } from '../fuzz/judging/accept-encoding.js';
+import { classifyRequest, judgeObserved } from '../fuzz/judging/classify.js';
+import type { Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, WireFacts } from '../fuzz/types.js';
+import { DECODABLE_CODINGS, decodeCodings } from '../fuzz/wire/codings.js';
+import { checksWith, type ProxiedExchange } from './exchange.js';
 import { createTally, type ProxySummary } from './summary.js';
 
 /** The proxy's answer headers: the checks that failed, and those that only warned. */
@@ -92,35 +87,6 @@ export interface ProxyOptions {
   readonly admin?: boolean | undefined;
 }
 
-/** One exchange through the proxy, as it is told to `onExchange`. */
-export interface ProxiedExchange {
-  /** Numbered from 1 in the order requests arrived. */
-  readonly id: number;
-  readonly startedAt: string;
-  /** From the request's arrival to the answer's end at the proxy (ms). */
-  readonly durationMs: number;
-  readonly request: {
-    readonly method: string;
-    /** The request target as the client sent it, an `access_token` in the query masked. */
-    readonly target: string;
-    /** End-to-end fields, lower-case names, repeated ones joined; credentials masked (`Bearer ***`). */
-    readonly headers: Readonly<Record<string, string>>;
-    /** The body as far as it was kept (at most JUDGED_BODY_BYTES). */
-    readonly body: Uint8Array;
-    readonly bodyBytes: number;
-  };
-  /** What the upstream answered (its body decoded from any content coding), or why it did not. */
-  readonly outcome: HttpOutcome;
-  /** The status the client got: the upstream's, a 502 (`errors`, or the upstream unreachable) or a 504. */
-  readonly answered: number;
-  readonly classification: Classification;
-  /** Set when the exchange was not judged, with the reason (the upstream unreachable, a body in a coding the proxy cannot decode). */
-  readonly notJudged?: string;
-  /** The checks that judged it (empty when not judged). */
-  readonly judgedBy: readonly string[];
-  readonly findings: readonly Finding[];
-}
-
 export interface RunningProxy {
   readonly url: string;
   readonly port: number;
@@ -137,9 +103,6 @@ export interface RunningProxy {
  * appendix C.2.2). Content-Length goes too: the proxy frames what it sends itself.
  */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade', 'trailer', 'content-length'];
-
-/** Fields whose values are credentials: masked in what the seam is told. */
-const CREDENTIAL_FIELDS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
 /** Header pairs as `rawHeaders` gives them, less the hop-by-hop ones. */
 export function endToEnd(raw: readonly string[]): [name: string, value: string][] {
@@ -191,52 +154,6 @@ function originForm(target: string): string {
   return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
 }
 
-/** Credentials never leave the proxy in what it tells: the scheme word stays, the rest is masked. */
-function masked(headers: Readonly<Record<string, string>>, extraLines: readonly (readonly [string, string])[] = []): Record<string, string> {
-  const copy: Record<string, string> = { ...headers };
-  for (const name of Object.keys(copy)) {
-    if (!CREDENTIAL_FIELDS.has(name)) continue;
-    copy[name] = maskCredentials(copy[name] ?? '');
-  }
-  const more = extraLines.filter(([name]) => CREDENTIAL_FIELDS.has(name));
-  if (more.length > 0) copy.authorization = [copy.authorization ?? '', ...more.map(([, value]) => maskCredentials(value))].join(', ');
-  return copy;
-}
-
-function maskCredentials(value: string): string {
-  const scheme = /^[ \t]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]+\S/.exec(value)?.[1];
-  return value.trim() === '' ? value : scheme === undefined ? '***' : `${scheme} ***`;
-}
-
-/** What a request presents as credentials (after each Authorization field's scheme word, an access_token) and the tokens configured: never told. */
-function secretsOf(request: HttpRequest, tokens: readonly string[]): string[] {
-  const lines = [request.headers.authorization, ...(request.extraLines ?? []).filter(([name]) => name === 'authorization').map(([, value]) => value)];
-  const presented = lines.flatMap((line) => {
-    const credentials = /^\s*\S+\s+(.+?)\s*$/s.exec(line ?? '')?.[1];
-    return credentials === undefined ? [] : [credentials];
-  });
-  const query = /[?&]access_token=([^&#]*)/i.exec(request.path)?.[1];
-  return [...presented, ...(query === undefined || query === '' ? [] : [query, decodeURIComponentSafe(query)]), ...tokens].filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
-}
-
-/** The text with every secret replaced by `<token>`, longest first. */
-export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((redacted, secret) => redacted.split(secret).join('<token>'), text);
-}
-
-/** The target with the value of an `access_token` query parameter masked (RFC 6750, section 5.3: tokens in URLs get logged). */
-export function maskTarget(target: string): string {
-  return target.replace(/([?&]access_token=)[^&#]*/gi, '$1***');
-}
-
 /** Why the upstream gave no answer, as the engine names it. */
 function failureOf(error: NodeJS.ErrnoException): TransportFailure {
   const code = error.code ?? '';
@@ -251,20 +168,15 @@ function unreachable(outcome: HttpOutcome): boolean {
   return outcome.kind === 'failure' && (outcome.failure === 'connection-refused' || outcome.failure === 'error');
 }
 
-/** The names of the checks among `findings` with a severity, in order, once each. */
-function checksWith(findings: readonly Finding[], severity: Finding['severity']): string[] {
-  return [...new Set(findings.filter((f) => f.severity === severity).map((f) => f.check))];
-}
-
 /** An answer as the proxy writes it: status, end-to-end fields in order, body bytes. */
-interface Answer {
+interface ProxyResponse {
   readonly status: number;
   readonly headers: [string, string][];
   readonly body: Buffer;
 }
 
 /** The upstream's answer, with what the proxy learnt reading it. */
-interface UpstreamAnswer extends Answer {
+interface UpstreamResponse extends ProxyResponse {
   /** The upstream's Content-Length, kept on an answer without a body (to HEAD, a 304), where it describes the body a GET would get. */
   readonly declaredLength?: string;
   /** Set when the body is in a coding the client accepted and the proxy cannot undo: why it is passed through unjudged. */
@@ -285,7 +197,7 @@ const MAX_NEIGHBOURS = 8;
 /**
  * What the proxy saw of an answer on the wire, as the engine's client reports it (WireFacts), so
  * that the checks reading it judge the upstream's answers here too: the framing, the declared and
- * received lengths, the content codings - undone for the checks (fuzz/codings.ts), the bytes
+ * received lengths, the content codings - undone for the checks (fuzz/wire/codings.ts), the bytes
  * passed on untouched - and the requests it could have been for. Node's HTTP parser keeps the
  * rest to itself: bytes after an answer, a Content-Length next to Transfer-Encoding (it refuses
  * that answer: a malformed response), transfer codings other than chunked.
@@ -310,7 +222,7 @@ function wireFacts(method: string, answer: IncomingMessage, fields: Readonly<Rec
 }
 
 /** The Error the client gets instead of a violating answer (`errors`), or when there is no answer to pass on. */
-function errorAnswer(status: number, message: string): Answer {
+function errorAnswer(status: number, message: string): ProxyResponse {
   const body = Buffer.from(errorBodyText(status, message));
   return { status, headers: [['content-type', 'application/json']], body };
 }
@@ -334,6 +246,284 @@ function exposeOwn(pairs: [string, string][], own: readonly string[]): [string, 
   return index < 0 ? [...pairs, exposed] : pairs.map((pair, i) => (i === index ? exposed : pair));
 }
 
+/** The fields sent up: the end-to-end ones but Host, which names the upstream (RFC 9110, section 7.2), and Via, to which the proxy adds itself (section 7.6.3). */
+function upstreamFields(raw: readonly string[], host: string, declared: string | undefined): [string, string][] {
+  const pairs = endToEnd(raw);
+  const via = pairs.filter(([name]) => name.toLowerCase() === 'via').map(([, value]) => value);
+  const kept = pairs.filter(([name]) => name.toLowerCase() !== 'host' && name.toLowerCase() !== 'via');
+  return [['Host', host], ...kept, ['Via', [...via, '1.1 plant-store-proxy'].join(', ')], ...(declared === undefined ? [] : [['Content-Length', declared] as [string, string]])];
+}
+
+/** A request body as it streams through: the first JUDGED_BODY_BYTES kept to judge it, the whole length counted. */
+function keepBody(req: IncomingMessage): { bytes(): Buffer; received(): number; whole(): boolean } {
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let received = 0;
+  req.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (keptBytes >= JUDGED_BODY_BYTES) return;
+    const part = chunk.length <= JUDGED_BODY_BYTES - keptBytes ? chunk : chunk.subarray(0, JUDGED_BODY_BYTES - keptBytes);
+    kept.push(part);
+    keptBytes += part.length;
+  });
+  return {
+    bytes: () => (kept.length === 1 ? (kept[0] as Buffer) : Buffer.concat(kept, keptBytes)),
+    received: () => received,
+    whole: () => received === keptBytes,
+  };
+}
+
+/** The upstream's answer collected whole, up to the engine's limit: an answer larger is a finding of its own (no-server-error), never held whole. */
+function collect(answer: IncomingMessage, fail: (failure: TransportFailure, message: string) => void, done: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  answer.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > DEFAULT_MAX_RESPONSE_BYTES) {
+      answer.destroy();
+      fail('oversized-response', `the answer is larger than ${DEFAULT_MAX_RESPONSE_BYTES} bytes`);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  answer.on('error', (error: NodeJS.ErrnoException) => {
+    fail(failureOf(error), error.message);
+  });
+  answer.on('end', () => {
+    if (size <= DEFAULT_MAX_RESPONSE_BYTES) done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+  });
+}
+
+/** What the client is given: the upstream's answer; a 502 Error describing the violations instead (`errors`); a 502 or 504 Error when no answer came. */
+function givenFor(outcome: HttpOutcome, answer: UpstreamResponse | undefined, findings: readonly Finding[], errors: boolean): ProxyResponse {
+  if (answer === undefined) return errorAnswer(outcome.kind === 'failure' && outcome.failure === 'timeout' ? 504 : 502, `upstream: no answer (${outcome.kind === 'failure' ? `${outcome.failure}: ${outcome.message}` : 'none'})`);
+  const described = findings.filter((f) => f.severity === 'failure').map((f) => `${f.check}: ${f.message}`);
+  if (!errors || described.length === 0) return answer;
+  const given = errorAnswer(502, `upstream: the answer (${answer.status}) broke the contract; ${described.join('; ')}`);
+  given.headers.push(...corsOf(answer.headers));
+  return given;
+}
+
+/**
+ * An exchange as the proxy's journal is given it: the request as the client sent it (the journal
+ * masks credentials itself, and blots what it hid out of the rest), and the upstream's answer as it
+ * sent it (a gzip body stays gzip) or, when none came, the proxy's Error.
+ */
+function journalExchange(req: IncomingMessage, exchange: ProxiedExchange, verdict: ProxyVerdict, response: ProxyResponse): Exchange<ProxyVerdict> {
+  return {
+    request: { method: exchange.request.method, url: req.url ?? '/', headers: lookupOf(req.rawHeaders) },
+    body: exchange.request.body,
+    bodyBytes: exchange.request.bodyBytes,
+    verdict,
+    response: { status: response.status, headers: lookupOf(response.headers.flat()), body: response.body },
+    delayMs: 0,
+    durationMs: exchange.durationMs,
+  };
+}
+
+/** What judging and telling an exchange needs of the proxy. */
+interface Judge {
+  readonly contract: Contract;
+  readonly tokens: readonly string[];
+  readonly errors: boolean;
+  readonly tally: { record(exchange: ProxiedExchange): void };
+  readonly onExchange: ((exchange: ProxiedExchange) => void) | undefined;
+  readonly journal: Journal<ProxyVerdict> | undefined;
+}
+
+/** One exchange as it arrived, for its conclusion. */
+interface Arrival {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly id: number;
+  readonly startedAt: Date;
+  /** performance.now() at arrival. */
+  readonly started: number;
+  /** In origin form. */
+  readonly target: string;
+  /** The end-to-end fields as the client sent them, Host aside. */
+  readonly forwarded: readonly [string, string][];
+  readonly kept: { received(): number; whole(): boolean };
+}
+
+/** The exchange is over: judge it, answer the client, tell the seam, the tally and the journal. `answer` is the upstream's, undefined when none came. */
+function conclude(judge: Judge, arrival: Arrival, request: HttpRequest, outcome: HttpOutcome, answer: UpstreamResponse | undefined): void {
+  const { req, res, target } = arrival;
+  const classification = classifyRequest(judge.contract, request, { tokens: judge.tokens, complete: arrival.kept.whole() && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
+  const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
+  const judged = notJudged === undefined ? judgeObserved(judge.contract, request, classification, outcome) : undefined;
+  // Masked by the kit's one policy (src/http/secrets.ts); a message quotes bodies, which may
+  // quote a credential or a configured token: blotted out, so none leaves the proxy in what it says.
+  const hidden: Hidden = [...judge.tokens];
+  const told = { target: maskTarget(target, hidden), headers: maskRequestHeaders(lookupOf(arrival.forwarded.flat()), hidden) };
+  const findings = (judged?.findings ?? []).map((finding) => ({ ...finding, message: blot(finding.message, hidden) }));
+  const failed = checksWith(findings, 'failure');
+  const warned = checksWith(findings, 'warning').filter((name) => !failed.includes(name));
+  const given = givenFor(outcome, answer, findings, judge.errors);
+  const own: [string, string][] = [...(failed.length > 0 ? [['Plant-Store-Violations', failed.join(', ')] as [string, string]] : []), ...(warned.length > 0 ? [['Plant-Store-Warnings', warned.join(', ')] as [string, string]] : [])];
+  write(res, request.method, given, [...exposeOwn(given.headers, own.map(([name]) => name)), ...own], given === answer ? answer.declaredLength : undefined);
+  const exchange: ProxiedExchange = {
+    id: arrival.id,
+    startedAt: arrival.startedAt.toISOString(),
+    durationMs: performance.now() - arrival.started,
+    request: { method: request.method, ...told, body: request.body, bodyBytes: arrival.kept.received() },
+    outcome,
+    answered: given.status,
+    classification,
+    ...(notJudged === undefined ? {} : { notJudged }),
+    judgedBy: judged?.judgedBy ?? [],
+    findings,
+  };
+  judge.tally.record(exchange);
+  judge.onExchange?.(exchange);
+  judge.journal?.add(journalExchange(req, exchange, proxyVerdict(findings, failed, warned, exchange.judgedBy, notJudged, outcome, answer === undefined || given === answer ? undefined : given.status), answer ?? given));
+}
+
+/** The upstream's whole answer as the checks read it (its wire facts, its body decoded) and as the client gets it. */
+function readAnswer(request: HttpRequest, answer: IncomingMessage, body: Buffer, where: Pick<WireFacts, 'connection' | 'exchangesBefore' | 'others'>, durationMs: number): { outcome: HttpOutcome; answer: UpstreamResponse } {
+  const answerPairs = endToEnd(answer.rawHeaders);
+  const status = answer.statusCode ?? 502;
+  const fields = joined(answerPairs);
+  const { wire, readable } = wireFacts(request.method, answer, fields, body, where);
+  const outcome: HttpOutcome = { kind: 'response', status, headers: fields, body: readable, durationMs, wire };
+  // A coding the client accepted that the proxy cannot undo (zstd, say): the client can read the answer, the proxy cannot judge it.
+  const unknown = wire.contentCodings.filter((coding) => !DECODABLE_CODINGS.includes(coding));
+  const unreadable = unknown.length > 0 && unknown.every((coding) => acceptsCoding(request.headers['accept-encoding'], coding)) ? `the answer is in a content coding the proxy cannot undo (${unknown.join(', ')})` : undefined;
+  return {
+    outcome,
+    answer: {
+      status,
+      headers: answerPairs,
+      body,
+      ...(answer.headers['content-length'] === undefined ? {} : { declaredLength: answer.headers['content-length'] }),
+      ...(unreadable === undefined ? {} : { unreadable }),
+    },
+  };
+}
+
+/**
+ * What the engine's client knows of its connections, kept for the proxy's to the upstream, for
+ * the checks that read the wire: each connection's number (from 1, as first used), the request it
+ * carried last, and the exchanges in flight - each other's neighbours, as in the engine's client.
+ */
+function upstreamConnections(): {
+  number(socket: Socket): number;
+  begin(observed: Observed): void;
+  end(observed: Observed): void;
+  answered(socket: Socket | undefined, observed: Observed): Pick<WireFacts, 'connection' | 'exchangesBefore' | 'others'>;
+} {
+  const ids = new WeakMap<Socket, number>();
+  let next = 1;
+  const lastOn = new WeakMap<Socket, { readonly request: HttpRequest; readonly exchanges: number }>();
+  const active = new Set<Observed>();
+  return {
+    number(socket) {
+      const id = ids.get(socket) ?? next++;
+      ids.set(socket, id);
+      return id;
+    },
+    begin(observed) {
+      for (const other of active) {
+        if (observed.others.length < MAX_NEIGHBOURS) observed.others.push({ request: other.request, relation: 'concurrent', connection: other.connection });
+        if (other.others.length < MAX_NEIGHBOURS) other.others.push({ request: observed.request, relation: 'concurrent', connection: observed.connection });
+      }
+      active.add(observed);
+    },
+    end(observed) {
+      active.delete(observed);
+    },
+    answered(socket, observed) {
+      const previous = socket === undefined ? undefined : lastOn.get(socket);
+      if (socket !== undefined) lastOn.set(socket, { request: observed.request, exchanges: (previous?.exchanges ?? 0) + 1 });
+      const before: NeighbourRequest[] = previous === undefined ? [] : [{ request: previous.request, relation: 'previous', connection: observed.connection }];
+      return { connection: observed.connection, exchangesBefore: previous?.exchanges ?? 0, others: [...before, ...observed.others] };
+    },
+  };
+}
+
+/** How the proxy reaches its upstream, and what it judges and tells with. */
+interface Forwarder {
+  readonly upstream: URL;
+  /** The upstream's path prefix, without a trailing slash. */
+  readonly prefix: string;
+  readonly send: typeof httpRequest;
+  readonly agent: HttpAgent;
+  readonly timeoutMs: number;
+  readonly judge: Judge;
+  readonly connections: ReturnType<typeof upstreamConnections>;
+}
+
+/** One request forwarded: sent up as it comes, its answer collected, judged and handed back (`conclude`). */
+function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: ServerResponse): void {
+  const { upstream } = forwarder;
+  const startedAt = new Date();
+  const started = performance.now();
+  const method = req.method ?? 'GET';
+  const target = originForm(req.url ?? '/');
+  const forwarded = endToEnd(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
+  const declared = req.headers['content-length'];
+  const headers = upstreamFields(req.rawHeaders, upstream.host, declared);
+  const kept = keepBody(req);
+  /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
+  let observed: Observed | undefined;
+  const observe = (): Observed => {
+    if (observed !== undefined) return observed;
+    observed = { request: observedRequest(method, target, forwarded, kept.bytes()), others: [], connection: connection ?? 0 };
+    forwarder.connections.begin(observed);
+    return observed;
+  };
+  req.once('end', observe);
+  /** The upstream connection the request went on, numbered from 1 as the proxy first used it. */
+  let connection: number | undefined;
+  let upstreamSocket: Socket | undefined;
+
+  let settled = false;
+  /** The exchange is over: judge it, answer the client, tell the seam. `answer` is the upstream's, undefined when none came. */
+  const settle = (outcome: HttpOutcome, answer?: UpstreamResponse): void => {
+    if (settled) return;
+    settled = true;
+    const seen = observe();
+    forwarder.connections.end(seen);
+    conclude(forwarder.judge, { req, res, id, startedAt, started, target, forwarded, kept }, seen.request, outcome, answer);
+  };
+
+  const up: ClientRequest = forwarder.send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: forwarder.prefix + target, headers: headers.flat(), agent: forwarder.agent, setHost: false });
+  up.once('socket', (socket: Socket) => {
+    upstreamSocket = socket;
+    connection = forwarder.connections.number(socket);
+    if (observed !== undefined) observed.connection = connection;
+  });
+  up.setTimeout(forwarder.timeoutMs, () => {
+    up.destroy(Object.assign(new Error(`no answer within ${forwarder.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+  });
+  up.on('error', (error: NodeJS.ErrnoException) => {
+    const failure: TransportFailure = error.code === 'ETIMEDOUT' ? 'timeout' : failureOf(error);
+    settle({ kind: 'failure', failure, message: error.message, durationMs: performance.now() - started });
+  });
+  up.on('response', (answer: IncomingMessage) => {
+    collect(answer, (failure, message) => {
+      settle({ kind: 'failure', failure, message, durationMs: performance.now() - started });
+    }, (body) => {
+      const seen = observe();
+      const read = readAnswer(seen.request, answer, body, forwarder.connections.answered(upstreamSocket, seen), performance.now() - started);
+      settle(read.outcome, read.answer);
+    });
+  });
+  // A small body declared up front goes up with the head in one write; any other is streamed as it comes.
+  if (declared !== undefined && Number(declared) <= HELD_BODY_BYTES) {
+    req.once('end', () => {
+      up.end(kept.bytes());
+    });
+  } else req.pipe(up);
+  // A client that goes away before its request is whole: the upstream's request is cut too; nothing is judged.
+  req.once('close', () => {
+    if (req.complete) return;
+    settled = true;
+    if (observed !== undefined) forwarder.connections.end(observed);
+    up.destroy();
+  });
+}
+
 /** Creates the proxy's node:http server (not listening). */
 export function createProxyServer(options: ProxyOptions): { server: Server; summary: () => ProxySummary; dispose: () => void } {
   const contract = options.contract ?? loadContract();
@@ -347,191 +537,19 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
   const { journal } = options;
-  let admin: AdminRoutes | undefined;
-  if (options.admin !== false) {
-    assertAdminPathFree(contract);
-    admin = adminRoutes(journal, 'this proxy was started with journal: false');
-  }
+  const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal };
+  const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
-  // What the engine's client knows of its connections, for the checks that read the wire: each
-  // upstream connection's number, the request it carried last, and the exchanges in flight.
-  const connectionIds = new WeakMap<Socket, number>();
-  let nextConnection = 1;
-  const lastOn = new WeakMap<Socket, { readonly request: HttpRequest; readonly exchanges: number }>();
-  const active = new Set<Observed>();
+  const forwarder: Forwarder = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    if (admin !== undefined && req.url?.includes(ADMIN_PREFIX) === true) {
-      const { path, query } = splitTarget(req.url);
-      if (isAdminPath(path)) {
-        answerAdmin(req, res, admin(req, path, query));
-        return;
-      }
-    }
-    const id = nextId++;
-    const startedAt = new Date();
-    const started = performance.now();
-    const method = req.method ?? 'GET';
-    const target = originForm(req.url ?? '/');
-    const pairs = endToEnd(req.rawHeaders);
-    const forwarded: [string, string][] = pairs.filter(([name]) => name.toLowerCase() !== 'host');
-    // RFC 9110, section 7.2: Host is the authority of the target, which is now the upstream; section 7.6.3: a gateway adds Via.
-    const via = pairs.filter(([name]) => name.toLowerCase() === 'via').map(([, value]) => value);
-    const headers: [string, string][] = [['Host', upstream.host], ...forwarded.filter(([name]) => name.toLowerCase() !== 'via'), ['Via', [...via, '1.1 plant-store-proxy'].join(', ')]];
-    const declared = req.headers['content-length'];
-    if (declared !== undefined) headers.push(['Content-Length', declared]);
-
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
-    let bodyBytes = 0;
-    req.on('data', (chunk: Buffer) => {
-      bodyBytes += chunk.length;
-      if (keptBytes >= JUDGED_BODY_BYTES) return;
-      const part = chunk.length <= JUDGED_BODY_BYTES - keptBytes ? chunk : chunk.subarray(0, JUDGED_BODY_BYTES - keptBytes);
-      kept.push(part);
-      keptBytes += part.length;
-    });
-    /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
-    let observed: Observed | undefined;
-    const observe = (): Observed => {
-      if (observed !== undefined) return observed;
-      const body = kept.length === 1 ? (kept[0] as Buffer) : Buffer.concat(kept, keptBytes);
-      observed = { request: observedRequest(method, target, forwarded, body), others: [], connection: connection ?? 0 };
-      // As the engine's client has it: exchanges in flight at the same time are each other's neighbours.
-      for (const other of active) {
-        if (observed.others.length < MAX_NEIGHBOURS) observed.others.push({ request: other.request, relation: 'concurrent', connection: other.connection });
-        if (other.others.length < MAX_NEIGHBOURS) other.others.push({ request: observed.request, relation: 'concurrent', connection: observed.connection });
-      }
-      active.add(observed);
-      return observed;
-    };
-    req.once('end', observe);
-    /** The upstream connection the request went on, numbered from 1 as the proxy first used it. */
-    let connection: number | undefined;
-    let upstreamSocket: Socket | undefined;
-
-    let settled = false;
-    /** The exchange is over: judge it, answer the client, tell the seam. `answer` is the upstream's, undefined when none came. */
-    const settle = (outcome: HttpOutcome, answer?: UpstreamAnswer): void => {
-      if (settled) return;
-      settled = true;
-      const seen = observe();
-      const { request } = seen;
-      active.delete(seen);
-      const body = request.body;
-      const classification = classifyRequest(contract, request, { tokens, complete: bodyBytes === keptBytes && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
-      const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
-      const verdict = notJudged === undefined ? judgeObserved(contract, request, classification, outcome) : undefined;
-      // A message quotes bodies, which may quote a token: no credential leaves the proxy in what it says.
-      const secrets = secretsOf(request, tokens);
-      const findings = (verdict?.findings ?? []).map((finding) => ({ ...finding, message: redact(finding.message, secrets) }));
-      const failed = checksWith(findings, 'failure');
-      const warned = checksWith(findings, 'warning').filter((name) => !failed.includes(name));
-      let given: Answer = answer ?? errorAnswer(outcome.kind === 'failure' && outcome.failure === 'timeout' ? 504 : 502, `upstream: no answer (${outcome.kind === 'failure' ? `${outcome.failure}: ${outcome.message}` : 'none'})`);
-      if (options.errors === true && failed.length > 0 && answer !== undefined) {
-        const described = findings.filter((f) => f.severity === 'failure').map((f) => `${f.check}: ${f.message}`);
-        given = errorAnswer(502, `upstream: the answer (${answer.status}) broke the contract; ${described.join('; ')}`);
-        given.headers.push(...corsOf(answer.headers));
-      }
-      const own: [string, string][] = [...(failed.length > 0 ? [['Plant-Store-Violations', failed.join(', ')] as [string, string]] : []), ...(warned.length > 0 ? [['Plant-Store-Warnings', warned.join(', ')] as [string, string]] : [])];
-      write(res, method, given, [...exposeOwn(given.headers, own.map(([name]) => name)), ...own], given === answer ? answer.declaredLength : undefined);
-      const exchange: ProxiedExchange = {
-        id,
-        startedAt: startedAt.toISOString(),
-        durationMs: performance.now() - started,
-        request: { method, target: maskTarget(target), headers: masked(request.headers, request.extraLines), body, bodyBytes },
-        outcome,
-        answered: given.status,
-        classification,
-        ...(notJudged === undefined ? {} : { notJudged }),
-        judgedBy: verdict?.judgedBy ?? [],
-        findings,
-      };
-      tally.record(exchange);
-      options.onExchange?.(exchange);
-      journal?.add({
-        // As the client sent it: the journal masks credentials itself, and blots what it hid out of the rest.
-        request: { method, url: req.url ?? '/', headers: lookupOf(req.rawHeaders) },
-        body,
-        bodyBytes,
-        verdict: proxyVerdict(findings, failed, warned, verdict?.judgedBy ?? [], notJudged, outcome, answer === undefined || given === answer ? undefined : given.status),
-        // The upstream's answer as it sent it (a gzip body stays gzip); when none came, the proxy's Error.
-        response: answer === undefined ? { status: given.status, headers: lookupOf(given.headers.flat()), body: given.body } : { status: answer.status, headers: lookupOf(answer.headers.flat()), body: answer.body },
-        delayMs: 0,
-        durationMs: exchange.durationMs,
-      });
-    };
-
-    const up: ClientRequest = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: prefix + target, headers: headers.flat(), agent, setHost: false });
-    up.once('socket', (socket: Socket) => {
-      upstreamSocket = socket;
-      connection = connectionIds.get(socket) ?? nextConnection++;
-      connectionIds.set(socket, connection);
-      if (observed !== undefined) observed.connection = connection;
-    });
-    up.setTimeout(timeoutMs, () => {
-      up.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
-    });
-    up.on('error', (error: NodeJS.ErrnoException) => {
-      const failure: TransportFailure = error.code === 'ETIMEDOUT' ? 'timeout' : failureOf(error);
-      settle({ kind: 'failure', failure, message: error.message, durationMs: performance.now() - started });
-    });
-    up.on('response', (answer: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      answer.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > DEFAULT_MAX_RESPONSE_BYTES) {
-          // The engine's limit: an answer this large is a finding of its own (no-server-error), never held whole.
-          answer.destroy();
-          settle({ kind: 'failure', failure: 'oversized-response', message: `the answer is larger than ${DEFAULT_MAX_RESPONSE_BYTES} bytes`, durationMs: performance.now() - started });
-          return;
-        }
-        chunks.push(chunk);
-      });
-      answer.on('error', (error: NodeJS.ErrnoException) => {
-        settle({ kind: 'failure', failure: failureOf(error), message: error.message, durationMs: performance.now() - started });
-      });
-      answer.on('end', () => {
-        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-        const answerPairs = endToEnd(answer.rawHeaders);
-        const status = answer.statusCode ?? 502;
-        const fields = joined(answerPairs);
-        const { request, others } = observe();
-        const socket = upstreamSocket;
-        const previous = socket === undefined ? undefined : lastOn.get(socket);
-        if (socket !== undefined) lastOn.set(socket, { request, exchanges: (previous?.exchanges ?? 0) + 1 });
-        const neighbours: NeighbourRequest[] = [...(previous === undefined ? [] : [{ request: previous.request, relation: 'previous' as const, connection: connection ?? 0 }]), ...others];
-        const { wire, readable } = wireFacts(method, answer, fields, body, { connection: connection ?? 0, exchangesBefore: previous?.exchanges ?? 0, others: neighbours });
-        const outcome: HttpOutcome = { kind: 'response', status, headers: fields, body: readable, durationMs: performance.now() - started, wire };
-        // A coding the client accepted that the proxy cannot undo (zstd, say): the client can read the answer, the proxy cannot judge it.
-        const unknown = wire.contentCodings.filter((coding) => !DECODABLE_CODINGS.includes(coding));
-        const unreadable = unknown.length > 0 && unknown.every((coding) => acceptsCoding(request.headers['accept-encoding'], coding)) ? `the answer is in a content coding the proxy cannot undo (${unknown.join(', ')})` : undefined;
-        settle(outcome, {
-          status,
-          headers: answerPairs,
-          body,
-          ...(answer.headers['content-length'] === undefined ? {} : { declaredLength: answer.headers['content-length'] }),
-          ...(unreadable === undefined ? {} : { unreadable }),
-        });
-      });
-    });
-    // A small body declared up front goes up with the head in one write; any other is streamed as it comes.
-    if (declared !== undefined && Number(declared) <= HELD_BODY_BYTES) {
-      req.once('end', () => {
-        up.end(kept.length === 1 ? kept[0] : Buffer.concat(kept, keptBytes));
-      });
-    } else req.pipe(up);
-    // A client that goes away before its request is whole: the upstream's request is cut too; nothing is judged.
-    req.once('close', () => {
-      if (req.complete) return;
-      settled = true;
-      if (observed !== undefined) active.delete(observed);
-      up.destroy();
-    });
+    const own = admin?.(req);
+    if (own === undefined) forward(forwarder, nextId++, req, res);
+    else answerWith(req, res, own);
   };
 
   const server = createServer({ keepAliveTimeout: 5_000, joinDuplicateHeaders: true }, handle);
+  answerClientErrors(server);
   return {
     server,
     summary: () => tally.summary(),
@@ -565,15 +583,8 @@ function proxyVerdict(findings: readonly Finding[], failed: readonly string[], w
   };
 }
 
-/** An answer of the admin path: the proxy's own, never forwarded; a body the client sent is read and dropped. */
-function answerAdmin(req: IncomingMessage, res: ServerResponse, answer: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }): void {
-  req.resume();
-  const headers = Object.entries(answer.headers);
-  write(res, req.method ?? 'GET', { status: answer.status, headers, body: Buffer.from(answer.body) }, headers, undefined);
-}
-
 /** Writes an answer: the status, its fields and the proxy's own, and the body framed by Content-Length (none where HTTP forbids a body). */
-function write(res: ServerResponse, method: string, answer: Answer, headers: readonly (readonly [string, string])[], declaredLength: string | undefined): void {
+function write(res: ServerResponse, method: string, answer: ProxyResponse, headers: readonly (readonly [string, string])[], declaredLength: string | undefined): void {
   if (res.headersSent || res.destroyed) return;
   const fields: string[] = headers.flatMap(([name, value]) => [name, value]);
   // RFC 9110, sections 8.6 and 9.3.2: no body to HEAD, in a 204 or a 304; their Content-Length, if any, is the upstream's.
@@ -584,52 +595,16 @@ function write(res: ServerResponse, method: string, answer: Answer, headers: rea
   res.end(bodiless ? undefined : answer.body);
 }
 
-/** Starts the proxy on a socket; resolves once it listens. Port 0 picks a free port. */
-export function listenProxy(options: ProxyOptions & { readonly port?: number; readonly host?: string }): Promise<RunningProxy> {
+/** Starts the proxy on a socket (src/http's socket layer); resolves once it listens. Port 0 picks a free port. */
+export async function listenProxy(options: ProxyOptions & { readonly port?: number; readonly host?: string }): Promise<RunningProxy> {
   const { server, summary, dispose } = createProxyServer(options);
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 4020, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      const { port, address, family } = server.address() as AddressInfo;
-      let closing: Promise<void> | undefined;
-      resolve({
-        url: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`,
-        port,
-        server,
-        summary,
-        close: () =>
-          (closing ??= new Promise<void>((done) => {
-            const force = setTimeout(() => {
-              server.closeAllConnections();
-            }, 10_000);
-            force.unref();
-            server.close(() => {
-              clearTimeout(force);
-              dispose();
-              done();
-            });
-            server.closeIdleConnections();
-          })),
-      });
-    });
-  });
-}
-
-/**
- * The log line of an exchange with findings, or passed through unjudged; undefined for one that
- * kept the contract. The path without its query string (an access_token may be there); the
- * messages are redacted already.
- */
-export function describeExchange(exchange: ProxiedExchange): string | undefined {
-  const { request, outcome } = exchange;
-  const got = outcome.kind === 'response' ? String(outcome.status) : outcome.failure;
-  const head = `${exchange.startedAt} ${request.method} ${request.target.split('?', 1)[0] ?? ''} ${got}${exchange.answered === (outcome.kind === 'response' ? outcome.status : -1) ? '' : ` (answered ${exchange.answered})`}`;
-  if (exchange.notJudged !== undefined) return `${head} not judged: ${exchange.notJudged}`;
-  if (exchange.findings.length === 0) return undefined;
-  const failed = checksWith(exchange.findings, 'failure');
-  const warned = checksWith(exchange.findings, 'warning').filter((name) => !failed.includes(name));
-  const named = [...(failed.length > 0 ? [`violations: ${failed.join(', ')}`] : []), ...(warned.length > 0 ? [`warnings: ${warned.join(', ')}`] : [])].join('; ');
-  const details = exchange.findings.map((finding) => `${finding.check}${finding.severity === 'warning' ? ' (warning)' : ''}: ${finding.message}`).join(' | ');
-  return `${head} ${named} - ${details}`.replace(/[\r\n]+/g, ' ');
+  const running = await listenOn(server, { port: options.port ?? 4020, host: options.host });
+  let closing: Promise<void> | undefined;
+  return {
+    url: running.url,
+    port: running.port,
+    server,
+    summary,
+    close: () => (closing ??= running.close().then(dispose)),
+  };
 }

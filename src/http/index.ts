@@ -1,9 +1,10 @@
 /**
- * The HTTP side both kit servers share: the request pipeline (pipeline.ts) and its rules
- * (rules.ts), the Error catalogue (errors.ts), CORS (cors.ts), the request journal and its admin
- * path (journal.ts, with journal-page.ts), and the socket layer that serves any pipeline
- * (listen.ts, with linger.ts).
+ * The HTTP side the kit's servers share: the request pipeline (pipeline.ts) and its rules
+ * (rules.ts), the Error catalogue (errors.ts), CORS (cors.ts), the admin path's router
+ * (admin.ts), the request journal and its routes (journal.ts, with journal-page.ts), and the
+ * socket layer that serves any pipeline (listen.ts, with linger.ts).
  */
+export * from './admin.js';
 export * from './cors.js';
 export * from './errors.js';
 export * from './exchange.js';
@@ -13,3 +14,4 @@ export * from './linger.js';
 export * from './listen.js';
 export * from './pipeline.js';
 export * from './rules.js';
+export * from './secrets.js';

@@ -9,21 +9,22 @@
  *
  * - **Bounded**: a ring of `size` entries (the oldest is forgotten, and counted in `dropped`);
  *   each body kept up to `bodyBytes` (then cut, at a character boundary, and marked `truncated`).
- * - **No credentials**: an exchange is masked as it is added, in this one place. Authorization
- *   keeps its scheme and hides the rest (`Bearer ***`); cookies keep their names; a header, query
- *   parameter or form field named like a secret (token, secret, password, api key, session,
- *   credential, auth, jwt) is hidden; and what was hidden is also blotted out of the verdict and
- *   the answer, which may quote it (`the <token> scheme is not accepted`, for a token sent without
- *   its scheme). JSON bodies are kept as sent: they are the data a test asserts on.
- * - **Read over HTTP** at the reserved admin path (`adminRoutes`, served by the pipeline before
- *   anything else, never itself journaled): `GET /__plant-store/requests` (JSON), `DELETE` there
+ * - **No credentials**: an exchange is masked as it is added, by the kit's one policy
+ *   (secrets.ts): Authorization keeps its scheme and hides the rest (`Bearer ***`); cookies keep
+ *   their names; a header, query parameter or form field named like a secret is hidden; and what
+ *   was hidden is also blotted out of the verdict and the answer, which may quote it (`the ***
+ *   scheme is not accepted`, for a token sent without its scheme). JSON bodies are kept as sent:
+ *   they are the data a test asserts on.
+ * - **Read over HTTP** at the reserved admin path (`adminRoutes`, which every server routes to
+ *   first through admin.ts's `adminRouter`; never itself journaled): `GET /__plant-store/requests` (JSON), `DELETE` there
  *   (clear), `GET /__plant-store/` (a live page, journal-page.ts).
  */
 import { splitTarget } from './rules.js';
 import { PlantStoreError } from './errors.js';
-import { errorResponse, headerValue, type AppResponse, type Exchange, type Fault, type HeaderLookup, type JournalVerdict } from './exchange.js';
-import { ADMIN_PREFIX, type AdminRoutes } from './pipeline.js';
+import { errorResponse, type AppResponse, type Exchange, type Fault, type JournalVerdict } from './exchange.js';
+import { ADMIN_PREFIX, type AdminRoutes } from './admin.js';
 import { JOURNAL_PAGE, JOURNAL_PAGE_POLICY } from './journal-page.js';
+import { blot, blotAll, isForm, maskAnswerHeaders, maskParameters, maskRequestHeaders, maskTarget, type Hidden } from './secrets.js';
 
 export const DEFAULT_JOURNAL_SIZE = 100;
 /** The most entries a journal may keep; with bodies cut at the default 16 KiB, at most about 320 MiB. */
@@ -145,130 +146,6 @@ export function createJournal<V extends JournalVerdict = JournalVerdict>(options
   };
 }
 
-// ---- masking ---------------------------------------------------------------------------------
-
-const MASK = '***';
-
-/** A name that says its value is a secret: of a header, a query parameter or a form field. */
-const SECRET_NAME = /token|secret|passw(?:or)?d|api[-_.]?key|session|credential|jwt|(?:^|[-_.])auth(?:$|[-_.])/i;
-
-/**
- * Authentication schemes of the IANA registry (RFC 9110, section 16.4.1): a lone word in
- * Authorization is shown only if it is one of them; anything else may be a token sent without
- * its scheme.
- */
-const SCHEMES = new Set(['basic', 'bearer', 'concealed', 'digest', 'dpop', 'gnap', 'hoba', 'mutual', 'negotiate', 'oauth', 'privatetoken', 'scram-sha-1', 'scram-sha-256', 'vapid']);
-
-/** What the masks hid, so that it can be blotted out of what quotes it. */
-type Hidden = string[];
-
-/** `credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]` (RFC 9110, section 11.4): the scheme kept, the rest hidden. */
-function maskCredentials(value: string, hidden: Hidden): string {
-  const trimmed = value.replace(/^[ \t]+|[ \t]+$/g, '');
-  const gap = trimmed.search(/[ \t]/);
-  if (gap === -1) {
-    if (trimmed === '' || SCHEMES.has(trimmed.toLowerCase())) return trimmed;
-    hidden.push(trimmed);
-    return MASK;
-  }
-  hidden.push(trimmed.slice(gap).trim());
-  return `${trimmed.slice(0, gap)} ${MASK}`;
-}
-
-/** `name=value; name=value` (RFC 6265): the names kept. With `attributes`, a Set-Cookie: its first pair masked, its attributes kept. */
-function maskCookies(value: string, hidden: Hidden, attributes: boolean): string {
-  return value
-    .split(';')
-    .map((pair, index) => {
-      const equals = pair.indexOf('=');
-      if (equals === -1 || (attributes && index > 0)) return pair;
-      hidden.push(pair.slice(equals + 1).trim());
-      return `${pair.slice(0, equals)}=${MASK}`;
-    })
-    .join(';');
-}
-
-/** `a=1&access_token=…` (a query, or a form body: RFC 6750, sections 2.2 and 2.3): secret-named values hidden. */
-function maskParameters(text: string, hidden: Hidden): string {
-  return text
-    .split('&')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      if (equals === -1 || !SECRET_NAME.test(decodeName(pair.slice(0, equals)))) return pair;
-      hidden.push(pair.slice(equals + 1));
-      return `${pair.slice(0, equals)}=${MASK}`;
-    })
-    .join('&');
-}
-
-function decodeName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
-}
-
-function flatten(value: string | readonly string[]): string {
-  return typeof value === 'string' ? value : value.join(', ');
-}
-
-function maskRequestHeaders(headers: HeaderLookup, hidden: Hidden): Record<string, string> {
-  const masked: Record<string, string> = {};
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined) continue;
-    const text = flatten(value);
-    const lower = name.toLowerCase();
-    // Credentials are no list (RFC 9110, section 11.6.2): each field sent is masked on its own.
-    if (lower === 'authorization' || lower === 'proxy-authorization') masked[lower] = typeof value === 'string' ? maskCredentials(value, hidden) : value.map((one) => maskCredentials(one, hidden)).join(', ');
-    else if (lower === 'cookie') masked[lower] = maskCookies(text, hidden, false);
-    else if (SECRET_NAME.test(lower)) {
-      hidden.push(text);
-      masked[lower] = MASK;
-    } else masked[lower] = text;
-  }
-  return masked;
-}
-
-function maskAnswerHeaders(headers: HeaderLookup, hidden: Hidden): Record<string, string> {
-  const masked: Record<string, string> = {};
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined) continue;
-    const lower = name.toLowerCase();
-    masked[lower] = lower === 'set-cookie' ? (typeof value === 'string' ? [value] : value).map((cookie) => maskCookies(cookie, hidden, true)).join(', ') : flatten(value);
-  }
-  return masked;
-}
-
-/**
- * Blots what the masks hid out of a text that may quote it: whole, and by its first 20
- * characters, which is what a rule's message quotes of a malformed credential. Values shorter
- * than 4 characters are left alone (they would blot out ordinary words).
- */
-function blot(text: string, hidden: Hidden): string {
-  let result = text;
-  for (const secret of hidden) {
-    for (const quoted of [secret, secret.slice(0, 20)]) if (quoted.length >= 4) result = result.split(quoted).join(MASK);
-  }
-  return result;
-}
-
-/** Every string in a verdict blotted, however deep (a proxy's verdict holds its findings' messages in an array). */
-function blotVerdict<V extends JournalVerdict>(verdict: V, hidden: Hidden): V {
-  if (hidden.length === 0) return verdict;
-  const walk = (value: unknown): unknown => {
-    if (typeof value === 'string') return blot(value, hidden);
-    if (Array.isArray(value)) return value.map(walk);
-    if (value === null || typeof value !== 'object') return value;
-    const blotted: Record<string, unknown> = {};
-    for (const [key, member] of Object.entries(value)) blotted[key] = walk(member);
-    return blotted;
-  };
-  return walk(verdict) as V;
-}
-
 // ---- bodies ----------------------------------------------------------------------------------
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -321,11 +198,10 @@ function toEntry<V extends JournalVerdict>(id: number, exchange: Exchange<V>, bo
   const { request, response } = exchange;
   const hidden: Hidden = [];
   const url = request.url ?? '/';
-  const { path, query } = splitTarget(url);
-  const target = query === '' ? url : `${url.slice(0, url.length - query.length)}${maskParameters(query, hidden)}`;
+  const { path } = splitTarget(url);
+  const target = maskTarget(url, hidden);
   const headers = maskRequestHeaders(request.headers, hidden);
-  const form = (headerValue(request.headers, 'content-type') ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
-  const body = exchange.body === undefined ? null : keepBody(exchange.body, bodyBytes, form ? (text) => maskParameters(text, hidden) : undefined, exchange.bodyBytes);
+  const body = exchange.body === undefined ? null : keepBody(exchange.body, bodyBytes, isForm(request.headers) ? (text) => maskParameters(text, hidden) : undefined, exchange.bodyBytes);
   const answerHeaders = maskAnswerHeaders(response.headers, hidden);
   const answerBody = keepBody(response.body, bodyBytes, hidden.length === 0 ? undefined : (text) => blot(text, hidden));
   const durationMs = Math.round(exchange.durationMs * 100) / 100;
@@ -334,7 +210,7 @@ function toEntry<V extends JournalVerdict>(id: number, exchange: Exchange<V>, bo
     time: new Date(Date.now() - durationMs).toISOString(),
     durationMs,
     request: { method: request.method ?? '', target, path, headers, body },
-    verdict: blotVerdict(exchange.verdict, hidden),
+    verdict: blotAll(exchange.verdict, hidden),
     answer: {
       status: response.status,
       headers: answerHeaders,

@@ -3,7 +3,9 @@
  * the head and asks the pipeline before reading any of the body, reads the body up to the size
  * limit, answers every failure - including the ones node:http would answer with an empty body
  * (408, 431, a request that is not HTTP, CONNECT, a missing Host) - with an Error, closes after an
- * early answer without losing it (linger.ts), and shuts down gracefully.
+ * early answer without losing it (linger.ts), and shuts down gracefully. A server of the kit that
+ * is not a pipeline (the checking proxy) takes the parts it needs: `listenOn` (listening and
+ * graceful shutdown), `answerClientErrors` and `answerWith`.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -125,6 +127,15 @@ export function createPlantServer<A extends Admitted>(pipeline: Pipeline<A>, opt
       logLine(req.method, req.url, response.fault === undefined ? response.status : `fault=${response.fault}`, started);
     });
   });
+  answerClientErrors(server);
+  return server;
+}
+
+/**
+ * What node:http would answer with an empty body - a request that is not HTTP, a head over the
+ * limit, a request not received in time - answered with an Error instead, on any server of the kit.
+ */
+export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
@@ -134,7 +145,6 @@ export function createPlantServer<A extends Admitted>(pipeline: Pipeline<A>, opt
     const message = code === 'request_timeout' ? 'request: not received in time' : code === 'headers_too_large' ? 'headers: larger than the limit' : `request: not valid HTTP/1.1 (${error.code ?? 'parse error'})`;
     writeRaw(socket, errorResponse(new PlantStoreError(code, message)));
   });
-  return server;
 }
 
 /** An answer written straight to a socket that node:http no longer manages; the connection closes after it. */
@@ -203,6 +213,12 @@ function respond(server: Server, res: ServerResponse, answer: Answered, close: b
   send(res, answer, close || !server.listening);
 }
 
+/** Writes an answer of the server's own (the admin path's, say) to a request whose body it does not need: that body is read and dropped. */
+export function answerWith(req: IncomingMessage, res: ServerResponse, response: AppResponse): void {
+  req.resume();
+  send(res, response, false);
+}
+
 function send(res: ServerResponse, response: AppResponse, close: boolean): void {
   if (res.headersSent || res.destroyed) return;
   if (response.fault !== undefined) {
@@ -253,12 +269,34 @@ function commitFault(socket: Socket | null, response: AppResponse, head: boolean
 
 /** Serves a pipeline; resolves once it listens. Port 0 picks a free port. */
 export function listen<A extends Admitted>(pipeline: Pipeline<A>, options: ListenOptions = {}): Promise<RunningServer> {
-  const server = createPlantServer(pipeline, options);
+  return listenOn(createPlantServer(pipeline, options), { ...options, port: options.port ?? 3000 });
+}
+
+/** Where a server listens and how it shuts down (`listenOn`). */
+export interface SocketOptions {
+  /** Default 3000; 0 picks a free port. */
+  readonly port?: number | undefined;
+  readonly host?: string | undefined;
+  /** How long shutdown waits for requests in flight before closing their connections (default 10 s). */
+  readonly shutdownGraceMs?: number | undefined;
+}
+
+/**
+ * The listening and closing half of the socket layer, for any node:http server of the kit (the
+ * pipeline's, the checking proxy's): resolves once it listens. Its `close()` stops accepting
+ * connections, closes idle ones and those that never sent a request (or are withheld on purpose),
+ * lets requests in flight finish for the grace period, then closes the rest. Idempotent.
+ */
+export function listenOn(server: Server, options: SocketOptions = {}): Promise<RunningServer> {
   const grace = options.shutdownGraceMs ?? 10_000;
   const connections = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));
+  });
+  // A request marks its connection as in use, whoever answers it (createPlantServer marks its own too).
+  server.on('request', (req: IncomingMessage) => {
+    served.add(req.socket);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -25,11 +25,12 @@
  */
 import type { Contract, OperationContract } from '../openapi/contract.js';
 import { isJsonObject, type JsonObject } from '../openapi/json.js';
+import { adminRouter, type AdminRoutes } from './admin.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { PlantStoreError } from './errors.js';
 import type { Journal } from './journal.js';
 import { errorResponse, type AppRequest, type AppResponse, type Delivery, type Exchange, type RequestHead, type Verdict } from './exchange.js';
-import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, HEAD_RULES, ROUTE_RULE, route, splitTarget, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
+import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, HEAD_RULES, ROUTE_RULE, route, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
 
 /** What an answer gives: the response, or a refusal (one coded `internal` is a defect of the kit). */
 export type Reply = AppResponse | PlantStoreError;
@@ -51,29 +52,6 @@ export interface Answer<A extends Admitted, R extends Reply | Promise<Reply>> {
   /** How a verdict names a refusal by `admit` or `respond` (the mock's: `prefer`); default `answer`. */
   readonly rule?: string;
 }
-
-/**
- * The reserved admin path: the kit's own resources beside the contract's (journal.ts serves them).
- * A contract that declares a path under it cannot be served with the admin path on.
- */
-export const ADMIN_PREFIX = '/__plant-store';
-
-/** Whether a request path is under the admin prefix (`/__plant-store` itself or below `/__plant-store/`). */
-export function isAdminPath(path: string): boolean {
-  return path.startsWith(ADMIN_PREFIX) && (path.length === ADMIN_PREFIX.length || path.charCodeAt(ADMIN_PREFIX.length) === 0x2f /* / */);
-}
-
-/**
- * Throws unless the contract leaves the admin path free: derived from the contract, so that the
- * admin path can never hide one of its operations (every server that serves it asks first).
- */
-export function assertAdminPathFree(contract: Contract): void {
-  const hidden = contract.operations.filter((operation) => isAdminPath(operation.path));
-  if (hidden.length > 0) throw new Error(`the contract declares ${hidden.map((operation) => operation.path).join(', ')} under ${ADMIN_PREFIX}/, the kit's reserved admin path; serve it with the admin path off (--no-admin)`);
-}
-
-/** Answers a request under the admin prefix (journal.ts: `adminRoutes`). */
-export type AdminRoutes = (request: RequestHead, path: string, query: string) => AppResponse;
 
 /** What both kit servers (the reference's createApp, the mock's createMock) take for the pipeline they run. */
 export interface ServerSettings {
@@ -167,7 +145,7 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
   const onDefect = options.onDefect ?? reportDefect;
   const answerRule = answer.rule ?? 'answer';
   const settings: RuleSettings = { accept: options.accept, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH };
-  if (admin) assertAdminPathFree(contract);
+  const adminAnswer = admin ? adminRouter(contract, admin, { cors }) : undefined;
   // The body under judgement: one object for every request, since the body rules run
   // synchronously and so one request at a time; emptied after each, so it holds no body.
   const judged: Body = { bytes: EMPTY, text: '', value: null };
@@ -216,14 +194,9 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
     try {
       const method = request.method ?? '';
       const url = request.url ?? '/';
-      if (admin && url.includes(ADMIN_PREFIX)) {
-        const { path, query } = splitTarget(url);
-        // Admin requests are the kit's own: never journaled, never delayed or broken.
-        if (isAdminPath(path)) {
-          if (!cors) return admin(request, path, query);
-          return isPreflight(method, request.headers) ? preflightResponse(request.headers) : withCors(admin(request, path, query), request.headers);
-        }
-      }
+      // Admin requests are the kit's own: never journaled, never delayed or broken.
+      const own = adminAnswer?.(request);
+      if (own !== undefined) return own;
       arrived?.set(request, performance.now());
       if (cors && isPreflight(method, request.headers)) {
         // Permission to send the request, not its answer: never held back or broken.

@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CommanderError, InvalidArgumentError } from 'commander';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT_CODE_MEANINGS, EXIT_CODES, exitCode, explain, HELD, BROKEN, outcomeOf, settle, UsageError, type Outcome } from '../../cli/outcome.js';
 import { kitVersion } from '../../cli/version.js';
 import { VerifyConfigurationError } from '../../contracts/verifier-options.js';
 import { TargetUnreachableError } from '../../fuzz/index.js';
 import { runCli } from '../conformance/common.js';
-import { assertBuildIsFresh } from '../conformance/engine-pool.js';
-import { startFaulty, TEST_TOKEN, type RunningFaulty } from '../support/servers.js';
+import { TEST_TOKEN } from '../support/servers.js';
+import { failingTargetForTheseTests } from './failing-target.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -86,15 +86,7 @@ Server.prototype.listen = function (...args) {
 const preload = (source: string): string[] => ['--import', `data:text/javascript,${encodeURIComponent(source)}`];
 
 describe('each exit code, reached by the built command in a real process', () => {
-  let failing: RunningFaulty;
-  beforeAll(async () => {
-    assertBuildIsFresh();
-    // Every answer a 500: conform's no-server-error check fails at once.
-    failing = await startFaulty(() => ({ status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":500,"message":"down"}' }));
-  });
-  afterAll(async () => {
-    await failing.close();
-  });
+  const failing = failingTargetForTheseTests();
 
   it.concurrent('0: --help', async ({ expect }) => {
     const run = await runCli(['--help']);
@@ -103,7 +95,7 @@ describe('each exit code, reached by the built command in a real process', () =>
   });
 
   it.concurrent('1: conform against a target that breaks the contract', async ({ expect }) => {
-    const run = await runCli(['conform', '--base-url', failing.url, '--token', TEST_TOKEN, '--runs', '20', '--seed', '1']);
+    const run = await runCli(['conform', '--base-url', failing().url, '--token', TEST_TOKEN, '--runs', '20', '--seed', '1']);
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(/^FAILED no-server-error/m);
     expect(run.stderr).toBe('');
@@ -116,7 +108,7 @@ describe('each exit code, reached by the built command in a real process', () =>
   });
 
   it.concurrent('2: a report file that cannot be written, after the run', async ({ expect }) => {
-    const run = await runCli(['conform', '--base-url', failing.url, '--token', TEST_TOKEN, '--runs', '5', '--seed', '1', '--json', join(ROOT, 'no-such-directory', 'report.json')]);
+    const run = await runCli(['conform', '--base-url', failing().url, '--token', TEST_TOKEN, '--runs', '5', '--seed', '1', '--json', join(ROOT, 'no-such-directory', 'report.json')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^plant-store: --json \S+report\.json: cannot write the report: ENOENT/);
   });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_NAMES, type Report } from '../../fuzz/index.js';
 import { isCi } from '../../cli/conform.js';
-import { exactText, render } from '../../fuzz/html.js';
+import { exactText, render } from '../../fuzz/reports/html.js';
 import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
 import { startFaulty, startReference, TEST_TOKEN } from '../support/servers.js';
 import { runCli } from './common.js';

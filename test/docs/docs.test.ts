@@ -2,9 +2,9 @@
  * The documentation against the code, after Fastify's test of its error catalogue against
  * docs/Reference/Errors.md: every check of the conformance engine, every option of every command
  * and every exit code is on its page, and nothing is on a page that the code does not have; every
- * relative link of the pages leads somewhere, and every path they name exists; the README stays a
- * first visit's length. The names come from the code's public exports, so a new check, option,
- * command or exit code fails here until its page says it.
+ * relative link of the pages leads somewhere, and every path they name exists; the README,
+ * conform's page and the design stay a first visit's length. The names come from the code's
+ * public exports, so a new check, option, command or exit code fails here until its page says it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,6 +89,12 @@ describe('links and length', () => {
 
   it('README.md stays under 11 KB', () => {
     expect(Buffer.byteLength(read('README.md'))).toBeLessThan(11 * 1024);
+  });
+
+  // A page a user reads in one sitting: depth goes to docs/conform-engine.md, reasons to the design's
+  // decisions, the day's measurements to bench/README.md.
+  it.each(['docs/conform.md', 'docs/DESIGN.md'])('%s stays at most 25 KB', (page) => {
+    expect(Buffer.byteLength(read(page))).toBeLessThanOrEqual(25 * 1024);
   });
 });
 

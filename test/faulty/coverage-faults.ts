@@ -1,6 +1,6 @@
 /**
- * Faulty implementations for the coverage phase's families (fuzz/schema-probes.ts,
- * fuzz/kinds/): each the reference with one realistic defect that only a boundary, a character
+ * Faulty implementations for the coverage phase's families (fuzz/generation/schema-probes.ts,
+ * fuzz/generation/kinds/): each the reference with one realistic defect that only a boundary, a character
  * class, a key in another case or a media type with a shared prefix shows - so the coverage phase
  * catches it in every run, whatever the seed.
  */

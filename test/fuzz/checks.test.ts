@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
-import { challenges, CHECK_NAMES, CHECKS, judgeExchange, runChecks, sameJson, type CheckName } from '../../fuzz/checks/index.js';
+import { challenges, CHECK_NAMES, CHECKS, judgeExchange, runChecks, sameJson, type CheckName } from '../../fuzz/judging/index.js';
 import { parseJson, type Contract } from '../../src/openapi/index.js';
 import type { CheckOptions, Credentials, Finding, HttpOutcome, RequestCase } from '../../fuzz/types.js';
 

@@ -1,5 +1,5 @@
 /**
- * Classifying observed requests (fuzz/classify.ts): an observed request is what the engine says
+ * Classifying observed requests (fuzz/judging/classify.ts): an observed request is what the engine says
  * its own request is - the same content, credentials and leniency - for every coverage case and
  * for random ones, and gets the findings `conform` gives it, for the reference's answers and for
  * faulty ones; then what only an observer meets (another path, a content coding, a byte order
@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isJsonObject, isLosslessNumber, LosslessNumber, loadContract, parseJson, stringifyJson } from '../../src/openapi/index.js';
 import { createApp, type AppResponse } from '../../src/reference/index.js';
-import { CREDENTIAL_VARIANTS } from '../../fuzz/kinds/credentials.js';
+import { CREDENTIAL_VARIANTS } from '../../fuzz/judging/credential-table.js';
 import { classifyRequest, coverageCases, judgeObserved, readingsOf, requestArbitrary, runChecks, type Finding, type HttpOutcome, type HttpRequest, type RequestCase } from '../../fuzz/index.js';
 import { fcParameters } from '../support/seed.js';
 

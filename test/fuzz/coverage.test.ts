@@ -6,14 +6,16 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileContract, exactInteger, INT64_MAX, INT64_MIN, isJsonObject, isLosslessNumber, loadContract, parseJson, type Contract, type JsonObject, type Schema } from '../../src/openapi/index.js';
-import { capacityCases } from '../../fuzz/capacity.js';
-import { coverageCases } from '../../fuzz/kinds/index.js';
-import { kindContext } from '../../fuzz/kinds/context.js';
-import { MALFORMATIONS } from '../../fuzz/kinds/malformed-json.js';
-import { undeclaredTypes } from '../../fuzz/kinds/bad-media-type.js';
+import { capacityCases } from '../../fuzz/generation/capacity.js';
+import { coverageCases } from '../../fuzz/generation/kinds/index.js';
+import { kindContext } from '../../fuzz/generation/tables/context.js';
+import { MALFORMATIONS } from '../../fuzz/generation/kinds/malformed-json.js';
+import { undeclaredTypes } from '../../fuzz/generation/kinds/bad-media-type.js';
 import { runConformance } from '../../fuzz/runner.js';
-import { EDGE_STRINGS, HOSTILE_KEYS, LONE_SURROGATE_LENIENCY } from '../../fuzz/schema-arbitraries.js';
-import { COLUMN_LENGTHS, probesOf } from '../../fuzz/schema-probes.js';
+import { EDGE_STRINGS } from '../../fuzz/generation/values/edge-strings.js';
+import { HOSTILE_KEYS } from '../../fuzz/generation/values/hostile-keys.js';
+import { LONE_SURROGATE_LENIENCY } from '../../fuzz/judging/leniencies.js';
+import { COLUMN_LENGTHS, probesOf } from '../../fuzz/generation/schema-probes.js';
 import type { RequestCase } from '../../fuzz/types.js';
 import { errorResponse, objectBodyOf, responseObject, withBody } from '../faulty/helpers.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';

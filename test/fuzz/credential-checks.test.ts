@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
-import { challengeSchemes } from '../../fuzz/checks/support.js';
-import { challenges, judgeExchange, runChecks } from '../../fuzz/checks/index.js';
+import { challengeSchemes } from '../../fuzz/judging/support.js';
+import { challenges, judgeExchange, runChecks } from '../../fuzz/judging/index.js';
 import type { Content, Credentials, HttpOutcome, RequestCase } from '../../fuzz/types.js';
 
 const contract = loadContract();

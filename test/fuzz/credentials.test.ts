@@ -1,5 +1,5 @@
 /**
- * The credential table (fuzz/kinds/credentials.ts): its laws for any token - every refused
+ * The credential table (fuzz/judging/credential-table.ts, fuzz/generation/tables/credential-spellings.ts): its laws for any token - every refused
  * variant differs from `Bearer <token>`, every accepted one is valid, and what each is follows
  * RFC 6750's grammar, read here by an oracle written apart from the engine's; a fixed token gives
  * a fixed list; the mock profile gets nothing a mock may accept; each shell expression a report
@@ -18,8 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptTokens, bearerRefusal } from '../../src/http/index.js';
 import { loadContract } from '../../src/openapi/index.js';
 import { createHttpClient } from '../../fuzz/http-client.js';
-import { coverageCases } from '../../fuzz/kinds/index.js';
-import { classify, CREDENTIAL_VARIANTS, credentialSpellings, credentialTableMarkdown } from '../../fuzz/kinds/credentials.js';
+import { coverageCases } from '../../fuzz/generation/kinds/index.js';
+import { credentialsByGrammar, CREDENTIAL_VARIANTS, credentialTableMarkdown } from '../../fuzz/judging/credential-table.js';
+import { credentialSpellings } from '../../fuzz/generation/tables/credential-spellings.js';
 import { reportedRequest, toCurl } from '../../fuzz/report.js';
 import { fcParameters } from '../support/seed.js';
 import type { Credentials } from '../../fuzz/types.js';
@@ -65,7 +66,7 @@ describe('the credential table', () => {
           const presented = variant.build('Bearer', token);
           if (presented === undefined) continue;
           const expected = oracle(presented.lines, token);
-          expect(classify(presented, 'Bearer', token), `${variant.name} for ${token}`).toBe(expected);
+          expect(credentialsByGrammar(presented, 'Bearer', token), `${variant.name} for ${token}`).toBe(expected);
           if (variant.side === 'accept') expect(expected, variant.name).toBe('valid');
           else expect(presented.lines.length === 1 && presented.lines[0] === `Bearer ${token}`, variant.name).toBe(false);
           // A token in the query is no credential of the contract's scheme, whatever it is.

@@ -7,10 +7,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileContract, exactInteger, INT64_MAX, INT64_MIN, isJsonObject, isLosslessNumber, loadContract, parseJson, type JsonValue, type Schema } from '../../src/openapi/index.js';
-import { essence } from '../../fuzz/checks/index.js';
-import { CREDENTIAL_VARIANTS } from '../../fuzz/kinds/credentials.js';
-import { coverageCases, KIND_NAMES, REQUEST_EXTRAS, requestArbitrary } from '../../fuzz/kinds/index.js';
-import { LONE_SURROGATE_LENIENCY, LONG_STRING, PROTOTYPE_KEY_LENIENCY } from '../../fuzz/schema-arbitraries.js';
+import { essence } from '../../fuzz/judging/index.js';
+import { CREDENTIAL_VARIANTS } from '../../fuzz/judging/credential-table.js';
+import { coverageCases, KIND_NAMES, REQUEST_EXTRAS, requestArbitrary } from '../../fuzz/generation/kinds/index.js';
+import { LONG_STRING } from '../../fuzz/generation/values/strings.js';
+import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../../fuzz/judging/leniencies.js';
 import type { RequestCase } from '../../fuzz/types.js';
 
 const contract = loadContract();

@@ -1,14 +1,14 @@
 /**
- * The HTML report (fuzz/html-report.ts): everything from the target escaped, every finding with
+ * The HTML report (fuzz/reports/html-report.ts): everything from the target escaped, every finding with
  * its curl command, the plots drawn from the run's timeline, and nothing loaded from anywhere.
  * (test/browser/html-report.test.ts opens a real run's page in Chromium.)
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHECK_NAMES, type CheckName } from '../../fuzz/checks/index.js';
-import { toHtml } from '../../fuzz/html-report.js';
-import { exactText, html, markedText, render, text, trusted } from '../../fuzz/html.js';
-import { RunTimeline } from '../../fuzz/timeline.js';
+import { CHECK_NAMES, type CheckName } from '../../fuzz/judging/index.js';
+import { toHtml } from '../../fuzz/reports/html-report.js';
+import { exactText, html, markedText, render, text, trusted } from '../../fuzz/reports/html.js';
+import { RunTimeline } from '../../fuzz/run/timeline.js';
 import type { CheckSummary, Report, ReportedFinding } from '../../fuzz/runner.js';
 import type { Phase } from '../../fuzz/types.js';
 

@@ -1,11 +1,11 @@
 /**
- * The strict response reader (fuzz/http-wire.ts) against RFC 9112's framing: each way a body
+ * The strict response reader (fuzz/wire/http-wire.ts) against RFC 9112's framing: each way a body
  * ends, what comes after an answer, and what is not HTTP. Every answer is also fed in pieces cut
  * at random places (a property test; it prints its seed): where the bytes break must not matter.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ResponseReader, WireError, writeRequestHead } from '../../fuzz/http-wire.js';
+import { ResponseReader, WireError, writeRequestHead } from '../../fuzz/wire/http-wire.js';
 
 const MAX = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exactInteger, INT64_MAX, isLosslessNumber, parseJson } from '../../src/openapi/index.js';
-import { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type JsonModel } from '../../fuzz/json-text.js';
+import { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type JsonModel } from '../../fuzz/generation/json-text.js';
 
 describe('spellInteger', () => {
   it.each([

@@ -9,9 +9,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
-import { KINDS, requestArbitrary } from '../../fuzz/kinds/index.js';
-import { kindContext } from '../../fuzz/kinds/context.js';
-import type { VariantTable } from '../../fuzz/variants.js';
+import { KINDS, requestArbitrary } from '../../fuzz/generation/kinds/index.js';
+import { kindContext } from '../../fuzz/generation/tables/context.js';
+import type { VariantTable } from '../../fuzz/generation/variants.js';
 
 const contract = loadContract();
 const operation = contract.findOperation('POST', '/plants');

@@ -59,7 +59,7 @@ const EDGES = [INT64_MIN, INT64_MIN + 1n, -(2n ** 53n) - 1n, -(2n ** 53n), 2n **
 const idArb = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...EDGES) }, { weight: 2, arbitrary: fc.bigInt({ min: -1n, max: 1n }) });
 const outsideArb = fc.oneof(fc.constantFrom(INT64_MAX + 1n, INT64_MIN - 1n, 2n ** 64n), fc.bigInt({ min: INT64_MAX + 1n, max: 2n ** 80n }), fc.bigInt({ min: -(2n ** 80n), max: INT64_MIN - 1n }));
 
-// The integer spellings the conformance engine writes (fuzz/json-text.ts): 100, 100.0, 1e2, 1E+2, ...
+// The integer spellings the conformance engine writes (fuzz/generation/json-text.ts): 100, 100.0, 1e2, 1E+2, ...
 const spellingArb = fc.constantFrom(...INTEGER_SPELLINGS);
 
 /** Strings with astral characters, NUL, quotes, backslashes and lone surrogates. */

@@ -1,0 +1,88 @@
+/**
+ * The requests of the capacity phase and the canary, built from the contract like every other
+ * request (tables/context.ts): small valid bodies that differ in their integer properties (the
+ * stored resource's key), so that each one stores a distinct plant.
+ *
+ * - **fill**: `target` distinct plants (5,000 by default), one in FRESH_EVERY of them on a
+ *   connection of its own, until the target or the time budget (5 s) is reached - but not before
+ *   CAPACITY_FLOOR plants (2,000) unless that takes longer than FLOOR_LIMIT_MS (30 s): on a slow
+ *   or loaded machine the phase still holds a thousand and more, and opens hundreds of connections;
+ * - **replacements**: then the earliest tenth of them again, same ids, other values: a store that
+ *   holds thousands must still replace what it holds (rule 1, decision 2);
+ * - the **canary**: one more valid request, always the same, that the runner sends alone at
+ *   intervals to measure the target (checks/degradation.ts). It replaces the same plant each time,
+ *   so it never adds to what the store holds.
+ * The random phase follows, so new and repeated ids keep being checked against a full store.
+ */
+import type { Contract, OperationContract } from '../../src/openapi/index.js';
+import { kindContext, type KindContext } from './tables/context.js';
+import { NO_EXTRAS } from './tables/extras.js';
+import { validCase, withKeysOf } from './kinds/valid.js';
+import type { Profile, RequestCase } from '../types.js';
+
+/** Plants the capacity phase stores by default. */
+export const DEFAULT_CAPACITY = 5000;
+/** The fill starts no new plant after this long once it holds CAPACITY_FLOOR (the report says how many it stored). */
+export const DEFAULT_CAPACITY_BUDGET_MS = 5000;
+/** Plants the fill stores whatever the budget, unless that takes longer than FLOOR_LIMIT_MS. */
+export const CAPACITY_FLOOR = 2000;
+export const FLOOR_LIMIT_MS = 30_000;
+/**
+ * One request in this many goes on a connection of its own: 1,375 connections opened and closed
+ * in a default run (500 at the floor), past the descriptor limits a leak runs into (256 on macOS,
+ * 1,024 on Linux by default).
+ */
+export const FRESH_EVERY = 4;
+/** After the fill, one plant in this many - the earliest - is replaced. */
+export const REPLACED_SHARE = 10;
+
+/**
+ * `plainBody(n)` numbers for the phase, clear of the coverage phase's (which count up from 0):
+ * fill plant i is n = FILL_BASE + i; its replacement takes its values from REPLACEMENT_BASE + i + 1
+ * (the other parity, so a plant sent with its optional properties is replaced without them, and
+ * the other way round); the canary is CANARY_N.
+ */
+const FILL_BASE = 100_000;
+const REPLACEMENT_BASE = 300_000;
+const CANARY_N = 99_999;
+
+export interface CapacityCases {
+  /** Plants to store. */
+  readonly target: number;
+  /** The i-th plant of the fill (0 ≤ i < target). */
+  fill(i: number): RequestCase;
+  /** The fill's i-th plant again: the same integer properties, other values. */
+  replacement(i: number): RequestCase;
+  /** Whether the i-th request of the fill (or of the replacements) goes on a connection of its own. */
+  fresh(i: number): boolean;
+  readonly canary: RequestCase;
+}
+
+export interface CapacityOptions {
+  readonly token: string;
+  readonly profile?: Profile;
+  readonly target?: number;
+  /** The operation to fill; by default the contract's first with a JSON request body. */
+  readonly operation?: OperationContract;
+}
+
+export function capacityCases(contract: Contract, options: CapacityOptions): CapacityCases {
+  const operation = options.operation ?? contract.operations.find((o) => o.requestBody !== undefined);
+  if (!operation) throw new Error('the contract declares no operation with a JSON request body');
+  const context: KindContext = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }) });
+  const target = options.target ?? DEFAULT_CAPACITY;
+  const plain = { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS };
+  const keys = context.integerKeys.join(', ');
+  return {
+    target,
+    fill: (i) => validCase(context, { ...plain, model: context.plainBody(FILL_BASE + i), what: `capacity: plant ${i + 1} of ${target}` }),
+    replacement: (i) =>
+      validCase(context, {
+        ...plain,
+        model: withKeysOf(context.plainBody(REPLACEMENT_BASE + i + 1), context.plainBody(FILL_BASE + i), context.integerKeys),
+        what: `capacity: plant ${i + 1} replaced (the same ${keys || 'body'}, other values)`,
+      }),
+    fresh: (i) => i % FRESH_EVERY === FRESH_EVERY - 1,
+    canary: validCase(context, { ...plain, model: context.plainBody(CANARY_N), what: 'the canary (sent alone at intervals to measure the target)' }),
+  };
+}

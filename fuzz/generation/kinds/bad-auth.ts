@@ -1,0 +1,49 @@
+/**
+ * `bad-auth`: a valid NewPlant with credentials a server must refuse: every `refuse` row of the
+ * credential table (credentials.ts), each built from the user's token - no credentials, other
+ * schemes, near misses of the token, more than one token, whitespace and look-alikes, two fields,
+ * a token in the query - and, in the random phase, wrong tokens drawn at random. Under the mock
+ * profile only what is no well-formed bearer token is sent: a mock accepts any.
+ */
+import fc from 'fast-check';
+import { codePointsOf } from '../../judging/support.js';
+import type { KindContext } from '../tables/context.js';
+import type { AuthSpelling } from '../tables/credential-spellings.js';
+import { credentialSpellings } from '../tables/credential-spellings.js';
+import { requestKind } from './kind.js';
+
+const B64_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
+
+/** Every bad spelling of credentials built from the token, for the operation's scheme and the profile. */
+export function badCredentials(scheme: string, token: string, profile: KindContext['profile']): AuthSpelling[] {
+  return credentialSpellings('refuse', scheme, token, profile);
+}
+
+function randomWrongToken(scheme: string, token: string): fc.Arbitrary<AuthSpelling> {
+  return fc
+    .string({ unit: fc.constantFrom(...codePointsOf(B64_CHARS)), minLength: 1, maxLength: 32 })
+    .filter((t) => t !== token)
+    .map((t) => ({ header: `${scheme} ${t}`, credentials: 'wrong-token' as const, shown: `Authorization: ${scheme} ${t}` }));
+}
+
+export const badAuth = requestKind({
+  name: 'bad-auth',
+  description: 'a valid NewPlant with credentials a server must refuse, each built from the token: none, other schemes, near misses of the token, lists, whitespace and look-alikes, two fields, the query (the credential table); wrong tokens at random',
+  weight: 14,
+  random: (context) => {
+    const { scheme } = context;
+    if (scheme === undefined) return undefined;
+    const fixed = fc.constantFrom(...badCredentials(scheme, context.token, context.profile));
+    const auth = context.profile === 'mock' ? fixed : fc.oneof({ weight: 3, arbitrary: fixed }, { weight: 1, arbitrary: randomWrongToken(scheme, context.token) });
+    return fc
+      .record({ model: context.body, layout: context.layout, mediaType: context.mediaType, auth })
+      .map(({ model, layout, mediaType, auth: spelling }) => context.make({ kind: 'bad-auth', variant: spelling.shown, content: 'valid', auth: spelling, contentType: mediaType, body: context.text(model, layout) }));
+  },
+  coverage: (context) => {
+    const { scheme } = context;
+    if (scheme === undefined) return [];
+    return badCredentials(scheme, context.token, context.profile).map((auth, n) =>
+      context.make({ kind: 'bad-auth', variant: auth.shown, content: 'valid', auth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(n)) }),
+    );
+  },
+});

@@ -1,0 +1,35 @@
+/**
+ * What a request kind is. Every kind is one file in this folder, registered by one line in
+ * index.ts. A kind gives the random phase a generator (a fast-check arbitrary, shrinking towards
+ * small, plain requests) and the coverage phase a list of deterministic requests - every variant
+ * it knows, once, whatever the seed. Each request says what it is (`content`, `credentials`,
+ * `lenient`), and the checks derive what a conforming target must answer from that alone, so a
+ * new kind needs no change to any check.
+ */
+import type fc from 'fast-check';
+import type { RequestCase } from '../../types.js';
+import type { VariantTable } from '../variants.js';
+import type { KindContext } from '../tables/context.js';
+
+export interface RequestKind<N extends string = string> {
+  readonly name: N;
+  /** One line, for the docs: what the kind sends. */
+  readonly description: string;
+  /** Its share of the random phase (relative to the other kinds' weights); 0 for coverage only. */
+  readonly weight: number;
+  /** The random phase's generator, or undefined when the kind has nothing to send for this operation or profile. */
+  random(context: KindContext): fc.Arbitrary<RequestCase> | undefined;
+  /** The coverage phase's requests: the same list for every seed. */
+  coverage(context: KindContext): readonly RequestCase[];
+  /**
+   * The tables its random generator picks from, each entry as likely as its siblings; the requests
+   * carry the tags of the entries they were drawn from (variants.ts). A sample of `random` reaches
+   * every entry (test/fuzz/variants.test.ts).
+   */
+  variants?(context: KindContext): readonly VariantTable[];
+}
+
+/** Keeps a kind's name a literal type, so the registry's names are a union. */
+export function requestKind<const N extends string>(kind: RequestKind<N>): RequestKind<N> {
+  return kind;
+}

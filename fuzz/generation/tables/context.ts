@@ -1,0 +1,200 @@
+/**
+ * What every request kind is built from: the operation and its request body as the contract
+ * declares them, the credentials the target accepts, and the generators the kinds share (valid
+ * bodies, layouts, media type spellings, valid credentials). Everything comes from the contract:
+ * the body from the request schema's resolved shape, the media types from the request body's
+ * content, the credentials from the operation's security scheme, the path and method from the
+ * operation.
+ */
+import fc from 'fast-check';
+import type { Contract, ObjectShape, OperationContract, RequestBodyContract } from '../../../src/openapi/index.js';
+import { codePointsOf, resourceKeyProperties } from '../../judging/support.js';
+import { LAYOUTS, writeJson, type JsonModel, type Layout } from '../json-text.js';
+import { SchemaArbitraries } from '../schema-arbitraries.js';
+import type { Content, Profile, RequestCase } from '../../types.js';
+import { credentialSpellings, type AuthSpelling } from './credential-spellings.js';
+import { extrasArbitrary, NO_EXTRAS, type RequestExtras } from './extras.js';
+
+export interface CaseSpec {
+  readonly kind: string;
+  readonly variant: string;
+  readonly content: Content;
+  readonly auth: AuthSpelling;
+  /** The Content-Type header; undefined for none. */
+  readonly contentType: string | undefined;
+  readonly body: Uint8Array;
+  readonly setup?: readonly RequestCase[];
+  readonly lenient?: string;
+  /** What `lenient` leaves open (see RequestCase.lenientAbout); a leniency of the credentials is always about refusal. */
+  readonly lenientAbout?: 'refusal';
+  /** Headers, query string and a note from a valid request's extras (Accept, Accept-Encoding...). */
+  readonly extras?: RequestExtras;
+  /** The variants it was drawn from (see RequestCase.tags). */
+  readonly tags?: readonly string[];
+}
+
+export interface KindContext {
+  readonly contract: Contract;
+  readonly operation: OperationContract;
+  readonly profile: Profile;
+  /** The bearer token the target accepts (under the mock profile, any well-formed one). */
+  readonly token: string;
+  readonly schemas: SchemaArbitraries;
+  readonly requestBody: RequestBodyContract;
+  readonly shape: ObjectShape;
+  /** Whether the request body is a JSON object (so non-objects are invalid). */
+  readonly isObject: boolean;
+  readonly path: string;
+  /** The scheme word of the operation's bearer scheme (`Bearer`), or undefined when it needs no credentials. */
+  readonly scheme: string | undefined;
+  /** The request body's declared JSON media types (`application/json`). */
+  readonly jsonTypes: readonly string[];
+  /** The request body's properties the contract types as integer (`id`): the resource key (judging's resourceKeyProperties). */
+  readonly integerKeys: readonly string[];
+  /** Valid request bodies. */
+  readonly body: fc.Arbitrary<JsonModel>;
+  /** Whitespace between tokens, compact most of the time. */
+  readonly layout: fc.Arbitrary<Layout>;
+  /** Every spelling of a declared JSON media type a server must accept. */
+  readonly mediaType: fc.Arbitrary<string>;
+  /** Valid credentials in every spelling a server must accept. */
+  readonly goodAuth: fc.Arbitrary<AuthSpelling>;
+  /** Every other spelling of valid credentials a server must accept (the credential table's `accept` rows), the lenient ones included. */
+  readonly acceptedAuth: readonly AuthSpelling[];
+  /** Valid credentials as most clients write them. */
+  readonly validAuth: AuthSpelling;
+  /** Headers and query strings a valid request may carry besides its credentials and media type. */
+  readonly extras: fc.Arbitrary<RequestExtras>;
+  /** A request of the operation. */
+  make(spec: CaseSpec): RequestCase;
+  /** The JSON text of a model, as bytes. */
+  text(model: JsonModel, layout?: Layout): Uint8Array;
+  /**
+   * A valid body that differs from every other `plainBody(n)` in its integer properties (so that
+   * deterministic requests never share an id), built from the request schema alone.
+   */
+  plainBody(n: number): JsonModel;
+}
+
+export interface ContextOptions {
+  readonly token: string;
+  readonly profile?: Profile;
+}
+
+/** RFC 9110, section 11.1: the auth scheme is case-insensitive. The same word in the letter cases a client may send. */
+export function caseSpellings(word: string): string[] {
+  const lower = word.toLowerCase();
+  const capitalised = lower.charAt(0).toUpperCase() + lower.slice(1);
+  const alternating = codePointsOf(lower)
+    .map((c, i) => (i % 2 === 0 ? c : c.toUpperCase()))
+    .join('');
+  return [...new Set([capitalised, lower, lower.toUpperCase(), alternating])];
+}
+
+/**
+ * Media types a server must accept for a declared one (RFC 9110, section 8.3.1: type and subtype
+ * are case-insensitive; parameters such as charset may follow, with optional whitespace).
+ */
+export function mediaTypeSpellings(declared: string): string[] {
+  const capitalised = declared.replace(/(^|\/)([a-z])/g, (_m, sep: string, c: string) => sep + c.toUpperCase());
+  return [...new Set([declared, `${declared}; charset=utf-8`, `${declared};charset=UTF-8`, declared.toUpperCase(), `${capitalised}; Charset=utf-8`, `${declared} ; charset=utf-8`])];
+}
+
+function pathOf(operation: OperationContract): string {
+  if (operation.path.includes('{')) throw new Error(`${operation.operationId}: path parameters are not supported by the generators yet (${operation.path})`);
+  return operation.path;
+}
+
+/** The bearer scheme word of an operation, or undefined when it needs no credentials. */
+function bearerScheme(operation: OperationContract): string | undefined {
+  const requirement = operation.security[0];
+  if (requirement === undefined || requirement.length === 0) return undefined;
+  const scheme = requirement[0];
+  if (requirement.length > 1 || scheme?.type !== 'http' || scheme.scheme !== 'bearer') {
+    throw new Error(`${operation.operationId}: only a single HTTP bearer security scheme is supported, got ${JSON.stringify(requirement)}`);
+  }
+  return 'Bearer';
+}
+
+/** How a request of the operation is made from a kind's spec: the default Accept, the extras, the credentials, the tags. */
+function caseMaker(operation: OperationContract, path: string): (spec: CaseSpec) => RequestCase {
+  return (spec) => {
+    const extras = spec.extras ?? NO_EXTRAS;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    // An extra header of null takes a default one away (a request without Accept).
+    for (const [name, value] of Object.entries(extras.headers)) {
+      if (value === null) Reflect.deleteProperty(headers, name);
+      else headers[name] = value;
+    }
+    if (spec.contentType !== undefined) headers['content-type'] = spec.contentType;
+    if (spec.auth.header !== undefined) headers.authorization = spec.auth.header;
+    const lenient = spec.lenient ?? spec.auth.lenient;
+    const lenientAbout = spec.lenient !== undefined ? spec.lenientAbout : spec.auth.lenient !== undefined ? 'refusal' : undefined;
+    const query = [spec.auth.query, extras.query].filter((q): q is string => q !== undefined && q !== '').join('&');
+    return {
+      method: operation.method,
+      path: query === '' ? path : `${path}?${query}`,
+      headers,
+      body: spec.body,
+      kind: spec.kind,
+      variant: spec.variant,
+      content: spec.content,
+      credentials: spec.auth.credentials,
+      ...(lenient === undefined ? {} : { lenient }),
+      ...(lenient === undefined || lenientAbout === undefined ? {} : { lenientAbout }),
+      setup: spec.setup ?? [],
+      ...(spec.auth.moreHeaders === undefined ? {} : { extraLines: spec.auth.moreHeaders.map((value) => ['authorization', value] as const) }),
+      ...(spec.auth.derived === undefined ? {} : { derived: spec.auth.derived }),
+      ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
+    };
+  };
+}
+
+export function kindContext(contract: Contract, operation: OperationContract, options: ContextOptions): KindContext {
+  const requestBody = operation.requestBody;
+  if (!requestBody) throw new Error(`${operation.operationId}: the generators need an operation with a JSON request body`);
+  const profile = options.profile ?? 'reference';
+  const schemas = new SchemaArbitraries(contract);
+  const shape = requestBody.shape;
+  const isObject = contract.resolve(requestBody.schema).type === 'object' || shape.properties.size > 0;
+  const path = pathOf(operation);
+  const scheme = bearerScheme(operation);
+  const jsonTypes = requestBody.mediaTypes.filter((t) => /^application\/json$/i.test(t));
+  if (jsonTypes.length === 0) throw new Error(`${operation.operationId}: the request body declares no application/json content`);
+  const integerKeys = resourceKeyProperties(contract, operation);
+
+  const validAuth: AuthSpelling = scheme === undefined ? { header: undefined, credentials: 'valid', shown: '' } : { header: `${scheme} ${options.token}`, credentials: 'valid', shown: `Authorization: ${scheme} <token>` };
+  const acceptedAuth = scheme === undefined ? [] : credentialSpellings('accept', scheme, options.token, profile);
+  // Spellings a request of any kind may carry: none the RFCs leave open, so that the request's
+  // `lenient` stays about its body.
+  const strict = acceptedAuth.filter((auth) => auth.lenient === undefined);
+  const goodAuth: fc.Arbitrary<AuthSpelling> =
+    strict.length === 0 ? fc.constant(validAuth) : fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant(validAuth) }, { weight: 1, arbitrary: fc.constantFrom(...strict) });
+
+  const make = caseMaker(operation, path);
+
+  return {
+    contract,
+    operation,
+    profile,
+    token: options.token,
+    schemas,
+    requestBody,
+    shape,
+    isObject,
+    path,
+    scheme,
+    jsonTypes,
+    integerKeys,
+    body: schemas.valid(requestBody.schema),
+    layout: fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant<Layout>('compact') }, { weight: 1, arbitrary: fc.constantFrom(...LAYOUTS.slice(1)) }),
+    mediaType: fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constantFrom(...jsonTypes) }, { weight: 2, arbitrary: fc.constantFrom(...jsonTypes.flatMap(mediaTypeSpellings)) }),
+    goodAuth,
+    acceptedAuth,
+    validAuth,
+    extras: extrasArbitrary(),
+    make,
+    text: (model, layout = 'compact') => Buffer.from(writeJson(model, layout), 'utf8'),
+    plainBody: (n) => schemas.plain(requestBody.schema, n),
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The coverage phase's schema probes as requests: every probe of the request schema
+ * (schema-probes.ts) applied to a plain valid body, and judged by the contract's validator. A
+ * probe the validator accepts is sent by `valid` (it must get 200), one it refuses by
+ * `invalid-body` (it must get a declared 4xx): the contract, not the probe, says which.
+ */
+import { parseJson } from '../../../src/openapi/index.js';
+import { writeJson, type JsonModel } from '../json-text.js';
+import { probesOf, type Probe } from '../schema-probes.js';
+import type { KindContext } from './context.js';
+
+export interface JudgedProbe {
+  readonly probe: Probe;
+  /** The body: a plain valid body with the probe applied. */
+  readonly model: JsonModel;
+  /** Whether the contract's validator accepts the body. */
+  readonly valid: boolean;
+}
+
+/** Plain bodies of probes are numbered from here: clear of the other coverage requests' ids. */
+const PROBE_BASE = 1000;
+
+const judged = new WeakMap<KindContext, readonly JudgedProbe[]>();
+
+/** Every probe of the operation's request schema, applied and judged; computed once per context. */
+export function judgedProbes(context: KindContext): readonly JudgedProbe[] {
+  let probes = judged.get(context);
+  if (!probes) {
+    probes = probesOf(context.contract, context.requestBody.schema).map((probe, i) => {
+      const model = probe.edit(context.plainBody(PROBE_BASE + i));
+      return { probe, model, valid: context.requestBody.validate(parseJson(writeJson(model))).valid };
+    });
+    judged.set(context, probes);
+  }
+  return probes;
+}
+
+/** The tag that names a probe on its request. */
+export function probeTag(probe: Probe): string {
+  return `probe:${probe.name}`;
+}

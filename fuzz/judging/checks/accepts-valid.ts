@@ -1,0 +1,21 @@
+/**
+ * `accepts-valid`: a valid request with valid credentials gets the declared success status (rule 1:
+ * 200). A request the contract lets a target refuse (`lenient`) may get a declared 4xx: a warning.
+ */
+import { exchangeCheck, failure, warning } from '../check.js';
+import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf, successStatuses } from '../support.js';
+
+export const acceptsValid = exchangeCheck({
+  name: 'accepts-valid',
+  description: 'every valid NewPlant with valid credentials gets 200 (rule 1), a repeated id included, whatever valid spelling, media type parameters or Accept header it comes with',
+  applies: (request, outcome) => request.content === 'valid' && request.credentials === 'valid' && !isServerError(outcome),
+  judge: (request, outcome, { contract }) => {
+    if (outcome.kind !== 'response') return [];
+    const operation = operationOf(contract, request);
+    const expected = successStatuses(operation);
+    if (expected.includes(outcome.status)) return [];
+    const message = `${describeRequest(request)} got ${outcome.status}, expected ${expected.join(' or ')}; body: ${excerpt(outcome.body)}`;
+    if (request.lenient !== undefined && isDeclared4xx(operation, outcome.status)) return [warning(`${message} (allowed: ${request.lenient})`)];
+    return [failure(message)];
+  },
+});

@@ -1,0 +1,129 @@
+/**
+ * `degradation`: the target does not get steadily slower during the run. The runner sends a
+ * canary - the same valid request, alone, the fastest of a few sends - at intervals through every
+ * phase; a server that leaks work per request (a listener added on every request that every later
+ * request runs, a list scanned in full on every write) answers it a little later each time.
+ *
+ * Judged with rank statistics and effect-size floors, so that neither the noise of a loaded
+ * machine nor a warm-up is taken for a trend. The canary's readings must:
+ * - rise overall: Mann–Kendall z ≥ 3.09 (one-sided p ≤ 0.001 under no trend, whatever the noise's distribution);
+ * - rise steadily: in each half of the run on its own (z ≥ 1), and like a line, not like a step -
+ *   a straight line (Theil–Sen) fits the readings within 5 % as closely as the best single step
+ *   (a change of level at one point, each side at its median), by the sum of absolute deviations:
+ *   another process starting partway through is a step, a leak is a slope;
+ * - rise by enough to matter: the last quarter's median at least twice the first quarter's, and
+ *   at least 0.5 ms above it.
+ * A warm-up (JIT compilation makes the first requests slower) is a fall, never a rise; the
+ * readings of the coverage phase, whose odd bodies slow the target most, are not judged. Medians
+ * and ranks, because a loaded machine's noise is a heavy tail of delays: one reading in three may
+ * be several times the others.
+ */
+import { bestStep, lineDeviation, mannKendall, median, theilSen } from '../statistics.js';
+import { failure, runCheck, type CanaryReading } from '../check.js';
+
+/** Fewer readings than this say nothing about a trend (a run of a few hundred requests). */
+export const MIN_READINGS = 12;
+/** z of the whole series: one-sided p ≤ 0.001. */
+export const TREND_Z = 3.09;
+/** z of each half: the rise shows in each (one-sided p ≤ 0.16; with the line against the step, not on its own). */
+export const HALF_Z = 1;
+/** The line's deviation over the best step's, at most. */
+export const LINE_OVER_STEP = 1.05;
+/** The last quarter's median over the first quarter's, at least. */
+export const RATIO_FLOOR = 2;
+/** The last quarter's median minus the first quarter's, at least (sub-millisecond drifts are below what a loaded machine measures). */
+export const RISE_FLOOR_MS = 0.5;
+
+/** What the canary's readings say, for the check and for the report. */
+export interface CanaryTrend {
+  readonly readings: number;
+  /** The median of each quarter of the readings, in order. */
+  readonly quartersMs: readonly number[];
+  /** The first and the last of them. */
+  readonly firstMs: number;
+  readonly lastMs: number;
+  /** lastMs / firstMs. */
+  readonly ratio: number;
+  /** Mann–Kendall over every reading, and over each half on its own. */
+  readonly z: number;
+  readonly tau: number;
+  readonly firstHalfZ: number;
+  readonly secondHalfZ: number;
+  /** Sums of absolute deviations from the Theil–Sen line and from the best single step (which begins at reading `stepAt`). */
+  readonly lineDeviationMs: number;
+  readonly stepDeviationMs: number;
+  readonly stepAt: number;
+  /** Theil–Sen slope: milliseconds the canary gained per 1000 exchanges of the run. */
+  readonly msPer1000: number;
+  /** Whether all of the conditions above hold. */
+  readonly degraded: boolean;
+}
+
+/**
+ * The canary's readings that are judged: those after the coverage phase. Its large, malformed
+ * and first-of-their-kind bodies leave garbage to collect and code not yet compiled (JIT warm-up),
+ * which slows the first readings and could hide a rise behind them.
+ */
+export function judgedReadings(readings: readonly CanaryReading[]): readonly CanaryReading[] {
+  return readings.filter((r) => r.phase !== 'coverage');
+}
+
+/** The trend of the canary's judged readings; undefined with fewer than MIN_READINGS of them. */
+export function canaryTrend(all: readonly CanaryReading[]): CanaryTrend | undefined {
+  const readings = judgedReadings(all);
+  const n = readings.length;
+  if (n < MIN_READINGS) return undefined;
+  const values = readings.map((r) => r.durationMs);
+  const quarter = Math.floor(n / 4);
+  const quartersMs = [0, 1, 2, 3].map((k) => median(values.slice(k * quarter, k === 3 ? n : (k + 1) * quarter)));
+  const firstMs = quartersMs[0] as number;
+  const lastMs = quartersMs[3] as number;
+  const overall = mannKendall(values);
+  const half = Math.floor(n / 2);
+  const firstHalfZ = mannKendall(values.slice(0, half)).z;
+  const secondHalfZ = mannKendall(values.slice(n - half)).z;
+  const lineDeviationMs = lineDeviation(values);
+  const step = bestStep(values);
+  const msPer1000 = theilSen(readings.map((r) => ({ x: r.afterExchanges, y: r.durationMs }))) * 1000;
+  const ratio = firstMs > 0 ? lastMs / firstMs : Number.POSITIVE_INFINITY;
+  const steady = firstHalfZ >= HALF_Z && secondHalfZ >= HALF_Z && lineDeviationMs <= LINE_OVER_STEP * step.deviation;
+  const degraded = overall.z >= TREND_Z && steady && ratio >= RATIO_FLOOR && lastMs - firstMs >= RISE_FLOOR_MS;
+  return {
+    readings: n,
+    quartersMs,
+    firstMs,
+    lastMs,
+    ratio,
+    z: overall.z,
+    tau: overall.tau,
+    firstHalfZ,
+    secondHalfZ,
+    lineDeviationMs,
+    stepDeviationMs: step.deviation,
+    stepAt: step.at,
+    msPer1000: Number.isFinite(msPer1000) ? msPer1000 : 0,
+    degraded,
+  };
+}
+
+const fixed = (value: number, digits = 2): string => value.toFixed(digits);
+
+export const degradation = runCheck({
+  name: 'degradation',
+  description: `the target does not get steadily slower: a canary request sent alone at intervals through the run does not rise (Mann–Kendall z ≥ ${TREND_Z} overall and ≥ ${HALF_Z} in each half, a line fitting it as well as a step, the last quarter at least ${RATIO_FLOOR} × and ${RISE_FLOOR_MS} ms above the first)`,
+  // Too few readings say nothing: then the check was not exercised.
+  looksAt: (run) => canaryTrend(run.canary)?.readings ?? 0,
+  judge: (run) => {
+    const trend = canaryTrend(run.canary);
+    if (!trend?.degraded) return [];
+    const judged = judgedReadings(run.canary);
+    const first = judged[0];
+    const last = judged[judged.length - 1];
+    return [
+      failure(
+        `the target got steadily slower: the canary (a valid request sent alone, the fastest of ${first?.samples ?? 1} sends) took ${trend.quartersMs.map((m) => `${fixed(m)} ms`).join(', then ')} (medians of the quarters of its ${trend.readings} readings, × ${fixed(trend.ratio, 1)}), from exchange ${first?.afterExchanges ?? 0} to ${last?.afterExchanges ?? 0}; ` +
+          `Mann–Kendall z = ${fixed(trend.z)} (τ = ${fixed(trend.tau)}), ${fixed(trend.firstHalfZ)} and ${fixed(trend.secondHalfZ)} in each half; a line fits it as well as a step (deviations ${fixed(trend.lineDeviationMs, 1)} and ${fixed(trend.stepDeviationMs, 1)} ms); +${fixed(trend.msPer1000, 3)} ms per 1000 requests (Theil–Sen)`,
+      ),
+    ];
+  },
+});

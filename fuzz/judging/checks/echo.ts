@@ -1,0 +1,37 @@
+/**
+ * `echo`: the success body is the plant that was sent. Derived from the schemas: every property
+ * the request sent comes back exactly where the response schema declares it (name, tag), or where
+ * the answer has it anyway (id); every property the response schema declares that the request
+ * could carry but did not is absent - a plant is stored as sent, and a repeated id replaces the
+ * stored plant rather than merging with it (decision 2), so a tag sent before does not survive a
+ * request without one. A server may add properties the request schema does not have.
+ * Not under the `mock` profile: a mock does not store what it was sent. An answer that carries
+ * another request's plant is `one-answer-per-request`'s finding, not this one's.
+ */
+import { exchangeCheck, failure, warning } from '../check.js';
+import { describeRequest, echoDifferences, firstDifference, misdelivered, show, type EchoDifference } from '../support.js';
+
+function describe(difference: EchoDifference): string {
+  const { key, sent, got } = difference;
+  if (sent === undefined) return `${key} was not sent, so the plant has none (a repeated id replaces the stored plant, decision 2), but it came back as ${show(got)}`;
+  const detail = typeof sent === 'string' && typeof got === 'string' ? firstDifference(sent, got) : '';
+  return `${key} was sent as ${show(sent)} but came back as ${show(got)}${detail}`;
+}
+
+export const echo = exchangeCheck({
+  name: 'echo',
+  description:
+    'the 200 Plant is what was sent: name and tag exactly, the id where present as the same integer (1e2 is 100; the string of its digits is accepted, a rounded number is not), and no tag when none was sent (a repeated id replaces the plant, decision 2)',
+  skippedUnder: { mock: 'a mock stores nothing, so it cannot answer with what was sent' },
+  applies: (request, outcome, { profile }) => profile !== 'mock' && request.content === 'valid' && request.credentials === 'valid' && outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300,
+  judge: (request, outcome, { contract }) => {
+    if (outcome.kind !== 'response') return [];
+    const differences = echoDifferences(contract, request, outcome);
+    if (differences === undefined || differences.length === 0 || misdelivered(contract, request, outcome) !== undefined) return [];
+    return differences.map((difference) => {
+      const message = `${describe(difference)}; ${describeRequest(request)}`;
+      // A leniency about refusal only leaves nothing open once the request is accepted.
+      return request.lenient === undefined || request.lenientAbout === 'refusal' ? failure(message) : warning(`${message} (allowed: ${request.lenient})`);
+    });
+  },
+});

@@ -1,0 +1,102 @@
+/**
+ * The registry of checks: every check the engine runs, in the order reports list them. Adding a
+ * check is one file in this folder and one line here; the CLI's summary and `--help`, the JSON and
+ * JUnit reports and the docs' table (test/docs) all follow this list.
+ */
+import type { Contract } from '../../src/openapi/index.js';
+import type { CheckOptions, Finding, HttpOutcome, Profile, RequestCase } from '../types.js';
+import { acceptsValid } from './checks/accepts-valid.js';
+import type { Check, CheckContext, ExchangeCheck, RunCheck } from './check.js';
+import { contentCoding } from './checks/content-coding.js';
+import { contentLength } from './checks/content-length.js';
+import { credentialsFirst } from './checks/credentials-first.js';
+import { degradation } from './checks/degradation.js';
+import { echo } from './checks/echo.js';
+import { jsonCharset } from './checks/json-charset.js';
+import { noByteOrderMark } from './checks/no-byte-order-mark.js';
+import { noServerError } from './checks/no-server-error.js';
+import { oneAnswerPerRequest } from './checks/one-answer-per-request.js';
+import { rejectsInvalid } from './checks/rejects-invalid.js';
+import { requiresAuth } from './checks/requires-auth.js';
+import { responseTime } from './checks/response-time.js';
+import { responseShape } from './checks/response-shape.js';
+import { statusDeclared } from './checks/status-declared.js';
+
+export const CHECKS = [
+  responseShape,
+  statusDeclared,
+  acceptsValid,
+  rejectsInvalid,
+  requiresAuth,
+  credentialsFirst,
+  noServerError,
+  echo,
+  noByteOrderMark,
+  jsonCharset,
+  contentCoding,
+  contentLength,
+  oneAnswerPerRequest,
+  responseTime,
+  degradation,
+] as const satisfies readonly Check[];
+
+export type CheckName = (typeof CHECKS)[number]['name'];
+export const CHECK_NAMES: readonly CheckName[] = CHECKS.map((check) => check.name);
+
+export const EXCHANGE_CHECKS: readonly ExchangeCheck<CheckName>[] = (CHECKS as readonly Check<CheckName>[]).filter((check): check is ExchangeCheck<CheckName> => check.scope === 'exchange');
+export const RUN_CHECKS: readonly RunCheck<CheckName>[] = (CHECKS as readonly Check<CheckName>[]).filter((check): check is RunCheck<CheckName> => check.scope === 'run');
+
+export function isCheckName(name: string): name is CheckName {
+  return (CHECK_NAMES as readonly string[]).includes(name);
+}
+
+export function checkNamed(name: CheckName): Check<CheckName> {
+  const check = (CHECKS as readonly Check<CheckName>[]).find((c) => c.name === name);
+  if (!check) throw new RangeError(`no check named ${name}`);
+  return check;
+}
+
+function contextOf(contract: Contract, options: CheckOptions): CheckContext {
+  return { contract, profile: options.profile ?? 'reference' };
+}
+
+/** Whether a check has anything to say about an exchange: the requests a report counts for it. */
+export function checkApplies(name: CheckName, request: RequestCase, outcome: HttpOutcome, contract: Contract, options: CheckOptions = {}): boolean {
+  const check = checkNamed(name);
+  const context = contextOf(contract, options);
+  return check.scope === 'exchange' && runsUnder(check, context.profile) && check.applies(request, outcome, context);
+}
+
+function runsUnder(check: Check, profile: Profile): boolean {
+  return check.skippedUnder?.[profile] === undefined;
+}
+
+/** One exchange check on one exchange: its findings as data. */
+export function judgeExchange(name: CheckName, request: RequestCase, outcome: HttpOutcome, contract: Contract, options: CheckOptions = {}): Finding[] {
+  const check = checkNamed(name);
+  const context = contextOf(contract, options);
+  if (check.scope !== 'exchange' || !runsUnder(check, context.profile) || !check.applies(request, outcome, context)) return [];
+  return check.judge(request, outcome, context).map((judgement) => ({ check: name, ...judgement }));
+}
+
+/** Every exchange check on one exchange. */
+export function runChecks(request: RequestCase, outcome: HttpOutcome, contract: Contract, options: CheckOptions = {}): Finding[] {
+  const context = contextOf(contract, options);
+  const findings: Finding[] = [];
+  for (const check of EXCHANGE_CHECKS) {
+    if (!runsUnder(check, context.profile) || !check.applies(request, outcome, context)) continue;
+    for (const judgement of check.judge(request, outcome, context)) findings.push({ check: check.name, ...judgement });
+  }
+  return findings;
+}
+
+/** Every exchange check that applies to an exchange, by name (for counting). */
+export function applicableChecks(request: RequestCase, outcome: HttpOutcome, contract: Contract, options: CheckOptions = {}): CheckName[] {
+  const context = contextOf(contract, options);
+  return EXCHANGE_CHECKS.filter((check) => runsUnder(check, context.profile) && check.applies(request, outcome, context)).map((check) => check.name);
+}
+
+export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type ResponseTimes, type RunCheck, type RunRecord, type RunJudgement, type TimedExchange, type Judgement } from './check.js';
+export { canaryTrend, MIN_READINGS, type CanaryTrend } from './checks/degradation.js';
+export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type ResponseTimeBound } from './checks/response-time.js';
+export { challenges, decodeJson, essence, excerpt, resourceKey, resourceKeyProperties, sameJson } from './support.js';
