@@ -2,7 +2,7 @@
  * The HTTP side both kit servers share: the request pipeline (pipeline.ts) and its rules
  * (rules.ts), the Error catalogue (errors.ts), CORS (cors.ts), the request journal and its admin
  * path (journal.ts, with journal-page.ts), and the socket layer that serves any pipeline
- * (listen.ts, with linger.ts).
+ * (listen.ts, with linger.ts), and the request log of the command line (request-log.ts).
  */
 export * from './cors.js';
 export * from './errors.js';
@@ -12,4 +12,5 @@ export * from './journal.js';
 export * from './linger.js';
 export * from './listen.js';
 export * from './pipeline.js';
+export * from './request-log.js';
 export * from './rules.js';

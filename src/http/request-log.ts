@@ -1,0 +1,105 @@
+/**
+ * The request log of the command line: one line per request, written to a file descriptor
+ * (standard output) without blocking the answer. node writes process.stdout synchronously to a
+ * file, a pipe or a terminal on Linux, so a write per request (or per turn of the event loop)
+ * holds every answer behind the reader of the log. Here lines are gathered for up to
+ * FLUSH_MS or BATCH_CHARS, then handed to sonic-boom (pino's writer), which writes them from a
+ * thread of libuv's pool; lines that arrive while a write is under way go out with the next one.
+ * Closing it writes what is left; so does the exit of the process.
+ */
+import { performance } from 'node:perf_hooks';
+// A CommonJS module: node's default import is its module.exports, which is the class and carries
+// it again as `.SonicBoom`, the name its types give it.
+import sonicBoom from 'sonic-boom';
+
+/** The longest a line waits before it is written: a person trying the server reads it at once. */
+export const FLUSH_MS = 50;
+/** Characters gathered before they are written without waiting (about 250 lines). */
+const BATCH_CHARS = 16_384;
+
+let lastMs = 0;
+let lastStamp = '';
+
+/**
+ * One line of the log: when (ISO 8601, UTC), method, path, status (or `fault=…`) and the time
+ * since `started` (performance.now()). The path only: a query string may carry an access_token
+ * (RFC 6750, section 2.3).
+ */
+export function requestLine(method: string | undefined, url: string | undefined, status: number | string, started: number): string {
+  const now = Date.now();
+  // Many requests share a millisecond under load; its text is made once.
+  if (now !== lastMs) {
+    lastMs = now;
+    lastStamp = new Date(now).toISOString();
+  }
+  const target = url ?? '-';
+  const query = target.indexOf('?');
+  return `${lastStamp} ${method ?? '-'} ${query === -1 ? target : target.slice(0, query)} ${status} ${(performance.now() - started).toFixed(2)}ms`;
+}
+
+export interface RequestLog {
+  /** Takes one line, without its newline; `label` (if any) goes before it. */
+  readonly line: (text: string) => void;
+  /** Writes every line taken so far and resolves once they are out; later lines are dropped. */
+  close(): Promise<void>;
+}
+
+export interface RequestLogOptions {
+  /** Where the lines go (default 1, standard output). */
+  readonly fd?: number;
+  /** Put before every line, e.g. `[mock] ` when two servers share one output. */
+  readonly label?: string;
+}
+
+/** A log for as long as the process lives or until close(); lines still held at exit are written synchronously then. */
+export function requestLog(options: RequestLogOptions = {}): RequestLog {
+  const label = options.label ?? '';
+  const stream = new sonicBoom.SonicBoom({ fd: options.fd ?? 1, sync: false });
+  let open = true;
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (pending === '') return;
+    stream.write(pending);
+    pending = '';
+  };
+  // An output that cannot be written (a reader gone: EPIPE) ends the log, never the server.
+  stream.on('error', () => {
+    open = false;
+  });
+  // A process that ends with process.exit() (a crash, say) does not wait for the pool.
+  const atExit = (): void => {
+    if (!open) return;
+    try {
+      flush();
+      stream.flushSync();
+    } catch {
+      // Nothing more can be done for the log of a process that is ending.
+    }
+  };
+  process.once('exit', atExit);
+  let closing: Promise<void> | undefined;
+  return {
+    line: (text) => {
+      if (!open) return;
+      pending += `${label}${text}\n`;
+      if (pending.length >= BATCH_CHARS) flush();
+      // Unref'd: a log never keeps a process alive; close() and the exit write what it holds.
+      else timer ??= setTimeout(flush, FLUSH_MS).unref();
+    },
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        flush();
+        open = false;
+        process.off('exit', atExit);
+        // 'close' follows 'finish' once every byte is written; a failed write must not hold shutdown.
+        stream.once('close', resolve);
+        stream.once('error', () => {
+          resolve();
+        });
+        stream.end();
+      })),
+  };
+}
