@@ -40,12 +40,12 @@ export function requestLine(method: string | undefined, url: string | undefined,
 export interface RequestLog {
   /** Takes one line, without its newline; `label` (if any) goes before it. */
   readonly line: (text: string) => void;
-  /** Writes every line taken so far and resolves once they are out; later lines are dropped. */
+  /** Writes every line taken so far and resolves once they are out (closing the descriptor unless it is 1 or 2); later lines are dropped. */
   close(): Promise<void>;
 }
 
 export interface RequestLogOptions {
-  /** Where the lines go (default 1, standard output). */
+  /** Where the lines go (default 1, standard output); the log owns it: close() closes it, unless it is 1 or 2. */
   readonly fd?: number;
   /** Put before every line, e.g. `[mock] ` when two servers share one output. */
   readonly label?: string;
