@@ -49,7 +49,7 @@ export function requestCount(report: unknown): number | undefined {
 }
 
 export async function measureConform(extraArgs: readonly string[] = []): Promise<ConformFigures> {
-  const reference = await startTarget(referenceTarget());
+  const reference = await startTarget(referenceTarget({ quiet: true }));
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
   const report = join(dir, 'conform.json');
   const args = [join(ROOT, 'bin', 'plant-store.js'), 'conform', '--base-url', reference.url, '--token', BENCH_TOKEN, '--json', report, ...extraArgs];
