@@ -8,9 +8,15 @@
  * Closing it writes what is left; so does the exit of the process.
  */
 import { performance } from 'node:perf_hooks';
-// A CommonJS module: node's default import is its module.exports, which is the class and carries
-// it again as `.SonicBoom`, the name its types give it.
-import sonicBoom from 'sonic-boom';
+import { createRequire } from 'node:module';
+import type { SonicBoom } from 'sonic-boom';
+
+/**
+ * sonic-boom, loaded when a log is first made: every command loads this module (the socket layer
+ * formats its lines with requestLine), and only the servers' command lines write a log; loading
+ * it takes milliseconds of every start-up (`--version` included) otherwise.
+ */
+const loadSonicBoom = (): typeof SonicBoom => (createRequire(import.meta.url)('sonic-boom') as { SonicBoom: typeof SonicBoom }).SonicBoom;
 
 /** The longest a line waits before it is written: a person trying the server reads it at once. */
 export const FLUSH_MS = 50;
@@ -54,7 +60,7 @@ export interface RequestLogOptions {
 /** A log for as long as the process lives or until close(); lines still held at exit are written synchronously then. */
 export function requestLog(options: RequestLogOptions = {}): RequestLog {
   const label = options.label ?? '';
-  const stream = new sonicBoom.SonicBoom({ fd: options.fd ?? 1, sync: false });
+  const stream = new (loadSonicBoom())({ fd: options.fd ?? 1, sync: false });
   let open = true;
   let pending = '';
   let timer: NodeJS.Timeout | undefined;
