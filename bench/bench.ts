@@ -136,7 +136,9 @@ async function main(): Promise<number> {
     const figures = new Map<string, RoundFigures[]>(schedule.map((s) => [s.name, []]));
     const runs: { round: number; target: string; connections: number; result: LoadResult; cpuUsPerRequest: number | undefined }[] = [];
     for (let round = 1; round <= rounds; round++) {
-      for (const { target, name, connections: clients } of schedule) {
+      // Every other round in reverse order (A B C, C B A, ...): a load that rises or falls through
+      // a round then favours no target over the rounds.
+      for (const { target, name, connections: clients } of round % 2 === 1 ? schedule : [...schedule].reverse()) {
         await sleep(300);
         const cpuBefore = cpuSeconds(target.pid);
         const result = await runLoad({ url: target.url, connections: clients, durationSeconds: duration, requests });
