@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLUSH_MS, requestLine, requestLog } from '../../src/http/index.js';
+import { FLUSH_MS, milliseconds, requestLine, requestLog } from '../../src/http/index.js';
 
 /** The built module (`npm run build`), for the child processes. */
 const module = fileURLToPath(new URL('../../dist/src/http/request-log.js', import.meta.url));
@@ -101,5 +101,9 @@ describe('requestLine', () => {
     expect(line).not.toContain('secret');
     expect(Number(/ (\d+\.\d\d)ms$/.exec(line)?.[1])).toBeGreaterThanOrEqual(1.5);
     expect(requestLine(undefined, undefined, 'fault=reset', performance.now())).toMatch(/Z - - fault=reset \d+\.\d\dms$/);
+  });
+
+  it('writes the time with two decimals, as toFixed(2) would', () => {
+    for (const ms of [0, 0.004, 0.005, 0.07, 0.1, 1, 1.5, 9.999, 10.01, 123.456, 1234567.891]) expect(milliseconds(ms)).toBe(ms.toFixed(2));
   });
 });
