@@ -80,8 +80,9 @@ export function createPlantServer<A extends Admitted>(pipeline: Pipeline<A>, opt
     if (log) {
       const started = performance.now();
       // One listener per request (the hot path): 'close' follows every answer, finished or
-      // broken on purpose (which never finishes); an answer to a client gone is not logged.
-      res.once('close', () => {
+      // broken on purpose (which never finishes), and only once (so no once() wrapper); an answer
+      // to a client gone is not logged.
+      res.on('close', () => {
         const fault = faulted.get(res);
         if (fault !== undefined) logLine(req.method, req.url, `fault=${fault}`, started);
         else if (res.writableFinished) logLine(req.method, req.url, res.statusCode, started);

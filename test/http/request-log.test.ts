@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock } from '../../api/index.js';
 import { FLUSH_MS, milliseconds, requestLine, requestLog } from '../../src/http/index.js';
 
 /** The built module (`npm run build`), for the child processes. */
@@ -91,6 +92,26 @@ describe('requestLog', () => {
       env: { ...process.env, SCRIPT: script },
     });
     expect(child.stderr).toBe('alive exit 0\n');
+  });
+});
+
+describe('the lines the socket layer writes', () => {
+  it('one per answer: the status of a finished one, fault=… for one broken on purpose, none for a client gone first', async () => {
+    const lines: string[] = [];
+    const mock = await startMock({ log: (line) => lines.push(line) });
+    try {
+      const send = (prefer?: string, signal?: AbortSignal): Promise<Response> =>
+        fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: `Bearer ${mock.token}`, 'content-type': 'application/json', ...(prefer ? { prefer } : {}) }, body: '{"name":"a","id":1}', signal: signal ?? null });
+      expect((await send()).status).toBe(200);
+      await expect(send('fault=reset')).rejects.toThrow();
+      // Held back 5 s and abandoned by its client after 100 ms: nothing is answered, nothing logged.
+      await expect(send('delay=5000', AbortSignal.timeout(100))).rejects.toThrow();
+      await until(() => lines.length >= 2);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(lines.map((line) => line.split(' ').slice(1, 4).join(' '))).toEqual(['POST /plants 200', 'POST /plants fault=reset']);
+    } finally {
+      await mock.close();
+    }
   });
 });
 
