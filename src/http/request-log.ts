@@ -53,50 +53,77 @@ export function milliseconds(ms: number): string {
 export interface RequestLog {
   /** Takes one line, without its newline; `label` (if any) goes before it. */
   readonly line: (text: string) => void;
-  /** Writes every line taken so far and resolves once they are out (closing the descriptor unless it is 1 or 2); later lines are dropped. */
+  /**
+   * Writes every line taken so far and resolves once they are out, closing the descriptor unless
+   * it is 1 or 2; later lines are dropped. While another log on the same descriptor is open, its
+   * lines are handed to the writer they share, which the last close() finishes.
+   */
   close(): Promise<void>;
 }
 
 export interface RequestLogOptions {
-  /** Where the lines go (default 1, standard output); the log owns it: close() closes it, unless it is 1 or 2. */
+  /** Where the lines go (default 1, standard output); the logs on it own it (see close()). */
   readonly fd?: number;
   /** Put before every line, e.g. `[mock] ` when two servers share one output. */
   readonly label?: string;
 }
 
-/** A log for as long as the process lives or until close(); lines still held at exit are written synchronously then. */
-export function requestLog(options: RequestLogOptions = {}): RequestLog {
-  const label = options.label ?? '';
-  const stream = new (loadSonicBoom())({ fd: options.fd ?? 1, sync: false });
-  let open = true;
-  let pending = '';
-  let timer: NodeJS.Timeout | undefined;
-  const flush = (): void => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    if (pending === '') return;
-    stream.write(pending);
-    pending = '';
-  };
-  // An output that cannot be written (a reader gone: EPIPE) ends the log, never the server.
-  stream.on('error', () => {
-    open = false;
+/**
+ * One writer per descriptor, shared by the logs on it (`start` runs two servers): one write at a
+ * time, so two logs' batches never interleave inside a line.
+ */
+interface Writer {
+  readonly stream: SonicBoom;
+  /** An output that cannot be written (a reader gone: EPIPE) ends the logs, never the server. */
+  open: boolean;
+  /** Each open log's flush, for the exit of the process. */
+  readonly flushes: Set<() => void>;
+}
+
+const writers = new Map<number, Writer>();
+
+function writerFor(fd: number): Writer {
+  const existing = writers.get(fd);
+  if (existing) return existing;
+  const writer: Writer = { stream: new (loadSonicBoom())({ fd, sync: false }), open: true, flushes: new Set() };
+  writer.stream.on('error', () => {
+    writer.open = false;
   });
   // A process that ends with process.exit() (a crash, say) does not wait for the pool.
   const atExit = (): void => {
-    if (!open) return;
+    if (!writer.open) return;
     try {
-      flush();
-      stream.flushSync();
+      for (const flush of writer.flushes) flush();
+      writer.stream.flushSync();
     } catch {
       // Nothing more can be done for the log of a process that is ending.
     }
   };
   process.once('exit', atExit);
+  writer.stream.once('close', () => process.off('exit', atExit));
+  writers.set(fd, writer);
+  return writer;
+}
+
+/** A log for as long as the process lives or until close(); lines still held at exit are written synchronously then. */
+export function requestLog(options: RequestLogOptions = {}): RequestLog {
+  const label = options.label ?? '';
+  const fd = options.fd ?? 1;
+  const writer = writerFor(fd);
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (pending === '' || !writer.open) return;
+    writer.stream.write(pending);
+    pending = '';
+  };
+  writer.flushes.add(flush);
   let closing: Promise<void> | undefined;
   return {
     line: (text) => {
-      if (!open) return;
+      if (!writer.flushes.has(flush) || !writer.open) return;
       pending += `${label}${text}\n`;
       if (pending.length >= BATCH_CHARS) flush();
       // Unref'd: a log never keeps a process alive; close() and the exit write what it holds.
@@ -105,14 +132,18 @@ export function requestLog(options: RequestLogOptions = {}): RequestLog {
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         flush();
-        open = false;
-        process.off('exit', atExit);
+        writer.flushes.delete(flush);
+        if (writer.flushes.size > 0) {
+          resolve();
+          return;
+        }
+        writers.delete(fd);
         // 'close' follows 'finish' once every byte is written; a failed write must not hold shutdown.
-        stream.once('close', resolve);
-        stream.once('error', () => {
+        writer.stream.once('close', resolve);
+        writer.stream.once('error', () => {
           resolve();
         });
-        stream.end();
+        writer.stream.end();
       })),
   };
 }

@@ -69,6 +69,23 @@ describe('requestLog', () => {
     expect(read()).toBe(all);
   });
 
+  it('two logs on one descriptor (start runs two servers) share its writer: every line whole, after the last close()', async () => {
+    const { fd, read } = output();
+    const [a, b] = [requestLog({ fd, label: '[a] ' }), requestLog({ fd, label: '[b] ' })];
+    const line = (i: number): string => `${i} ${'x'.repeat(200)}`;
+    for (let i = 0; i < 2_000; i++) {
+      a.line(line(i));
+      b.line(line(i));
+    }
+    await a.close();
+    b.line(line(2_000)); // b is still open
+    await b.close();
+    const lines = read().split('\n').slice(0, -1);
+    expect(lines).toHaveLength(4_001);
+    for (const written of lines) expect(written).toMatch(/^\[[ab]\] \d+ x{200}$/);
+    expect(lines.filter((written) => written.startsWith('[b] '))).toEqual(Array.from({ length: 2_001 }, (_, i) => `[b] ${line(i)}`));
+  });
+
   it('a process that ends with process.exit() right after logging still writes every line', () => {
     const script = `import { requestLog } from ${JSON.stringify(module)};
       const log = requestLog();
