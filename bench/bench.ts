@@ -19,7 +19,7 @@ import { conformAvailable, measureConform, type ConformFigures } from './conform
 import { runLoad, type LoadResult } from './load.js';
 import { hotFunctions, newestProfile, type HotFunction } from './profile.js';
 import { describeMachine, fixed, machine, RESULTS_DIR, runMain, sleep, usage, writeResult } from './report.js';
-import { median, meets, pairedDifference, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
+import { goalsLine, median, meets, pairedDifference, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
 import { baselineTarget, cpuSeconds, mockTarget, prismTarget, proxyTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
 import { BENCH_MIX, checkWorkload, toRequests, type Kind } from './workload.js';
 
@@ -31,7 +31,7 @@ const parsed = (() => {
         duration: { type: 'string', default: '4' },
         warmup: { type: 'string', default: '2' },
         connections: { type: 'string', default: '32' },
-        targets: { type: 'string', default: 'baseline,reference,prism,mock,proxy' },
+        targets: { type: 'string', default: 'baseline,reference,quiet,prism,mock,proxy' },
         profile: { type: 'boolean', default: false },
         'no-conform': { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
@@ -57,11 +57,13 @@ const warmup = positive('warmup', args.warmup);
 const connections = Math.round(positive('connections', args.connections));
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const CONFORM_RUNS = 3;
+/** Checked requests per second of a default conform run against the reference, in every run (issue 22). */
+const CONFORM_GOAL = 3000;
 
 const compared = args.compare === undefined ? [] : [referenceTarget({ root: resolve(args.compare), name: 'before' })];
 /** The running reference, the proxy's upstream: the proxy comes last in the catalogue, so the reference is up by then. */
 let referenceUrl: string | undefined;
-const catalogue: readonly TargetSpec[] = [baselineTarget, referenceTarget(), ...compared, prismTarget, mockTarget, proxyTarget(() => referenceUrl)];
+const catalogue: readonly TargetSpec[] = [baselineTarget, referenceTarget(), referenceTarget({ name: 'quiet', quiet: true }), ...compared, prismTarget, mockTarget, proxyTarget(() => referenceUrl)];
 /** Latency of one exchange at a time, the reference direct and through the proxy: what the proxy adds to each. */
 const SINGLE = { reference: 'reference, 1 connection', proxy: 'proxy, 1 connection' } as const;
 
@@ -77,6 +79,11 @@ async function probe(url: string, kinds: readonly Kind[]): Promise<{ statuses: n
     if (named !== null) violations.push(`${kind.name}: ${named}`);
   }
   return { statuses, violations };
+}
+
+/** Requests a conform run checked per CPU second of its own process (start-up included). */
+function perConformCpuSecond(run: ConformFigures): number {
+  return run.checkedRequests === undefined || run.conformCpuSeconds === undefined ? Number.NaN : run.checkedRequests / run.conformCpuSeconds;
 }
 
 async function main(): Promise<number> {
@@ -129,7 +136,9 @@ async function main(): Promise<number> {
     const figures = new Map<string, RoundFigures[]>(schedule.map((s) => [s.name, []]));
     const runs: { round: number; target: string; connections: number; result: LoadResult; cpuUsPerRequest: number | undefined }[] = [];
     for (let round = 1; round <= rounds; round++) {
-      for (const { target, name, connections: clients } of schedule) {
+      // Every other round in reverse order (A B C, C B A, ...): a load that rises or falls through
+      // a round then favours no target over the rounds.
+      for (const { target, name, connections: clients } of round % 2 === 1 ? schedule : [...schedule].reverse()) {
         await sleep(300);
         const cpuBefore = cpuSeconds(target.pid);
         const result = await runLoad({ url: target.url, connections: clients, durationSeconds: duration, requests });
@@ -143,7 +152,6 @@ async function main(): Promise<number> {
         );
       }
     }
-    const loadAfter = machine().loadAverage;
 
     const summaries = [...figures].map(([name, rounds]) => summarize(name, rounds));
     process.stdout.write(
@@ -160,11 +168,18 @@ async function main(): Promise<number> {
     const p99 = (r: RoundFigures): number => r.p99Ms;
     const cpu = (r: RoundFigures): number | undefined => r.cpuUsPerRequest;
     const targets: Target[] = [];
+    // The goals (issue 22): the reference as users run it (its request log on) at 0.85 × the bare
+    // node:http server, and its log costing at most 5 % (against itself with --quiet).
     if (figures.has('reference') && figures.has('baseline')) {
-      targets.push({ name: 'reference / baseline, req/s', value: pairedRatio(of('reference'), of('baseline'), rps), min: 0.75 });
+      targets.push({ name: 'reference / baseline, req/s', value: pairedRatio(of('reference'), of('baseline'), rps), min: 0.85 });
       targets.push({ name: 'reference / baseline, p99', value: pairedRatio(of('reference'), of('baseline'), p99), max: 2 });
+      targets.push({ name: 'reference / baseline, server CPU per request', value: pairedRatio(of('reference'), of('baseline'), cpu) });
     }
-    if (figures.has('reference') && figures.has('baseline')) targets.push({ name: 'reference / baseline, server CPU per request', value: pairedRatio(of('reference'), of('baseline'), cpu) });
+    if (figures.has('reference') && figures.has('quiet')) {
+      targets.push({ name: 'reference / quiet (the request log), req/s', value: pairedRatio(of('reference'), of('quiet'), rps), min: 0.95 });
+      targets.push({ name: 'reference / quiet (the request log), server CPU per request', value: pairedRatio(of('reference'), of('quiet'), cpu) });
+    }
+    if (figures.has('quiet') && figures.has('baseline')) targets.push({ name: 'quiet / baseline, req/s', value: pairedRatio(of('quiet'), of('baseline'), rps) });
     if (figures.has('reference') && figures.has('prism')) targets.push({ name: 'reference / prism, req/s', value: pairedRatio(of('reference'), of('prism'), rps), min: 15 });
     if (figures.has('reference') && figures.has('before')) {
       targets.push({ name: 'reference / before, req/s', value: pairedRatio(of('reference'), of('before'), rps) });
@@ -187,7 +202,7 @@ async function main(): Promise<number> {
     process.stdout.write(
       table(
         ['ratio (median of per-round ratios)', 'value', 'target', 'verdict'],
-        targets.map((t) => [t.name, fixed(t.value, 2), t.min !== undefined ? `>= ${t.min}` : t.max !== undefined ? `<= ${t.max}` : '(info)', t.min === undefined && t.max === undefined ? '' : meets(t) ? 'met' : 'MISSED']),
+        targets.map((t) => [t.name, fixed(t.value, 2), t.min !== undefined ? `>= ${t.min}` : t.max !== undefined ? `<= ${t.max}` : '(info)', t.min === undefined && t.max === undefined ? '' : meets(t) ? 'holds' : 'MISSED']),
       ) + '\n',
     );
 
@@ -221,20 +236,24 @@ async function main(): Promise<number> {
           runs.push(run);
           process.stdout.write(
             `  ${run.checkedRequests ?? '?'} requests checked in ${fixed(run.wallSeconds, 2)} s of wall time (${fixed(run.checkedPerSecond ?? Number.NaN, 0)}/s, start-up included); ` +
-              `${fixed(run.engineRequestsPerSecond ?? Number.NaN, 0)}/s over the ${fixed(run.checkingSeconds ?? Number.NaN, 2)} s checking phase; exit ${run.exitCode}\n`,
+              `${fixed(run.engineRequestsPerSecond ?? Number.NaN, 0)}/s over the ${fixed(run.checkingSeconds ?? Number.NaN, 2)} s checking phase; ` +
+              `CPU: conform ${fixed(run.conformCpuSeconds ?? Number.NaN, 2)} s (${fixed(perConformCpuSecond(run), 0)} checked requests per CPU second), the reference ${fixed(run.referenceCpuSeconds ?? Number.NaN, 2)} s; exit ${run.exitCode}\n`,
           );
         }
         const checkedPerSecond = median(runs.flatMap((r) => (r.engineRequestsPerSecond === undefined ? [] : [r.engineRequestsPerSecond])));
-        const target: Target = { name: 'conform, checked requests/s (checking phase)', value: checkedPerSecond, min: 1000 };
+        // On a loaded machine the wall-time figure says more of the load than of the engine: this one much less.
+        targets.push({ name: 'conform, checked requests per CPU second of conform', value: median(runs.map(perConformCpuSecond)) });
+        const target: Target = { name: 'conform, checked requests/s (checking phase)', value: checkedPerSecond, min: CONFORM_GOAL };
         targets.push(target);
         conform = { runs, checkedPerSecond, wallSeconds: median(runs.map((r) => r.wallSeconds)), target };
-        process.stdout.write(`  median: ${fixed(checkedPerSecond, 0)} checked requests/s (target >= 1000: ${meets(target) ? 'met' : 'MISSED'}), ${fixed(conform.wallSeconds, 2)} s of wall time\n`);
+        process.stdout.write(`  median: ${fixed(checkedPerSecond, 0)} checked requests/s (goal >= ${CONFORM_GOAL}: ${meets(target) ? 'holds' : 'MISSED'}), ${fixed(conform.wallSeconds, 2)} s of wall time, ${fixed(median(runs.map(perConformCpuSecond)), 0)} checked requests per CPU second of conform\n`);
       } else {
         conform = `not measured: ${why}`;
         process.stdout.write(`\nconform: ${conform}\n`);
       }
     }
 
+    const loadAfter = machine().loadAverage;
     const file = writeResult('bench', {
       kind: 'bench',
       date: new Date().toISOString(),
@@ -248,7 +267,7 @@ async function main(): Promise<number> {
       ...(hot ? { profile: { file: profileFile, hot } } : {}),
       ...(conform === undefined ? {} : { conform }),
     });
-    process.stdout.write(`\nload average after: ${loadAfter.join(' ')}\nresult: ${file}\n`);
+    process.stdout.write(`\n${goalsLine(targets)}\nload average before: ${host.loadAverage.join(' ')}; after: ${loadAfter.join(' ')}\nresult: ${file}\n`);
     return args.strict && targets.some((t) => (t.min !== undefined || t.max !== undefined) && !meets(t)) ? 1 : 0;
   } finally {
     for (const target of running) await target.stop();

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cliHasCommand, referenceTarget, ROOT, startTarget } from './targets.js';
+import { cliHasCommand, cpuSeconds, referenceTarget, ROOT, startTarget } from './targets.js';
 import { BENCH_TOKEN } from './workload.js';
 
 export interface ConformFigures {
@@ -23,6 +23,14 @@ export interface ConformFigures {
   /** The engine's own figure for its checking phase, when the report gives one. */
   readonly engineRequestsPerSecond: number | undefined;
   readonly checkingSeconds: number | undefined;
+  /**
+   * CPU seconds (user + system) of the conform process, its last reading before it exited (read
+   * every 50 ms), and of the reference over the same run: figures the machine's other load
+   * disturbs far less than wall time. checkedRequests / conformCpuSeconds is what the engine
+   * would check per second on a core of its own.
+   */
+  readonly conformCpuSeconds: number | undefined;
+  readonly referenceCpuSeconds: number | undefined;
 }
 
 export function conformAvailable(): string | undefined {
@@ -49,18 +57,31 @@ export function requestCount(report: unknown): number | undefined {
 }
 
 export async function measureConform(extraArgs: readonly string[] = []): Promise<ConformFigures> {
-  const reference = await startTarget(referenceTarget());
+  const reference = await startTarget(referenceTarget({ quiet: true }));
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
   const report = join(dir, 'conform.json');
   const args = [join(ROOT, 'bin', 'plant-store.js'), 'conform', '--base-url', reference.url, '--token', BENCH_TOKEN, '--json', report, ...extraArgs];
   try {
     const started = performance.now();
+    const referenceBefore = cpuSeconds(reference.pid);
+    let conformCpu: number | undefined;
     const exitCode = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
-      child.once('error', reject);
-      child.once('exit', resolve);
+      const sampler = setInterval(() => {
+        const used = child.pid === undefined ? undefined : cpuSeconds(child.pid);
+        if (used) conformCpu = used.user + used.system;
+      }, 50);
+      child.once('error', (error) => {
+        clearInterval(sampler);
+        reject(error);
+      });
+      child.once('exit', (code) => {
+        clearInterval(sampler);
+        resolve(code);
+      });
     });
     const wallSeconds = (performance.now() - started) / 1000;
+    const referenceAfter = cpuSeconds(reference.pid);
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(report, 'utf8'));
@@ -81,6 +102,8 @@ export async function measureConform(extraArgs: readonly string[] = []): Promise
       checkedPerSecond: checkedRequests === undefined ? undefined : checkedRequests / wallSeconds,
       engineRequestsPerSecond: field('requestsPerSecond'),
       checkingSeconds: checkingMs === undefined ? undefined : checkingMs / 1000,
+      conformCpuSeconds: conformCpu,
+      referenceCpuSeconds: referenceBefore && referenceAfter ? referenceAfter.user + referenceAfter.system - referenceBefore.user - referenceBefore.system : undefined,
     };
   } finally {
     await reference.stop();

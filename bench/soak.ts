@@ -139,7 +139,7 @@ async function main(): Promise<number> {
   process.stdout.write(`settings: ${Object.entries(config).map(([k, v]) => `--${k} ${v}`).join(' ')}\n`);
   process.stdout.write(`mix: ${mix.map((k) => k.name).join(', ')}; beside it, ${overLimit.name} on its own connections\n`);
 
-  const server: RunningTarget = await startTarget(referenceTarget({ maxEntries: config['max-entries'], maxBodyBytes: config['max-body-bytes'] }));
+  const server: RunningTarget = await startTarget(referenceTarget({ maxEntries: config['max-entries'], maxBodyBytes: config['max-body-bytes'], quiet: true }));
   const criteria: Criterion[] = [];
   const violations = new Violations();
   let slowChild: ReturnType<typeof fork> | undefined;

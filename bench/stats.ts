@@ -106,6 +106,13 @@ export function meets(target: Target): boolean {
   return true;
 }
 
+/** One line on the targets that have a bound: how many hold, and which are missed. */
+export function goalsLine(targets: readonly Target[]): string {
+  const goals = targets.filter((t) => t.min !== undefined || t.max !== undefined);
+  const missed = goals.filter((t) => !meets(t));
+  return `goals: ${goals.length - missed.length} of ${goals.length} hold${missed.length === 0 ? '' : `; MISSED: ${missed.map((t) => t.name).join('; ')}`}`;
+}
+
 /** A plain-text table with right-aligned columns after the first. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

@@ -37,6 +37,8 @@ export interface ReferenceOptions {
   readonly maxEntries?: number;
   readonly maxBodyBytes?: number;
   readonly maxDepth?: number;
+  /** `--quiet`: no request log. By default the reference logs one line per request, as users run it. */
+  readonly quiet?: boolean;
 }
 
 /** Whether `plant-store <command>` exists in this build: the commands `plant-store --help` lists. */
@@ -62,11 +64,13 @@ export function referenceTarget(options: ReferenceOptions = {}): TargetSpec {
     ...(options.maxDepth === undefined ? [] : ['--max-depth', String(options.maxDepth)]),
   ];
   const cli = options.root === undefined ? CLI : join(options.root, 'bin', 'plant-store.js');
+  const quiet = options.quiet === true ? ['--quiet'] : [];
+  const log = options.quiet === true ? 'no request log' : 'its request log on, as users run it';
   return {
     name: options.name ?? 'reference',
-    description: `plant-store serve --quiet (the reference implementation${options.root === undefined ? '' : ` of ${options.root}`})`,
+    description: `plant-store serve${quiet.map((q) => ` ${q}`).join('')} (the reference implementation${options.root === undefined ? '' : ` of ${options.root}`}; ${log})`,
     unavailable: () => (existsSync(cli) ? undefined : `${cli} not found`),
-    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, cli, 'serve', '--host', '127.0.0.1', '--port', '0', '--quiet', '--token', BENCH_TOKEN, ...limits] }),
+    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, cli, 'serve', '--host', '127.0.0.1', '--port', '0', ...quiet, '--token', BENCH_TOKEN, ...limits] }),
   };
 }
 

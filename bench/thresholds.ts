@@ -52,7 +52,7 @@ async function main(): Promise<number> {
   const rounds = Number(values.rounds);
   const busy = Number(values.busy);
   if (!Number.isSafeInteger(rounds) || rounds < 1 || !Number.isSafeInteger(busy) || busy < 0) throw new RangeError('--rounds and --busy are whole numbers');
-  const targets: RunningTarget[] = await Promise.all([startTarget(referenceTarget({ name: 'reference-a' })), startTarget(referenceTarget({ name: 'reference-b' })), startTarget(slowTarget)]);
+  const targets: RunningTarget[] = await Promise.all([startTarget(referenceTarget({ name: 'reference-a', quiet: true })), startTarget(referenceTarget({ name: 'reference-b', quiet: true })), startTarget(slowTarget)]);
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-thresholds-'));
   const rows: Row[] = [];
   try {

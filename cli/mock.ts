@@ -1,12 +1,11 @@
 /** `plant-store mock`: Prism serving openapi.yaml behind the kit's request pipeline. */
 import { InvalidArgumentError } from 'commander';
 import { startMock, type StartedServer } from '../api/servers.js';
-import { batchedLog } from '../src/http/index.js';
 import { defineCommand, type OptionValues } from './command.js';
 import { MAX_DELAY_MS } from '../mock/index.js';
 import { admin, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
 import { HELD } from './outcome.js';
-import { curlExample, explainListenError, journalLine, untilSignal } from './serve.js';
+import { commandLog, curlExample, explainListenError, journalLine, logged, untilSignal } from './serve.js';
 
 /** What the mock answers: examples or generated data, and how slowly. `start` takes these options too. */
 export const MOCK_BEHAVIOUR_OPTIONS = {
@@ -31,10 +30,11 @@ export interface MockCliOptions extends MockBehaviour {
 /** The mock accepts any well-formed bearer token; this one is printed in examples. */
 export const MOCK_EXAMPLE_TOKEN = 'any-token';
 
-/** Starts the mock on a socket; a taken port rejects with a usage error naming `portFlag`. */
-export async function startMockServer(options: MockCliOptions, portFlag: string, write: (text: string) => void): Promise<StartedServer> {
+/** Starts the mock on a socket; a taken port rejects with a usage error naming `portFlag`. `label` goes before each log line. */
+export async function startMockServer(options: MockCliOptions, portFlag: string, label = ''): Promise<StartedServer> {
+  const log = commandLog(options.quiet, label);
   try {
-    return await startMock({
+    const server = await startMock({
       port: options.port,
       host: options.host,
       token: MOCK_EXAMPLE_TOKEN,
@@ -43,9 +43,11 @@ export async function startMockServer(options: MockCliOptions, portFlag: string,
       delayMs: options.delay,
       journalSize: options.journalSize,
       admin: options.admin,
-      ...(options.quiet ? {} : { log: batchedLog(write).log }),
+      ...(log ? { log: log.line } : {}),
     });
+    return logged(server, log);
   } catch (error) {
+    await log?.close();
     throw explainListenError(error, options, portFlag);
   }
 }
@@ -74,7 +76,7 @@ The last requests, each with its verdict and answer, are kept: GET /__plant-stor
 DELETE clears it) and a live page at /__plant-store/. Credentials are masked in it.
 One log line per request goes to standard output. SIGINT or SIGTERM stop it.`,
   async run(options, io) {
-    const server = await startMockServer(options, '--port', io.out);
+    const server = await startMockServer(options, '--port');
     io.out(
       `Plant Store mock (Prism) listening on ${server.url}, answering ${describeBehaviour(options)}\n` +
         `  token: any well-formed bearer token, e.g. ${server.token}\n` +

@@ -1,6 +1,6 @@
 /** `plant-store serve`: the reference implementation on a socket. */
 import { startReference, type StartedServer } from '../api/servers.js';
-import { batchedLog, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../src/http/index.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, requestLog, type RequestLog } from '../src/http/index.js';
 import { DEFAULT_MAX_ENTRIES } from '../src/reference/index.js';
 import { defineCommand, type OptionValues } from './command.js';
 import { acceptedTokens, admin, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
@@ -29,8 +29,24 @@ export interface StartedReference {
   readonly generated: boolean;
 }
 
-/** Starts the reference server from command-line options; a taken port rejects with a clear message. */
-export async function startReferenceServer(options: ServeOptions, write: (text: string) => void): Promise<StartedReference> {
+/**
+ * The request log of a command, unless --quiet: on standard output, each line after `label`.
+ * Written off the request path (src/http/request-log.ts); `logged` ties it to the server's close.
+ */
+export function commandLog(quiet: boolean, label = ''): RequestLog | undefined {
+  return quiet ? undefined : requestLog({ label });
+}
+
+/** The server, whose close() also writes out the rest of its log: no line is lost on SIGTERM. */
+export function logged(server: StartedServer, log: RequestLog | undefined): StartedServer {
+  if (log === undefined) return server;
+  let closing: Promise<void> | undefined;
+  return { url: server.url, token: server.token, close: () => (closing ??= server.close().finally(() => log.close())) };
+}
+
+/** Starts the reference server from command-line options; a taken port rejects with a clear message. `label` goes before each log line. */
+export async function startReferenceServer(options: ServeOptions, label = ''): Promise<StartedReference> {
+  const log = commandLog(options.quiet, label);
   try {
     const server = await startReference({
       port: options.port,
@@ -43,10 +59,11 @@ export async function startReferenceServer(options: ServeOptions, write: (text: 
       journal: options.journal,
       journalSize: options.journalSize,
       admin: options.admin,
-      ...(options.quiet ? {} : { log: batchedLog(write).log }),
+      ...(log ? { log: log.line } : {}),
     });
-    return { server, generated: options.token.length === 0 };
+    return { server: logged(server, log), generated: options.token.length === 0 };
   } catch (error) {
+    await log?.close();
     throw explainListenError(error, options, '--port');
   }
 }
@@ -93,7 +110,7 @@ With --journal the last requests, each with its verdict and answer, are kept: GE
 (JSON; DELETE clears it) and a live page at /__plant-store/. Credentials are masked in it.
 SIGINT or SIGTERM stop it gracefully: requests in flight finish.`,
   async run(options, io) {
-    const { server, generated } = await startReferenceServer(options, io.out);
+    const { server, generated } = await startReferenceServer(options);
     io.out(
       `Plant Store reference implementation listening on ${server.url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}\n` +
         `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +

@@ -18,20 +18,14 @@ const START_OPTIONS = {
   ...MOCK_BEHAVIOUR_OPTIONS,
 };
 
-/** Prefixes each line with a label, so the two request logs can be told apart. */
-function labelled(write: (text: string) => void, label: string): (text: string) => void {
-  return (text) => {
-    write(text.replace(/^(?=.)/gm, label));
-  };
-}
-
 export const start = defineCommand({
   name: 'start',
   description: 'run the reference implementation and the mock side by side (npm start)',
   options: START_OPTIONS,
   async run(options, io) {
-    const reference = startReferenceServer(options, labelled(io.out, '[reference] '));
-    const mock = startMockServer({ ...options, port: options.mockPort }, '--mock-port', labelled(io.out, '[mock]      '));
+    // Each log line is labelled, so the two request logs can be told apart.
+    const reference = startReferenceServer(options, '[reference] ');
+    const mock = startMockServer({ ...options, port: options.mockPort }, '--mock-port', '[mock]      ');
     const [started, mocked] = await Promise.allSettled([reference, mock]);
     if (started.status === 'rejected' || mocked.status === 'rejected') {
       // One came up and the other did not: stop the one that did, then say why.

@@ -1,8 +1,9 @@
 /**
  * The HTTP side the kit's servers share: the request pipeline (pipeline.ts) and its rules
  * (rules.ts), the Error catalogue (errors.ts), CORS (cors.ts), the admin path's router
- * (admin.ts), the request journal and its routes (journal.ts, with journal-page.ts), and the
- * socket layer that serves any pipeline (listen.ts, with linger.ts).
+ * (admin.ts), the request journal and its routes (journal.ts, with journal-page.ts), the
+ * socket layer that serves any pipeline (listen.ts, with linger.ts), and the request log of the
+ * command line (request-log.ts).
  */
 export * from './admin.js';
 export * from './cors.js';
@@ -13,5 +14,6 @@ export * from './journal.js';
 export * from './linger.js';
 export * from './listen.js';
 export * from './pipeline.js';
+export * from './request-log.js';
 export * from './rules.js';
 export * from './secrets.js';

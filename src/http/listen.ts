@@ -14,6 +14,7 @@ import { PlantStoreError, type ErrorCode } from './errors.js';
 import { errorResponse, type AppResponse, type Fault } from './exchange.js';
 import { DEFAULT_LINGER, isLingering, lingerAfterAnswer, type LingerLimits } from './linger.js';
 import { isAnswered, type Admitted, type Answered, type Pipeline } from './pipeline.js';
+import { requestLine } from './request-log.js';
 import { ROUTE_RULE, tooLarge } from './rules.js';
 
 export interface ListenOptions {
@@ -71,23 +72,22 @@ export function createPlantServer<A extends Admitted>(pipeline: Pipeline<A>, opt
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const linger: LingerLimits = { bytes: options.lingerBytes ?? DEFAULT_LINGER.bytes, ms: options.lingerMs ?? DEFAULT_LINGER.ms, idleMs: options.lingerIdleMs ?? DEFAULT_LINGER.idleMs };
   const logLine = (method: string | undefined, url: string | undefined, status: number | string, started: number): void => {
-    // The path only: a query string may carry an access_token (RFC 6750, section 2.3).
-    log?.(`${new Date().toISOString()} ${method ?? '-'} ${(url ?? '-').split('?', 1)[0] ?? '-'} ${status} ${(performance.now() - started).toFixed(2)}ms`);
+    log?.(requestLine(method, url, status, started));
   };
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     // A request after an early answer that closes the connection is not answered (RFC 9112,
     // section 9.6): the connection closes once the answer before it is out.
     if (isLingering(req.socket)) return;
     served.add(req.socket);
-    const started = log ? performance.now() : 0;
     if (log) {
-      res.once('finish', () => {
-        logLine(req.method, req.url, res.statusCode, started);
-      });
-      // A broken answer never finishes; it is logged when its connection closes.
-      res.once('close', () => {
+      const started = performance.now();
+      // One listener per request (the hot path): 'close' follows every answer, finished or
+      // broken on purpose (which never finishes), and only once (so no once() wrapper); an answer
+      // to a client gone is not logged.
+      res.on('close', () => {
         const fault = faulted.get(res);
         if (fault !== undefined) logLine(req.method, req.url, `fault=${fault}`, started);
+        else if (res.writableFinished) logLine(req.method, req.url, res.statusCode, started);
       });
     }
     handle(pipeline, server, req, res, linger);

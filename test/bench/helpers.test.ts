@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { asEngineExchange, judgeExchange, type Exchange } from '../../bench/verdict.js';
 import { hotFunctions, type CpuProfile } from '../../bench/profile.js';
-import { meets, median, pairedDifference, pairedRatio, percentile, ratio, Samples, slope, summarize, table, type RoundFigures } from '../../bench/stats.js';
+import { goalsLine, median, meets, pairedDifference, pairedRatio, percentile, ratio, type RoundFigures, Samples, slope, summarize, table } from '../../bench/stats.js';
 import { BENCH_MIX, checkWorkload, idSequence, overLimitKind, soakExtras, type Kind } from '../../bench/workload.js';
 import { INT64_MAX, INT64_MIN } from '../../src/openapi/index.js';
 
@@ -88,6 +88,17 @@ describe('rounds and targets', () => {
     expect(meets({ name: 'a', value: 0.7, min: 0.75 })).toBe(false);
     expect(meets({ name: 'b', value: 2.5, max: 2 })).toBe(false);
     expect(meets({ name: 'c', value: Number.NaN, min: 0 })).toBe(false);
+  });
+
+  it('sums up the goals: those with a bound, how many hold, which are missed (information is no goal)', () => {
+    const goals = [
+      { name: 'a / b, req/s', value: 0.9, min: 0.85 },
+      { name: 'a / c, req/s', value: 0.9, min: 0.95 },
+      { name: 'a / b, p99', value: 1.2, max: 2 },
+      { name: 'a / b, CPU', value: 9 },
+    ];
+    expect(goalsLine(goals)).toBe('goals: 2 of 3 hold; MISSED: a / c, req/s');
+    expect(goalsLine(goals.slice(0, 1))).toBe('goals: 1 of 1 hold');
   });
 
   it('lays out a table with aligned columns', () => {
