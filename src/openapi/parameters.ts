@@ -98,28 +98,32 @@ export function compileParameters(pathLevel: unknown, operationLevel: unknown, b
 
 function compileParameter(raw: Schema, declaredAt: string, sources: ParameterSources): ParameterContract | undefined {
   const pointer = typeof raw.$ref === 'string' && raw.$ref.startsWith('#') ? raw.$ref.slice(1) : declaredAt;
+  const refused = (feature: string, where: string): ParameterContract | undefined => {
+    sources.refuse(feature, where);
+    return undefined;
+  };
   const parameter = sources.resolve(raw);
   const name = String(parameter.name);
   const location = String(parameter.in);
-  if (location === 'cookie') return void sources.refuse(`the cookie parameter ${name}`, pointer);
-  if (location !== 'path' && location !== 'query' && location !== 'header') return void sources.refuse(`a parameter in ${location}`, pointer);
+  if (location === 'cookie') return refused(`the cookie parameter ${name}`, pointer);
+  if (location !== 'path' && location !== 'query' && location !== 'header') return refused(`a parameter in ${location}`, pointer);
   if (location === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) return undefined;
-  if (location === 'header' && name.toLowerCase() === SESSION_HEADER) return void sources.refuse(`the header parameter ${name}, reserved by the kit for sessions`, pointer);
-  const style = parameter.style ?? DEFAULT_STYLE[location];
-  if (style !== DEFAULT_STYLE[location]) return void sources.refuse(`the ${String(style)} style of ${location} parameter ${name}`, `${pointer}/style`);
-  if (parameter.content !== undefined || parameter.schema === undefined) return void sources.refuse(`${location} parameter ${name} described by content rather than schema`, pointer);
+  if (location === 'header' && name.toLowerCase() === SESSION_HEADER) return refused(`the header parameter ${name}, reserved by the kit for sessions`, pointer);
+  const style = typeof parameter.style === 'string' ? parameter.style : DEFAULT_STYLE[location];
+  if (style !== DEFAULT_STYLE[location]) return refused(`the ${style} style of ${location} parameter ${name}`, `${pointer}/style`);
+  if (parameter.content !== undefined || parameter.schema === undefined) return refused(`${location} parameter ${name} described by content rather than schema`, pointer);
   const schemaAt = sources.pointerOf(asRecord(parameter.schema), `${pointer}/schema`);
   const schema = sources.resolve(asRecord(parameter.schema));
   const array = schema.type === 'array';
   const scalarSchema = array ? sources.resolve(asRecord(schema.items)) : schema;
   const scalar = scalarOf(scalarSchema.type);
-  if (scalar === undefined) return void sources.refuse(`${location} parameter ${name} of type ${JSON.stringify(scalarSchema.type)} (the kit reads integer, number, boolean, string and arrays of them)`, `${pointer}/schema`);
+  if (scalar === undefined) return refused(`${location} parameter ${name} of type ${JSON.stringify(scalarSchema.type)} (the kit reads integer, number, boolean, string and arrays of them)`, `${pointer}/schema`);
   return {
     name,
     in: location,
     required: location === 'path' || parameter.required === true,
     schema,
-    style: style as 'simple' | 'form',
+    style: style,
     // Section 4.8.12.4: explode defaults to true for form, false otherwise.
     explode: typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form',
     array,
