@@ -4,3 +4,4 @@
  */
 export * from './contract.js';
 export * from './json.js';
+export * from './resources.js';
