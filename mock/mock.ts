@@ -78,12 +78,12 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     return { operation, path, preferences, preferred: Object.keys(preferences).length > 0 };
   };
 
-  const respond = async (admitted: MockAdmitted, body: JsonObject): Promise<Reply> => {
+  const respond = async (admitted: MockAdmitted, body: JsonObject | undefined): Promise<Reply> => {
     let answer;
     try {
       // Prism sees plain numbers: an id beyond 2^53 arrives rounded, which does not matter -
       // the pipeline has validated it exactly, and Prism does not validate or echo it.
-      answer = await engine.answer({ method: admitted.operation.method, path: admitted.path, body: validationView(body) }, admitted.preferences);
+      answer = await engine.answer({ method: admitted.operation.method, path: admitted.path, body: body === undefined ? undefined : validationView(body) }, admitted.preferences);
     } catch (cause) {
       return internal(`Prism failed (${cause instanceof Error ? cause.message : String(cause)})`, cause);
     }
@@ -150,6 +150,8 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   const what = `Prism's ${answer.status} answer`;
   const declared = operation.response(answer.status);
   if (!operation.declaredStatuses.includes(answer.status) || declared === undefined) return internal(`${what}: the status is not declared for ${operation.method} ${operation.path}`);
+  // A response the contract declares without content (a 204) is answered without content.
+  if (declared.mediaTypes.length === 0) return answer.body === undefined || answer.body === '' ? { status: answer.status, headers: declaredHeaders(answer.headers), body: '' } : internal(`${what}: a body where the contract declares none`);
   const mediaType = (answer.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json' || !declared.validateBody) return internal(`${what}: the media type ${mediaType ?? 'none'} is not application/json`);
   if (answer.body === undefined) return internal(`${what}: no body`);
@@ -160,8 +162,14 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   if (answer.status >= 300 && !(isJsonObject(body) && isLosslessNumber(body.error) && exactInteger(body.error) === BigInt(answer.status))) {
     return internal(`${what}: the Error's error is not the status`);
   }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
+  const headers = declaredHeaders(answer.headers);
   for (const [name, { required }] of declared.headers) if (required && headers[name] === undefined) return internal(`${what}: the required header ${name} is missing`);
   return { status: answer.status, headers: { ...headers, 'content-type': 'application/json' }, body: text };
+}
+
+/** Prism's headers but those of the content, which the kit writes itself. */
+function declaredHeaders(given: Readonly<Record<string, string>>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given)) if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
+  return headers;
 }
