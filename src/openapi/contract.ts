@@ -330,7 +330,9 @@ function compileOperation(found: Located, sources: Sources, located: readonly Lo
   if (operation.callbacks !== undefined) sources.refuse('callbacks (the kit sends no requests of its own)', `${base}/callbacks`);
   const parameters = compileParameters(asRecord(asRecord(sources.document.paths)[path]).parameters, operation.parameters, { path: `/paths/${encodePointerSegment(path)}`, operation: base }, sources);
   const templated = templateParameters(path);
-  for (const name of templated) if (!parameters.some((p) => p.in === 'path' && p.name === name)) sources.refuse(`the path parameter ${name} without a declaration`, base);
+  // Declared, even if refused for another reason: one refusal per fault.
+  const declared = [asRecord(asRecord(sources.document.paths)[path]).parameters, operation.parameters].flatMap((list) => (Array.isArray(list) ? list : []).map((raw) => sources.resolve(asRecord(raw))));
+  for (const name of templated) if (!declared.some((p) => p.in === 'path' && p.name === name)) sources.refuse(`the path parameter ${name} without a declaration`, base);
   for (const p of parameters) if (p.in === 'path' && !templated.includes(p.name)) sources.refuse(`the path parameter ${p.name}, which is not in the path template`, p.pointer);
   const links = (raw: Schema, at: string): LinkContract[] =>
     compileLinks(raw, at, {

@@ -25,7 +25,7 @@ const NO_VALUES: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The names of a template's parameters, in order (`/plants/{id}` → [`id`]). */
 export function templateParameters(path: string): string[] {
-  return path.split('/').flatMap((segment) => WHOLE_PARAMETER.exec(segment)?.slice(1) ?? []);
+  return [...path.matchAll(/\{([^{}/]+)\}/g)].map((found) => found[1] as string);
 }
 
 /** Literal before templated, segment by segment; then the shorter first. */
