@@ -1,0 +1,54 @@
+/**
+ * `--contract <file>` as a user gives it: the built command serves the example full store (POST
+ * then GET of the same int64 id over a socket, the banner naming the contract), and a contract with
+ * a feature the kit cannot honour is refused before anything listens (exit 2, the feature and its
+ * JSON pointer named).
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { run } from '../support/cli.js';
+import { FULL_STORE_FILE } from '../support/contracts.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'plant-store-contract-'));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeAll(() => {
+  if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('dist/ is missing: run `npm run build` (npm test does)');
+});
+
+describe.concurrent('--contract', () => {
+  it('serve --contract serves the full store: POST then GET the same id, digit for digit', async ({ expect }) => {
+    const started = run(['serve', '--port', '0', '--token', 'secret', '--contract', FULL_STORE_FILE]);
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!started.stdout().includes('operations:')) {
+        if (started.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start: ${started.stdout()}${started.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const banner = started.stdout();
+      expect(banner).toContain(`contract: OpenAPI Plant Store (full store example) 1.1.0-example (${FULL_STORE_FILE})`);
+      expect(banner).toContain('operations: GET /plants, POST /plants, GET /plants/{id}, PUT /plants/{id}, DELETE /plants/{id}');
+      const url = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? '';
+      const headers = { authorization: 'Bearer secret', 'content-type': 'application/json' };
+      const created = await fetch(`${url}/plants`, { method: 'POST', headers, body: '{"name":"Monstera","id":9223372036854775807}' });
+      expect(created.status).toBe(200);
+      const read = await fetch(`${url}/plants/9223372036854775807`, { headers });
+      expect(await read.text()).toBe('{"name":"Monstera","id":9223372036854775807}');
+    } finally {
+      started.child.kill('SIGTERM');
+      await started.exit;
+    }
+  });
+
+  it.for(['serve', 'mock', 'proxy --upstream http://127.0.0.1:9', 'conform --base-url http://127.0.0.1:9 --token t'])('%s refuses a contract with a cookie parameter, naming it (exit 2)', async (command, { expect }) => {
+    const file = join(dir, `${command.split(' ')[0] ?? 'x'}.yaml`);
+    writeFileSync(file, "openapi: 3.1.0\ninfo: { title: c, version: '1' }\npaths:\n  /a:\n    get:\n      parameters: [ { name: s, in: cookie, schema: { type: string } } ]\n      responses: { '200': { description: ok } }\n");
+    const ran = run([...command.split(' '), '--contract', file]);
+    expect(await ran.exit).toBe(2);
+    expect(ran.stderr()).toContain('the cookie parameter s at /paths/~1a/get/parameters/0');
+  });
+});
