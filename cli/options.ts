@@ -119,17 +119,20 @@ export function absoluteHttpUrl(text: string): string {
  * a contract with a feature the kit cannot honour, is bad usage naming it (docs/contracts.md).
  */
 export const contract: CliOption<Contract, true> = {
-  ...option<Contract>('--contract <file>', "the OpenAPI 3.1 contract to use instead of the kit's openapi.yaml", (file) => {
-    try {
-      return loadContract(file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new InvalidArgumentError(`no such file ${file}`);
-      throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
-    }
-  }),
+  ...option<Contract>('--contract <file>', "the OpenAPI 3.1 contract to use instead of the kit's openapi.yaml", readContract),
   present: true,
   complete: (value) => value ?? loadContract(),
 };
+
+/** The rule of --contract: a file holding a contract the kit can honour exactly. */
+export function readContract(file: string): Contract {
+  try {
+    return loadContract(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new InvalidArgumentError(`no such file ${file}`);
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+}
 
 /** The contract as banners and reports name it: title, version and file. */
 export function describeContract(given: Contract): string {

@@ -7,9 +7,11 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { run } from '../support/cli.js';
 import { FULL_STORE_FILE } from '../support/contracts.js';
+import { startReference } from '../../api/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-contract-'));
 afterAll(() => {
@@ -50,5 +52,17 @@ describe.concurrent('--contract', () => {
     const ran = run([...command.split(' '), '--contract', file]);
     expect(await ran.exit).toBe(2);
     expect(ran.stderr()).toContain('the cookie parameter s at /paths/~1a/get/parameters/0');
+  });
+
+  it('verify --contract lints the pact files against the contract first: a pact outside it fails (exit 1) before any request', async ({ expect }) => {
+    const server = await startReference();
+    try {
+      const ran = run(['verify', '--base-url', server.url, '--pact', fileURLToPath(new URL('../contracts/fixtures/broken-pact.json', import.meta.url)), '--contract', FULL_STORE_FILE], { PACT_DO_NOT_TRACK: 'true' });
+      expect(await ran.exit).toBe(1);
+      expect(ran.stdout()).toContain('The pacts ask for what OpenAPI Plant Store (full store example) 1.1.0-example');
+      expect(ran.stdout()).toMatch(/\[response-body\] the 400 body does not match the declared schema/);
+    } finally {
+      await server.close();
+    }
   });
 });
