@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, listen, STORE_ADMIN_PATH, type App, type RunningServer } from '../../src/reference/index.js';
-import { fullStore, trees } from '../support/contracts.js';
+import { parse as parseYaml } from 'yaml';
+import { compileContract } from '../../src/openapi/index.js';
+import { fullStore, trees, TREES_YAML } from '../support/contracts.js';
 import { TEST_TOKEN } from '../support/servers.js';
 
 const BIG = '9223372036854775807';
@@ -153,5 +155,23 @@ describe('a contract the kit has never seen (trees keyed by serial, no links)', 
     const full = createApp({ tokens: [TEST_TOKEN], contract: fullStore() });
     expect(full.plan.patterns.map(({ keyProperty, keyFrom }) => ({ keyProperty, keyFrom }))).toEqual([{ keyProperty: 'id', keyFrom: 'link' }]);
     expect(full.plan.fromExamples).toEqual([]);
+  });
+});
+
+describe('what the reference cannot answer is refused at start-up, never served half', () => {
+  it('an operation outside the pattern with no example and a JSON success', () => {
+    const document = parseYaml(TREES_YAML) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const health = document.paths['/health']?.get;
+    if (!health) throw new Error('the trees contract lost /health');
+    health.responses = { '200': { description: 'up', content: { 'application/json': { schema: { type: 'object' } } } } };
+    expect(() => createApp({ tokens: [TEST_TOKEN], contract: compileContract(document as unknown as Record<string, unknown>) })).toThrow(
+      'the reference cannot answer GET /health: outside the store\'s collection/item pattern, and no success response with an example',
+    );
+  });
+
+  it('the admin path that empties a store takes DELETE only', () => {
+    const answer = createApp({ tokens: [TEST_TOKEN], contract: fullStore() }).request({ method: 'GET', url: STORE_ADMIN_PATH, headers: {} });
+    expect(answer).toMatchObject({ status: 405, headers: { allow: 'DELETE' } });
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 405 });
   });
 });
