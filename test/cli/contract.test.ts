@@ -4,7 +4,9 @@
  * a feature the kit cannot honour is refused before anything listens (exit 2, the feature and its
  * JSON pointer named).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,5 +66,13 @@ describe.concurrent('--contract', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('generate:types --contract writes the types of the given contract, int64 as bigint', async ({ expect }) => {
+    const out = join(dir, 'types.ts');
+    await promisify(execFile)(process.execPath, [fileURLToPath(new URL('../../dist/contracts/generate-types.js', import.meta.url)), '--contract', FULL_STORE_FILE, '--out', out]);
+    const types = readFileSync(out, 'utf8');
+    expect(types).toContain('"/plants/{id}": {');
+    expect(types).toMatch(/id: bigint;/);
   });
 });
