@@ -78,7 +78,9 @@ function createAnswer(contract: Contract, pattern: ResourcePattern, operation: O
   const members = membersOf(contract, operation);
   const { status, json } = successOf(operation);
   return ({ store }, body) => {
-    const { item, text, integers } = storedForm(members, body ?? {});
+    // An optional body left out: nothing to create, and nothing to key it by.
+    if (body === undefined) return new PlantStoreError('invalid_body', `body: is required to create an item (it holds the key ${pattern.keyProperty})`);
+    const { item, text, integers } = storedForm(members, body);
     const key = integers.get(pattern.keyProperty);
     if (key === undefined) throw new Error(`the contract validated a body without an integer ${pattern.keyProperty}`);
     store.put(key, item);
