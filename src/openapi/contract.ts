@@ -142,12 +142,16 @@ export function loadContract(file: string = defaultContractFile()): Contract {
 
 
 
+function isRecord(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** A contract the kit cannot honour exactly: every unsupported feature, each with where it is. */
 export class UnsupportedContractError extends Error {
   readonly unsupported: readonly Unsupported[];
 
   constructor(file: string, unsupported: readonly Unsupported[]) {
-    super(`the contract ${file} uses what the kit cannot serve exactly (docs/contracts.md): ${unsupported.map((u) => `${u.feature} at ${u.pointer}`).join('; ')}`);
+    super(`the contract ${file} uses what the kit cannot serve exactly (docs/contracts.md): ${unsupported.map((u) => `${u.feature} at ${u.pointer === '' ? 'the root' : u.pointer}`).join('; ')}`);
     this.name = 'UnsupportedContractError';
     this.unsupported = unsupported;
   }
@@ -370,6 +374,8 @@ function refuseDocumentFeatures(document: Schema, refuse: Sources['refuse']): vo
  * feature the kit cannot serve exactly. Exported for tests that feed modified contracts.
  */
 export function compileContract(document: Schema, file = '<memory>'): Contract {
+  // An empty file, or YAML that is not a mapping: nothing here is an OpenAPI document.
+  if (!isRecord(document)) throw new UnsupportedContractError(file, [{ feature: 'a document that is not an OpenAPI object', pointer: '' }]);
   const unsupported: Unsupported[] = [];
   const sources = createSources(document, (feature, pointer) => unsupported.push({ feature, pointer }));
   refuseDocumentFeatures(document, sources.refuse);
