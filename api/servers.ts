@@ -9,6 +9,7 @@ import { createMock } from '../mock/index.js';
 import { describeExchange, listenProxy, type ProxiedExchange, type ProxySummary } from '../proxy/index.js';
 import { createJournal, isWellFormedToken, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type JournalVerdict, type ProxyVerdict, type RunningServer, type Verdict } from '../src/http/index.js';
 import { createApp } from '../src/reference/index.js';
+import { loadContract, type Contract } from '../src/openapi/index.js';
 
 /** Where a server listens and what it logs; the same for both servers. */
 export interface ListenSettings {
@@ -22,6 +23,16 @@ export interface ListenSettings {
   readonly journalSize?: number;
   /** Serve the admin path `/__plant-store/` (the journal as JSON and its live page); default true. */
   readonly admin?: boolean;
+  /**
+   * The contract served or checked: a loaded one, or the file of an OpenAPI 3.1 document; default
+   * the kit's openapi.yaml. A contract with a feature the kit cannot honour is refused (docs/contracts.md).
+   */
+  readonly contract?: Contract | string;
+}
+
+/** The contract a server is given: loaded from its file, or the kit's own. */
+function contractOf(given: Contract | string | undefined): Contract {
+  return typeof given === 'string' ? loadContract(given) : (given ?? loadContract());
 }
 
 export interface StartReferenceOptions extends ListenSettings {
@@ -144,12 +155,12 @@ function journalFor<V extends JournalVerdict = Verdict>(size: number | undefined
 export async function startReference(options: StartReferenceOptions & { readonly journal: true }): Promise<JournaledServer>;
 export async function startReference(options?: StartReferenceOptions): Promise<StartedServer>;
 export async function startReference(options: StartReferenceOptions = {}): Promise<StartedServer | JournaledServer> {
-  const { port = 0, host = '127.0.0.1', log, tokens: wanted = [], journal: keep = false, journalSize, admin, ...limits } = options;
+  const { port = 0, host = '127.0.0.1', log, tokens: wanted = [], journal: keep = false, journalSize, admin, contract, ...limits } = options;
   const given = wanted.map((token) => checkToken(token, 'tokens'));
   // With no token configured the server is still closed: one is generated and handed back.
   const tokens = given.length > 0 ? given : [generateToken()];
   const journal = keep ? journalFor(journalSize) : undefined;
-  const running = await listen(createApp({ tokens, ...limits, journal, admin }), { port, host, ...(log ? { log } : {}) });
+  const running = await listen(createApp({ tokens, ...limits, journal, admin, contract: contractOf(contract) }), { port, host, ...(log ? { log } : {}) });
   const server = started(running, tokens[0] as string);
   return journal ? journaled(server, journal) : server;
 }
@@ -158,10 +169,10 @@ export async function startReference(options: StartReferenceOptions = {}): Promi
 export async function startMock(options?: StartMockOptions & { readonly journal?: true }): Promise<JournaledServer>;
 export async function startMock(options: StartMockOptions): Promise<StartedServer>;
 export async function startMock(options: StartMockOptions = {}): Promise<StartedServer | JournaledServer> {
-  const { port = 0, host = '127.0.0.1', log, token = generateToken(), journal: keep = true, journalSize, admin, ...behaviour } = options;
+  const { port = 0, host = '127.0.0.1', log, token = generateToken(), journal: keep = true, journalSize, admin, contract, ...behaviour } = options;
   checkToken(token, 'token');
   const journal = keep ? journalFor(journalSize) : undefined;
-  const mock = await createMock({ ...behaviour, journal, admin });
+  const mock = await createMock({ ...behaviour, journal, admin, contract: contractOf(contract) });
   // Answers held back by `delayMs` are not worth waiting for: a second after close() they are cut.
   const running = await listen(mock, { port, host, shutdownGraceMs: 1_000, ...(log ? { log } : {}) });
   const server = started(running, token);
@@ -176,11 +187,12 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
 export async function startProxy(options: StartProxyOptions & { readonly journal?: true }): Promise<JournaledProxy>;
 export async function startProxy(options: StartProxyOptions): Promise<StartedProxy>;
 export async function startProxy(options: StartProxyOptions): Promise<StartedProxy | JournaledProxy> {
-  const { port = 0, host = '127.0.0.1', log, tokens = [], onExchange, journal: keep = true, journalSize, ...behaviour } = options;
+  const { port = 0, host = '127.0.0.1', log, tokens = [], onExchange, journal: keep = true, journalSize, contract, ...behaviour } = options;
   const known = tokens.map((token) => checkToken(token, 'tokens'));
   const journal = keep ? journalFor<ProxyVerdict>(journalSize) : undefined;
   const running = await listenProxy({
     ...behaviour,
+    contract: contractOf(contract),
     journal,
     port,
     host,

@@ -3,9 +3,10 @@ import { InvalidArgumentError } from 'commander';
 import { startMock, type StartedServer } from '../api/servers.js';
 import { defineCommand, type OptionValues } from './command.js';
 import { MAX_DELAY_MS } from '../mock/index.js';
-import { admin, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
+import { admin, contract, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
+import type { Contract } from '../src/openapi/index.js';
 import { HELD } from './outcome.js';
-import { commandLog, curlExample, explainListenError, journalLine, logged, untilSignal } from './serve.js';
+import { commandLog, contractLines, explainListenError, journalLine, logged, untilSignal } from './serve.js';
 
 /** What the mock answers: examples or generated data, and how slowly. `start` takes these options too. */
 export const MOCK_BEHAVIOUR_OPTIONS = {
@@ -20,6 +21,7 @@ export const MOCK_BEHAVIOUR_OPTIONS = {
 export type MockBehaviour = OptionValues<typeof MOCK_BEHAVIOUR_OPTIONS>;
 
 export interface MockCliOptions extends MockBehaviour {
+  readonly contract: Contract;
   readonly port: number;
   readonly host: string;
   readonly quiet: boolean;
@@ -43,6 +45,7 @@ export async function startMockServer(options: MockCliOptions, portFlag: string,
       delayMs: options.delay,
       journalSize: options.journalSize,
       admin: options.admin,
+      contract: options.contract,
       ...(log ? { log: log.line } : {}),
     });
     return logged(server, log);
@@ -54,14 +57,14 @@ export async function startMockServer(options: MockCliOptions, portFlag: string,
 
 /** One line on what the mock answers, for the start-up banner. */
 export function describeBehaviour(options: MockBehaviour): string {
-  const data = options.dynamic ? `generated data${options.seed === undefined ? '' : ` (seed ${options.seed})`}` : 'the examples of openapi.yaml';
+  const data = options.dynamic ? `generated data${options.seed === undefined ? '' : ` (seed ${options.seed})`}` : "the contract's examples";
   return `${data}${options.delay > 0 ? `, ${options.delay} ms latency` : ''}`;
 }
 
 export const mock = defineCommand({
   name: 'mock',
   description: 'run the Prism mock of openapi.yaml (any well-formed bearer token is accepted)',
-  options: { port: withDefault(port, 4010), host, ...MOCK_BEHAVIOUR_OPTIONS, journalSize, admin, quiet },
+  options: { contract, port: withDefault(port, 4010), host, ...MOCK_BEHAVIOUR_OPTIONS, journalSize, admin, quiet },
   help: `
 Per request, the header Prefer chooses the answer (Prism's Prefer):
   Prefer: code=401                       the declared 401 Error
@@ -80,7 +83,7 @@ One log line per request goes to standard output. SIGINT or SIGTERM stop it.`,
     io.out(
       `Plant Store mock (Prism) listening on ${server.url}, answering ${describeBehaviour(options)}\n` +
         `  token: any well-formed bearer token, e.g. ${server.token}\n` +
-        `  try:   ${curlExample(server.url, server.token)}\n` +
+        contractLines(options.contract, server.url, server.token) +
         journalLine(server.url, { ...options, journal: true }),
     );
     await untilSignal();

@@ -16,6 +16,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_JOURNAL_SIZE, isWellFormedToken, MAX_JOURNAL_SIZE } from '../src/http/index.js';
+import { loadContract, type Contract } from '../src/openapi/index.js';
 import { UsageError } from './outcome.js';
 
 /**
@@ -111,6 +112,32 @@ export function absoluteHttpUrl(text: string): string {
 }
 
 // ---- Options several commands take ----
+
+/**
+ * The contract a command works from (serve, mock, start, conform, proxy): the kit's openapi.yaml
+ * unless --contract names another. Read when the options are, so that a file that is missing, or
+ * a contract with a feature the kit cannot honour, is bad usage naming it (docs/contracts.md).
+ */
+export const contract: CliOption<Contract, true> = {
+  ...option<Contract>('--contract <file>', "the OpenAPI 3.1 contract to use instead of the kit's openapi.yaml", readContract),
+  present: true,
+  complete: (value) => value ?? loadContract(),
+};
+
+/** The rule of --contract: a file holding a contract the kit can honour exactly. */
+export function readContract(file: string): Contract {
+  try {
+    return loadContract(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new InvalidArgumentError(`no such file ${file}`);
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The contract as banners and reports name it: title, version and file. */
+export function describeContract(given: Contract): string {
+  return `${given.title} ${given.version} (${given.file})`;
+}
 
 /** Where a server listens (serve, mock, start); each gives its own default port. */
 export const port = option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65_535));

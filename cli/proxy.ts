@@ -4,16 +4,16 @@
  * outcome is broken when some answer broke the contract, held otherwise.
  */
 import { startProxy } from '../api/servers.js';
-import { loadContract } from '../src/openapi/index.js';
 import { batchedLog } from '../src/http/index.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, formatSummary, summaryToJUnit } from '../proxy/index.js';
 import { defineCommand, type Io, type OptionValues } from './command.js';
 import { writeReportFile } from './conform.js';
-import { absoluteHttpUrl, acceptedTokens, admin, flag, host, journalSize, junit, option, port, quiet, required, timeout, withDefault } from './options.js';
+import { absoluteHttpUrl, acceptedTokens, admin, contract, describeContract, flag, host, journalSize, junit, option, port, quiet, required, timeout, withDefault } from './options.js';
 import { BROKEN, HELD, type Outcome } from './outcome.js';
 import { explainListenError, journalLine, untilSignal } from './serve.js';
 
 const PROXY_OPTIONS = {
+  contract,
   upstream: required(option('--upstream <url>', 'the implementation to check, e.g. http://127.0.0.1:3000 (a path prefix is kept)', absoluteHttpUrl)),
   port: withDefault(port, 4020),
   host,
@@ -42,16 +42,16 @@ export async function runProxy(options: ProxyCliOptions, io: Io): Promise<Outcom
       timeoutMs: options.timeout,
       journalSize: options.journalSize,
       admin: options.admin,
+      contract: options.contract,
       ...(options.quiet ? {} : { log }),
     });
   } catch (error) {
     throw explainListenError(error, options, '--port');
   }
-  const contract = loadContract();
   const known = options.token.length;
   io.out(
     `Plant Store proxy listening on ${proxy.url}, forwarding to ${options.upstream}\n` +
-      `  every answer is checked against ${contract.title} ${contract.version}; Plant-Store-Violations names the checks it broke${options.errors ? ', and such an answer becomes a 502 Error' : ''}\n` +
+      `  every answer is checked against ${describeContract(options.contract)}; Plant-Store-Violations names the checks it broke${options.errors ? ', and such an answer becomes a 502 Error' : ''}\n` +
       `  tokens: ${known === 0 ? 'none known; a token is judged as the upstream takes it (--token T tells the proxy one it accepts)' : `${known} known (--token): a 401 to one is a finding`}\n` +
       journalLine(proxy.url, { ...options, journal: true }) +
       `  Ctrl-C stops it and prints the summary per check\n`,

@@ -1,13 +1,15 @@
 /** `plant-store serve`: the reference implementation on a socket. */
 import { startReference, type StartedServer } from '../api/servers.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, requestLog, type RequestLog } from '../src/http/index.js';
-import { DEFAULT_MAX_ENTRIES } from '../src/reference/index.js';
+import { defaultContractFile, type Contract } from '../src/openapi/index.js';
+import { DEFAULT_MAX_ENTRIES, planReference } from '../src/reference/index.js';
 import { defineCommand, type OptionValues } from './command.js';
-import { acceptedTokens, admin, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
+import { acceptedTokens, admin, contract, describeContract, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
 import { HELD, UsageError } from './outcome.js';
 
 /** serve's options; `start` takes them too. */
 export const REFERENCE_OPTIONS = {
+  contract,
   port: withDefault(port, 3000),
   host,
   token: acceptedTokens,
@@ -59,6 +61,7 @@ export async function startReferenceServer(options: ServeOptions, label = ''): P
       journal: options.journal,
       journalSize: options.journalSize,
       admin: options.admin,
+      contract: options.contract,
       ...(log ? { log: log.line } : {}),
     });
     return { server: logged(server, log), generated: options.token.length === 0 };
@@ -82,8 +85,25 @@ export function journalLine(url: string, options: { readonly journal: boolean; r
   return `  journal: ${url}/__plant-store/ (live page; the last ${String(options.journalSize)} requests as JSON at ${url}/__plant-store/requests)\n`;
 }
 
+/**
+ * The banner's lines on the contract: its title, version and file; with a contract of the user's,
+ * its operations (those answered from examples named, when `examples` is given) rather than the
+ * kit's curl example.
+ */
+export function contractLines(given: Contract, url: string, token: string, examples?: readonly string[]): string {
+  const lines = `  contract: ${describeContract(given)}\n`;
+  if (given.file === defaultContractFile()) return `${lines}  try:   ${curlExample(url, token)}\n`;
+  const operations = `  operations: ${given.operations.map((operation) => `${operation.method} ${operation.path}`).join(', ')}\n`;
+  return lines + operations + (examples === undefined || examples.length === 0 ? '' : `  answered from the contract's examples (outside the collection/item pattern): ${examples.join(', ')}\n`);
+}
+
 export function curlExample(url: string, token: string): string {
   return `curl -sS -X POST ${url}/plants -H 'Authorization: Bearer ${token}' -H 'Content-Type: application/json' -d '{"name":"Monstera","id":1,"tag":"tropical"}'`;
+}
+
+/** The operations the reference answers from the contract's examples, as `METHOD /path`. */
+export function fromExamples(given: Contract): string[] {
+  return planReference(given).fromExamples.map((operation) => `${operation.method} ${operation.path}`);
 }
 
 /** Resolves when the process is asked to stop (SIGINT or SIGTERM). */
@@ -101,7 +121,7 @@ export function untilSignal(): Promise<NodeJS.Signals> {
 
 export const serve = defineCommand({
   name: 'serve',
-  description: 'run the reference implementation of POST /plants',
+  description: 'run the reference implementation of the contract (stateful for its collection/item pattern)',
   options: REFERENCE_OPTIONS,
   help: `
 With no --token and no PLANT_STORE_TOKENS, a random token is generated and printed: the server is never open to everyone.
@@ -114,7 +134,7 @@ SIGINT or SIGTERM stop it gracefully: requests in flight finish.`,
     io.out(
       `Plant Store reference implementation listening on ${server.url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}\n` +
         `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
-        `  try:   ${curlExample(server.url, server.token)}\n` +
+        contractLines(options.contract, server.url, server.token, fromExamples(options.contract)) +
         journalLine(server.url, options),
     );
     await untilSignal();

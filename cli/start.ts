@@ -8,7 +8,7 @@ import type { StartedServer } from '../api/servers.js';
 import { describeBehaviour, MOCK_BEHAVIOUR_OPTIONS, startMockServer } from './mock.js';
 import { flag, port, withDefault } from './options.js';
 import { HELD } from './outcome.js';
-import { curlExample, journalLine, REFERENCE_OPTIONS, startReferenceServer, untilSignal, type StartedReference } from './serve.js';
+import { contractLines, fromExamples, journalLine, REFERENCE_OPTIONS, startReferenceServer, untilSignal, type StartedReference } from './serve.js';
 
 const START_OPTIONS = {
   ...REFERENCE_OPTIONS,
@@ -50,11 +50,11 @@ function banner(reference: StartedReference, mock: StartedServer, options: Optio
     `Plant Store Kit is up.\n` +
     `  reference implementation  ${url}${options.cors ? ', CORS on' : ''}\n` +
     `    token: ${token}${reference.generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
-    `    try:   ${curlExample(url, token)}\n` +
+    indent(contractLines(options.contract, url, token, fromExamples(options.contract))) +
     indent(journalLine(url, options)) +
     `  mock (Prism)              ${mock.url}, answering ${describeBehaviour(options)}\n` +
     `    token: the same, or any well-formed bearer token\n` +
-    `    try:   ${curlExample(mock.url, token)}\n` +
+    indent(contractLines(options.contract, mock.url, token).replace(/^ {2}contract: .*\n/, '')) +
     indent(journalLine(mock.url, { ...options, journal: true })) +
     `Ctrl-C stops both.\n`
   );

@@ -11,11 +11,16 @@ import { join } from 'node:path';
 import { unreachable as whyUnreachable } from '../contracts/reachability.js';
 import { DEFAULT_TIMEOUT_MS, pactSource, verifierOptions, type VerifyFlags } from '../contracts/verifier-options.js';
 import { defineCommand, type Io, type OptionValues } from './command.js';
-import { baseUrl, flag, option, timeout, token, withDefault } from './options.js';
+import { baseUrl, contract, describeContract, flag, option, readContract, timeout, token, withDefault, type CliOption } from './options.js';
+import type { Contract } from '../src/openapi/index.js';
 import { BROKEN, HELD, unreachable, usage, type Outcome } from './outcome.js';
+
+/** verify's --contract: the option every command takes, without its default - without it, no lint runs. */
+const lintContract: CliOption<Contract, false> = { flags: contract.flags, description: contract.description, present: false, parse: readContract };
 
 const VERIFY_OPTIONS = {
   baseUrl,
+  contract: lintContract,
   token,
   pact: option<string[]>('--pact <path>', "a pact file or a directory of them (repeatable); default: the kit's consumer contract, recorded for this run", (text, previous) => [...(previous ?? []), text]),
   providerVersion: option('--provider-version <version>', 'with a broker: the version being verified (the commit); needed to publish results'),
@@ -36,6 +41,7 @@ export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io
   // A flag or variable that contradicts another throws VerifyConfigurationError: bad usage.
   const source = pactSource(flags, process.env);
   verifierOptions(flags, process.env);
+  if (options.contract !== undefined && source === 'broker') return usage("--contract lints pact files: give them with --pact (a broker's pacts are not linted)");
   for (const path of options.pact ?? []) {
     if (!/^https?:\/\//.test(path) && !existsSync(path)) return usage(`--pact ${path}: no such file or directory`);
   }
@@ -53,6 +59,15 @@ export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io
       const { recordPacts } = await import('../contracts/consumer-contract.js');
       recordedIn = mkdtempSync(join(tmpdir(), 'plant-store-pacts-'));
       pactUrls = [await recordPacts(recordedIn)];
+    }
+    if (options.contract !== undefined) {
+      const { formatFindings, lintPactFiles, pactFiles } = await import('../contracts/pact-lint.js');
+      // A pact at a URL is verified as it is; only files on this machine are linted.
+      const findings = lintPactFiles(pactUrls.filter((path) => !/^https?:\/\//.test(path)).flatMap(pactFiles), options.contract);
+      if (findings.length > 0) {
+        io.out(`The pacts ask for what ${describeContract(options.contract)} does not allow:\n${formatFindings(findings)}\n`);
+        return BROKEN;
+      }
     }
     let outcome: Awaited<ReturnType<typeof verification.runVerification>>;
     try {

@@ -12,9 +12,10 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import ts from 'typescript';
-import { defaultContractFile } from '../src/openapi/index.js';
+import { defaultContractFile, loadContract } from '../src/openapi/index.js';
 
 /** Where the generated types live, in the source tree (also when this runs from dist/). */
 export function generatedTypesFile(): string {
@@ -35,8 +36,30 @@ export async function generateTypes(contractFile: string = defaultContractFile()
   return HEADER + astToString(nodes);
 }
 
+/**
+ * `npm run generate:types` writes the kit's own types; `npm run generate:types -- --contract C
+ * [--out F]` writes the types of another contract to F (standard output without it), once the kit
+ * has read C whole - a contract it would refuse to serve is refused here too (docs/contracts.md).
+ */
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const file = generatedTypesFile();
-  writeFileSync(file, await generateTypes());
-  process.stdout.write(`wrote ${file}\n`);
+  const { values } = parseArgs({ options: { contract: { type: 'string' }, out: { type: 'string' } } });
+  if (values.contract === undefined) {
+    const file = generatedTypesFile();
+    writeFileSync(file, await generateTypes());
+    process.stdout.write(`wrote ${file}\n`);
+  } else {
+    let contract;
+    try {
+      contract = loadContract(values.contract);
+    } catch (error) {
+      process.stderr.write(`generate:types: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(2);
+    }
+    const text = await generateTypes(contract.file);
+    if (values.out === undefined) process.stdout.write(text);
+    else {
+      writeFileSync(values.out, text);
+      process.stdout.write(`wrote ${values.out} (${contract.title} ${contract.version})\n`);
+    }
+  }
 }

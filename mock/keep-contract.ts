@@ -23,6 +23,8 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   const what = `${source} ${answer.status} answer`;
   const declared = operation.response(answer.status);
   if (!operation.declaredStatuses.includes(answer.status) || declared === undefined) return internal(`${what}: the status is not declared for ${operation.method} ${operation.path}`);
+  // A response the contract declares without content (a 204) is answered without content.
+  if (declared.mediaTypes.length === 0) return answer.body === undefined || answer.body === '' ? { status: answer.status, headers: declaredHeaders(answer.headers), body: '' } : internal(`${what}: a body where the contract declares none`);
   const mediaType = (answer.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json' || !declared.validateBody) return internal(`${what}: the media type ${mediaType ?? 'none'} is not application/json`);
   if (answer.body === undefined) return internal(`${what}: no body`);
@@ -33,8 +35,14 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   if (answer.status >= 300 && !(isJsonObject(body) && isLosslessNumber(body.error) && exactInteger(body.error) === BigInt(answer.status))) {
     return internal(`${what}: the Error's error is not the status`);
   }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
+  const headers = declaredHeaders(answer.headers);
   for (const [name, { required }] of declared.headers) if (required && headers[name] === undefined) return internal(`${what}: the required header ${name} is missing`);
   return { status: answer.status, headers: { ...headers, 'content-type': 'application/json' }, body: text };
+}
+
+/** The answer's headers but those of the content, which the kit writes itself. */
+function declaredHeaders(given: Readonly<Record<string, string>>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given)) if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
+  return headers;
 }

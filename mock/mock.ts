@@ -74,12 +74,12 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     return { operation, path, preferences, preferred: Object.keys(preferences).length > 0 };
   };
 
-  const respond = async (admitted: MockAdmitted, body: JsonObject): Promise<Reply> => {
+  const respond = async (admitted: MockAdmitted, body: JsonObject | undefined): Promise<Reply> => {
     let answer;
     try {
       // Prism sees plain numbers: an id beyond 2^53 arrives rounded, which does not matter -
       // the pipeline has validated it exactly, and Prism does not validate or echo it.
-      answer = await engine.answer({ method: admitted.operation.method, path: admitted.path, body: validationView(body) }, admitted.preferences);
+      answer = await engine.answer({ method: admitted.operation.method, path: admitted.path, body: body === undefined ? undefined : validationView(body) }, admitted.preferences);
     } catch (cause) {
       return internal(`Prism failed (${cause instanceof Error ? cause.message : String(cause)})`, cause);
     }

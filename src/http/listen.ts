@@ -230,8 +230,9 @@ function send(res: ServerResponse, response: AppResponse, close: boolean): void 
   // its keys walked once more on every response (the hot path of every request).
   const headers: (string | number)[] = [];
   for (const name in response.headers) headers.push(name, response.headers[name] as string);
-  // RFC 9110, section 8.6: no Content-Length on a 204 (the answer to a CORS preflight).
-  if (response.status !== 204) headers.push('content-length', Buffer.byteLength(response.body));
+  // RFC 9110, section 8.6: no Content-Length on a 204 (the answer to a CORS preflight); an answer
+  // to HEAD carries GET's own (pipeline.ts).
+  if (response.status !== 204 && response.headers['content-length'] === undefined) headers.push('content-length', Buffer.byteLength(response.body));
   if (close) headers.push('connection', 'close');
   res.writeHead(response.status, headers as string[]);
   res.end(response.body);

@@ -1,8 +1,8 @@
 /**
  * The one request pipeline both kit servers run, the reference implementation and the mock:
  *
- *   [CORS preflight] → route → head rules → admit ┊ body rules → respond → [CORS] → [latency]
- *                      └─────── refusal? ───────┘ ┊ └─ refusal? ─┘   └ defect? → 500, reported
+ *   [CORS preflight] → route → head rules → parameters → admit ┊ body rules → respond → [CORS] → [latency]
+ *                      └──────────── refusal? ────────────┘ ┊ └─ refusal? ─┘   └ defect? → 500, reported
  *
  * Everything before `┊` is judged on the head, before any of the body is read (the socket layer
  * reads the body only for an admitted request); the rules are rules.ts's lists, in order. The
@@ -23,14 +23,14 @@
  * To add a rule, see rules.ts: the rule and its place in HEAD_RULES or BODY_RULES there, its
  * error code in errors.ts if it needs a new one, and its test. Nothing here changes.
  */
-import type { Contract, OperationContract } from '../openapi/contract.js';
+import type { Contract, OperationContract, ParsedParameters } from '../openapi/contract.js';
 import { isJsonObject, type JsonObject } from '../openapi/json.js';
 import { adminRouter, type AdminRoutes } from './admin.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { PlantStoreError } from './errors.js';
 import type { Journal } from './journal.js';
 import { errorResponse, type AppRequest, type AppResponse, type Delivery, type Exchange, type RequestHead, type Verdict } from './exchange.js';
-import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, HEAD_RULES, ROUTE_RULE, route, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
+import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, EMPTY_BODY_RULES, HEAD_RULES, isAbsentBody, PARAMETERS_RULE, readParameters, ROUTE_RULE, route, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
 
 /** What an answer gives: the response, or a refusal (one coded `internal` is a defect of the kit). */
 export type Reply = AppResponse | PlantStoreError;
@@ -45,10 +45,13 @@ export interface Admitted {
 
 /** The part of a server that differs: how it answers a request the rules accepted. */
 export interface Answer<A extends Admitted, R extends Reply | Promise<Reply>> {
-  /** Called once the head passed every rule, before any of the body is read: what `respond` needs of the head, or a refusal. */
-  admit(operation: OperationContract, request: RequestHead): A | PlantStoreError;
-  /** The answer to a request whose body passed every rule. */
-  respond(admitted: A, body: JsonObject): R;
+  /**
+   * Called once the head passed every rule, before any of the body is read, with the request's
+   * parameters as typed values: what `respond` needs of the head, or a refusal.
+   */
+  admit(operation: OperationContract, request: RequestHead, parameters: ParsedParameters): A | PlantStoreError;
+  /** The answer to a request whose body passed every rule; `body` undefined when the request has none and needs none. */
+  respond(admitted: A, body: JsonObject | undefined): R;
   /** How a verdict names a refusal by `admit` or `respond` (the mock's: `prefer`); default `answer`. */
   readonly rule?: string;
 }
@@ -149,6 +152,8 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
   // The body under judgement: one object for every request, since the body rules run
   // synchronously and so one request at a time; emptied after each, so it holds no body.
   const judged: Body = { bytes: EMPTY, text: '', value: null };
+  // The HEAD requests routed to a GET: answered as GET, without content (RFC 9110, section 9.3.2).
+  const asHead = new WeakSet<RequestHead>();
   // When each request's head arrived, for the exchanges told to `onExchange` (only then kept).
   const arrived = onExchange ? new WeakMap<RequestHead, number>() : undefined;
 
@@ -163,7 +168,8 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
   };
 
   // Every answer but a preflight or an admin one leaves through here: CORS, delivery, the observer.
-  const finish = (request: RequestHead, response: AppResponse, verdict: Verdict, body: Uint8Array | undefined): Answered => {
+  const finish = (request: RequestHead, answered: AppResponse, verdict: Verdict, body: Uint8Array | undefined): Answered => {
+    const response = asHead.has(request) ? withoutContent(answered) : answered;
     const withHeaders = cors ? withCors(response, request.headers) : response;
     const how = delivery?.(request);
     if (how === undefined) {
@@ -204,13 +210,17 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
         tell(request, undefined, PREFLIGHT, granted, 0);
         return granted;
       }
-      const operation = route(contract, method, url);
-      if (operation instanceof PlantStoreError) return reply(request, operation, ROUTE_RULE, undefined);
+      const routed = route(contract, method, url);
+      if (routed instanceof PlantStoreError) return reply(request, routed, ROUTE_RULE, undefined);
+      const { operation } = routed;
+      if (operation.method !== method && method.toUpperCase() === 'HEAD') asHead.add(request);
       for (const rule of HEAD_RULES) {
         const refusal = rule(request, operation, settings);
         if (refusal) return reply(request, refusal, rule.ruleName, undefined);
       }
-      const admitted = answer.admit(operation, request);
+      const parameters = readParameters(request, routed);
+      if (parameters instanceof PlantStoreError) return reply(request, parameters, PARAMETERS_RULE, undefined);
+      const admitted = answer.admit(operation, request, parameters);
       return admitted instanceof PlantStoreError ? reply(request, admitted, answerRule, undefined) : admitted;
     } catch (cause) {
       return defect(request, cause, undefined);
@@ -222,9 +232,10 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
       let refusal: PlantStoreError | undefined;
       let rule = '';
       let value;
+      const absent = isAbsentBody(admitted.operation, bytes.length);
       try {
         judged.bytes = bytes;
-        for (const bodyRule of BODY_RULES) {
+        for (const bodyRule of absent ? EMPTY_BODY_RULES : BODY_RULES) {
           refusal = bodyRule(judged, admitted.operation, settings);
           if (refusal) {
             rule = bodyRule.ruleName;
@@ -238,8 +249,8 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
         judged.value = null;
       }
       if (refusal) return reply(request, refusal, rule, bytes);
-      if (!isJsonObject(value)) throw new Error('the body rules let through a body that is not a JSON object');
-      const given = answer.respond(admitted, value);
+      if (!absent && !isJsonObject(value)) throw new Error('the body rules let through a body that is not a JSON object');
+      const given = answer.respond(admitted, absent ? undefined : (value as JsonObject));
       if (!(given instanceof Promise)) return reply(request, given, answerRule, bytes);
       // A rejection, or a throw while the settled reply is finished, is a defect too.
       return given.then((settled) => reply(request, settled, answerRule, bytes)).catch((cause: unknown) => defect(request, cause, bytes));
@@ -268,6 +279,15 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
       return body(request, admitted, typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : (request.body ?? EMPTY));
     },
   };
+}
+
+/**
+ * The answer to HEAD: GET's without its content (RFC 9110, section 9.3.2), with the
+ * Content-Length GET's answer would have (section 8.6).
+ */
+function withoutContent(response: AppResponse): AppResponse {
+  if (response.body === '') return response;
+  return { ...response, headers: { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) }, body: '' };
 }
 
 /** The verdict of a refusal: a defect's, or the rule's that refused. */

@@ -4,8 +4,9 @@
  * comes first and finds the operation; the head rules follow, before any of the body is read
  * (so that credentials are judged before a byte of the body is: docs/DESIGN.md, decision 5); the body
  * rules judge the whole body. Their order is docs/DESIGN.md's and the lists below are the only place
- * that sets it: route, credentials, media type, content coding, declared length; then size,
- * presence, UTF-8, byte order mark, nesting, JSON, schema, object.
+ * that sets it: route, credentials, media type, content coding, declared length; then the
+ * parameters (`readParameters`); then size, presence, UTF-8, byte order mark, nesting, JSON,
+ * schema, object (only presence for an absent body the operation allows).
  *
  * Adding a rule touches two source files and a test:
  * 1. here, the rule: a `HeadRule` (it reads the head: method, url, headers) or a `BodyRule` (it
@@ -22,7 +23,7 @@
  * is also a new setting: a field of `RuleSettings`, an option of createPipeline, and the
  * servers' and the command line's options that set it.)
  */
-import { formatIssues, type Contract, type OperationContract } from '../openapi/contract.js';
+import { formatIssues, isParameterProblem, type Contract, type OperationContract, type ParsedParameters } from '../openapi/contract.js';
 import { isJsonObject, nestingExceeds, parseJson, type JsonValue } from '../openapi/json.js';
 import { PlantStoreError } from './errors.js';
 import { headerValue, type RequestHead } from './exchange.js';
@@ -90,19 +91,52 @@ export function splitTarget(url: string): { path: string; query: string } {
   return { path: mark === -1 ? target : target.slice(0, mark), query: mark === -1 ? '' : target.slice(mark + 1) };
 }
 
-/** The first rule: the operation for a request, or the 404/405 Error. The query string is ignored. */
-export function route(contract: Contract, method: string, url: string): OperationContract | PlantStoreError {
-  const { path } = splitTarget(url);
-  const operation = contract.findOperation(method, path);
-  if (operation) return operation;
-  const allowed = contract.methodsFor(path);
-  if (allowed === undefined) {
+/** A request the route has found an operation for: the operation, its path's templated segments and the query string. */
+export interface Routed {
+  readonly operation: OperationContract;
+  /** The raw text of each templated path segment, by parameter name. */
+  readonly pathValues: Readonly<Record<string, string>>;
+  readonly query: string;
+}
+
+/**
+ * The methods a path answers: those declared, and HEAD where GET is declared (RFC 9110, section
+ * 9.3.2: HEAD is GET without content), as `Allow` lists them (section 10.2.1).
+ */
+export function allowedMethods(operations: ReadonlyMap<string, OperationContract>): string[] {
+  const methods = [...operations.keys()];
+  return operations.has('GET') && !operations.has('HEAD') ? [...methods, 'HEAD'] : methods;
+}
+
+/**
+ * The first rule: the operation for a request, or the 404/405 Error. A path falls under the
+ * template whose literal segments match first (contract.ts); HEAD is answered as GET where only
+ * GET is declared; a 405 lists the path's methods in `Allow` (RFC 9110, section 15.5.6).
+ */
+export function route(contract: Contract, method: string, url: string): Routed | PlantStoreError {
+  const { path, query } = splitTarget(url);
+  const match = contract.matchPath(path);
+  if (match === undefined) {
     const known = contract.operations.map((o) => `${o.method} ${o.path}`).join(', ');
     return new PlantStoreError('not_found', `path: no operation at ${truncate(path)}; the store has ${known}`);
   }
-  return new PlantStoreError('method_not_allowed', `method: ${truncate(method)} is not allowed on ${path}; use ${allowed.join(', ')}`, {
+  const operations = contract.operationsAt(match.template);
+  const upper = method.toUpperCase();
+  const operation = operations.get(upper) ?? (upper === 'HEAD' ? operations.get('GET') : undefined);
+  if (operation) return { operation, pathValues: match.values, query };
+  const allowed = allowedMethods(operations);
+  return new PlantStoreError('method_not_allowed', `method: ${truncate(method)} is not allowed on ${truncate(path)}; use ${allowed.join(', ')}`, {
     headers: { allow: allowed.join(', ') },
   });
+}
+
+/** How a verdict names the rule that reads the parameters (after the head rules). */
+export const PARAMETERS_RULE = 'parameters';
+
+/** The request's path, query and header parameters as typed values, or the 400 Error naming the parameter. */
+export function readParameters(request: RequestHead, routed: Routed): ParsedParameters | PlantStoreError {
+  const parsed = routed.operation.parseParameters({ path: routed.pathValues, query: routed.query, headers: request.headers });
+  return isParameterProblem(parsed) ? new PlantStoreError('invalid_parameter', parsed.problem) : parsed;
 }
 
 // ---- credentials ---------------------------------------------------------------------------
@@ -231,6 +265,8 @@ export const mediaTypeRule = headRule('media-type', (request, operation) => {
   const declared = operation.requestBody?.mediaTypes;
   if (declared === undefined) return undefined;
   const contentType = headerValue(request.headers, 'content-type');
+  // An optional body may be left out, and then needs no media type.
+  if (contentType === undefined && operation.requestBody?.required === false) return undefined;
   // The common case, a bare declared type, needs no parsing.
   if (contentType !== undefined && declared.includes(contentType)) return undefined;
   const expected = declared.join(' or ');
@@ -271,10 +307,13 @@ export function tooLarge(maxBytes: number): PlantStoreError {
 
 export const sizeRule = bodyRule('size', (body, _operation, settings) => (body.bytes.length > settings.maxBodyBytes ? tooLarge(settings.maxBodyBytes) : undefined));
 
-/** A body is required where the operation declares one, and refused where it declares none. */
+/**
+ * A body is required where the operation declares a required one, and refused where it declares
+ * none (RFC 9110, section 9.3.1: content in a GET has no meaning the contract gives it).
+ */
 export const presenceRule = bodyRule('presence', (body, operation) => {
-  if (operation.requestBody === undefined) return new PlantStoreError('invalid_body', 'body: this operation takes no body');
-  return body.bytes.length === 0 ? new PlantStoreError('invalid_body', 'body: is required') : undefined;
+  if (operation.requestBody === undefined) return body.bytes.length === 0 ? undefined : new PlantStoreError('invalid_body', 'body: this operation takes no body');
+  return body.bytes.length === 0 && operation.requestBody.required ? new PlantStoreError('invalid_body', 'body: is required') : undefined;
 });
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -334,6 +373,14 @@ export const objectRule = bodyRule('object', (body) => (isJsonObject(body.value)
 
 /** The body rules, in order. */
 export const BODY_RULES: readonly BodyRule[] = [sizeRule, presenceRule, utf8Rule, byteOrderMarkRule, nestingRule, jsonRule, schemaRule, objectRule];
+
+/** The rules for an empty body: where the operation takes none, or its body is optional, nothing else is read. */
+export const EMPTY_BODY_RULES: readonly BodyRule[] = [presenceRule];
+
+/** Whether a body of this length is absent, and allowed to be, for the operation (then the answer is given none). */
+export function isAbsentBody(operation: OperationContract, length: number): boolean {
+  return length === 0 && operation.requestBody?.required !== true;
+}
 
 function truncate(text: string, max = 80): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;

@@ -5,25 +5,19 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { default as addFormatsModule } from 'ajv-formats';
-import { INT64_MAX, INT64_MIN, isInt64Projection, validationView, type JsonValue } from './json.js';
+import { INT64_MAX, INT64_MIN, isInt64Projection, parseJson, validationView, type JsonValue } from './json.js';
+import { compileLinks, type LinkContract } from './links.js';
+import { compileParameters, parseParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
+import { compilePaths, templateParameters, type PathMatch } from './paths.js';
+import { asRecord, decodePointerSegment, encodePointerSegment, type BodyValidator, type Schema, type Unsupported, type Validation, type ValidationIssue } from './types.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-export type Schema = Record<string, unknown>;
-
-export interface ValidationIssue {
-  /** The field, as a dotted path (`id`, `tags.0`), or `body` for the whole value. */
-  readonly field: string;
-  readonly message: string;
-}
-
-export interface Validation {
-  readonly valid: boolean;
-  readonly issues: readonly ValidationIssue[];
-}
-
-export type BodyValidator = (value: JsonValue) => Validation;
+export type { BodyValidator, Schema, Unsupported, Validation, ValidationIssue } from './types.js';
+export * from './links.js';
+export * from './parameters.js';
+export type { PathMatch } from './paths.js';
 
 export interface SecurityScheme {
   readonly name: string;
@@ -41,6 +35,10 @@ export interface ResponseContract {
   readonly schema: Schema | undefined;
   /** Declared headers, by lower-case name. */
   readonly headers: ReadonlyMap<string, { readonly required: boolean }>;
+  /** Where the response leads (OpenAPI links), each with how the target's parameters are taken from the exchange. */
+  readonly links: readonly LinkContract[];
+  /** The first example of its application/json content (`example`, else the first of `examples`), lossless. */
+  readonly example: JsonValue | undefined;
 }
 
 export interface RequestBodyContract {
@@ -56,8 +54,15 @@ export interface OperationContract {
   /** Upper case. */
   readonly method: string;
   readonly path: string;
-  /** Alternatives, each a list of schemes that must all hold (OpenAPI's security requirement). */
+  /**
+   * Alternatives, each a list of schemes that must all hold (OpenAPI's security requirement);
+   * empty when the operation is open (`security: []`, or an empty requirement among them).
+   */
   readonly security: readonly (readonly SecurityScheme[])[];
+  /** Path, query and header parameters: the path item's, overridden by the operation's own. */
+  readonly parameters: readonly ParameterContract[];
+  /** The request's parameters as typed values (int64 exact), or a problem naming the parameter. */
+  parseParameters(request: RequestParameters): ParsedParameters | ParameterProblem;
   readonly requestBody: RequestBodyContract | undefined;
   readonly responses: readonly ResponseContract[];
   /** Explicitly declared numeric statuses, ascending. */
@@ -84,6 +89,12 @@ export interface Contract {
   findOperation(method: string, path: string): OperationContract | undefined;
   /** The methods declared for a concrete path (upper case), or undefined when no path matches. */
   methodsFor(path: string): readonly string[] | undefined;
+  /** The path template a concrete path falls under (literal segments before templated ones), with its templated segments' text. */
+  matchPath(path: string): PathMatch | undefined;
+  /** The operations of a path template, by upper-case method. */
+  operationsAt(template: string): ReadonlyMap<string, OperationContract>;
+  /** The operation with this operationId (`METHOD /path` for one without). */
+  operationById(id: string): OperationContract | undefined;
   /** A schema with `$ref`s followed, e.g. `resolve({ $ref: '#/components/schemas/Plant' })`. */
   resolve(schema: Schema): Schema;
   shapeOf(schema: Schema): ObjectShape;
@@ -94,20 +105,32 @@ export interface Contract {
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const DOCUMENT_ID = 'urn:plant-store-kit:openapi';
 
-function asRecord(value: unknown): Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Schema) : {};
+function isRecord(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function decodePointerSegment(segment: string): string {
-  return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+/** A contract the kit cannot honour exactly: every unsupported feature, each with where it is. */
+export class UnsupportedContractError extends Error {
+  readonly unsupported: readonly Unsupported[];
+
+  constructor(file: string, unsupported: readonly Unsupported[]) {
+    super(`the contract ${file} uses what the kit cannot serve exactly (docs/contracts.md): ${unsupported.map((u) => `${u.feature} at ${u.pointer === '' ? 'the root' : u.pointer}`).join('; ')}`);
+    this.name = 'UnsupportedContractError';
+    this.unsupported = unsupported;
+  }
 }
 
-function encodePointerSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+/** What compiling the parts of a document needs: its schemas, validators and the refusal list. */
+interface Sources {
+  readonly document: Schema;
+  readonly resolve: (schema: Schema) => Schema;
+  readonly validatorAt: (pointer: string) => BodyValidator;
+  readonly pointerOf: (schema: Schema, fallback: string) => string;
+  readonly shapeOf: (schema: Schema) => ObjectShape;
+  readonly refuse: (feature: string, pointer: string) => void;
 }
 
-/** Compiles a parsed OpenAPI 3.1 document. Exported for tests that feed modified contracts. */
-export function compileContract(document: Schema, file = '<memory>'): Contract {
+function createSources(document: Schema, refuse: Sources['refuse']): Sources {
   const ajv = new Ajv2020({ allErrors: true, strictSchema: false, validateFormats: true });
   addFormats(ajv);
   // ajv-formats' int64 only checks for an integer; with projected numbers the range is exact.
@@ -139,7 +162,7 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
     looked.set(ref, found);
     return found;
   };
-  const resolveSchema = (schema: Schema): Schema => {
+  const resolve = (schema: Schema): Schema => {
     let current = schema;
     for (let hops = 0; typeof current.$ref === 'string'; hops++) {
       if (hops > 32) throw new Error(`$ref cycle at ${String(schema.$ref)}`);
@@ -148,9 +171,12 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
     return current;
   };
   const pointerOf = (schema: Schema, fallback: string): string => (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') ? schema.$ref.slice(1) : fallback);
+  return { document, resolve, validatorAt, pointerOf, shapeOf: shapeReader(resolve), refuse };
+}
 
+function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => ObjectShape {
   const shapes = new WeakMap<Schema, ObjectShape>();
-  const shapeOf = (schema: Schema): ObjectShape => {
+  return (schema) => {
     const known = shapes.get(schema);
     if (known) return known;
     const properties = new Map<string, Schema>();
@@ -158,7 +184,7 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
     let additionalProperties = true;
     const visit = (node: Schema, depth: number): void => {
       if (depth > 32) throw new Error('allOf/$ref nesting too deep');
-      const resolved = resolveSchema(node);
+      const resolved = resolve(node);
       for (const part of Array.isArray(resolved.allOf) ? resolved.allOf : []) visit(asRecord(part), depth + 1);
       for (const [name, property] of Object.entries(asRecord(resolved.properties))) properties.set(name, asRecord(property));
       for (const name of Array.isArray(resolved.required) ? resolved.required : []) if (typeof name === 'string') required.add(name);
@@ -169,77 +195,161 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
     shapes.set(schema, shape);
     return shape;
   };
+}
 
-  const schemes = asRecord(asRecord(document.components).securitySchemes);
-  const securityOf = (requirements: unknown): SecurityScheme[][] =>
-    (Array.isArray(requirements) ? requirements : []).map((requirement) =>
-      Object.keys(asRecord(requirement)).map((name) => {
-        const scheme = asRecord(schemes[name]);
-        return { name, type: String(scheme.type), ...(typeof scheme.scheme === 'string' ? { scheme: scheme.scheme.toLowerCase() } : {}) };
-      }),
-    );
+const JSON_MEDIA_TYPE = 'application/json';
 
-  const operations: OperationContract[] = [];
+/** Media types other than application/json, refused: the kit reads and writes JSON only. */
+function refuseMediaTypes(content: Schema, at: string, sources: Sources): void {
+  for (const type of Object.keys(content)) if (type !== JSON_MEDIA_TYPE) sources.refuse(`the media type ${type}`, `${at}/content/${encodePointerSegment(type)}`);
+}
+
+/**
+ * The security requirements of an operation: alternatives, each a list of schemes that must all
+ * hold. An empty alternative (`security: []`, or `- {}` among them) makes the operation open:
+ * the result is then empty. Only HTTP bearer (RFC 6750) is served; any other scheme is refused.
+ */
+function compileSecurity(requirements: unknown, at: string, sources: Sources): SecurityScheme[][] {
+  const schemes = asRecord(asRecord(sources.document.components).securitySchemes);
+  const alternatives = (Array.isArray(requirements) ? requirements : []).map((requirement, index) =>
+    Object.keys(asRecord(requirement)).map((name) => {
+      const scheme = sources.resolve(asRecord(schemes[name]));
+      const where = name in schemes ? `/components/securitySchemes/${encodePointerSegment(name)}` : `${at}/${index}`;
+      const kind = typeof scheme.scheme === 'string' ? scheme.scheme.toLowerCase() : undefined;
+      if (!(name in schemes)) sources.refuse(`the undeclared security scheme ${name}`, where);
+      else if (scheme.type !== 'http' || kind !== 'bearer') sources.refuse(`the security scheme ${name} (${String(scheme.type)}${kind === undefined ? '' : ` ${kind}`}; the kit serves http bearer only)`, where);
+      return { name, type: String(scheme.type), ...(kind === undefined ? {} : { scheme: kind }) };
+    }),
+  );
+  return alternatives.some((alternative) => alternative.length === 0) ? [] : alternatives;
+}
+
+/** The first example of a JSON content (`example`, else the first of `examples`), exactly. */
+function exampleOf(json: Schema, sources: Sources): JsonValue | undefined {
+  const value = json.example ?? Object.values(asRecord(json.examples)).map((example) => sources.resolve(asRecord(example)).value)[0];
+  return value === undefined ? undefined : parseJson(JSON.stringify(value));
+}
+
+function compileResponse(status: string, raw: unknown, at: string, sources: Sources, links: (links: Schema, at: string) => LinkContract[]): ResponseContract {
+  const response = sources.resolve(asRecord(raw));
+  const content = asRecord(response.content);
+  refuseMediaTypes(content, at, sources);
+  const json = asRecord(content[JSON_MEDIA_TYPE]);
+  const schema = json.schema === undefined ? undefined : asRecord(json.schema);
+  const headers = new Map<string, { required: boolean }>();
+  for (const [name, header] of Object.entries(asRecord(response.headers))) headers.set(name.toLowerCase(), { required: sources.resolve(asRecord(header)).required === true });
+  return {
+    status,
+    description: typeof response.description === 'string' ? response.description : '',
+    mediaTypes: Object.keys(content),
+    schema,
+    validateBody: schema && sources.validatorAt(sources.pointerOf(schema, `${at}/content/application~1json/schema`)),
+    headers,
+    links: links(asRecord(response.links), `${at}/links`),
+    example: exampleOf(json, sources),
+  };
+}
+
+function compileRequestBody(raw: unknown, at: string, sources: Sources): RequestBodyContract | undefined {
+  const body = sources.resolve(asRecord(raw));
+  if (Object.keys(body).length === 0) return undefined;
+  const content = asRecord(body.content);
+  refuseMediaTypes(content, at, sources);
+  const json = asRecord(content[JSON_MEDIA_TYPE]);
+  if (json.schema === undefined) return undefined;
+  const schema = asRecord(json.schema);
+  const type = sources.resolve(schema).type;
+  // The kit's servers read a JSON object (pipeline.ts): any other body would be refused, so the contract is.
+  if (type !== undefined && type !== 'object') sources.refuse(`a request body of type ${JSON.stringify(type)} (the kit reads JSON objects)`, `${at}/content/application~1json/schema`);
+  return {
+    required: body.required === true,
+    mediaTypes: Object.keys(content),
+    schema,
+    validate: sources.validatorAt(sources.pointerOf(schema, `${at}/content/application~1json/schema`)),
+    shape: sources.shapeOf(schema),
+  };
+}
+
+/** Where each operation of the document is: its pointer, method, path and raw object. */
+interface Located {
+  readonly path: string;
+  readonly method: (typeof HTTP_METHODS)[number];
+  readonly raw: Schema;
+  readonly pointer: string;
+  readonly id: string;
+}
+
+function locateOperations(document: Schema): Located[] {
+  const located: Located[] = [];
   for (const [path, item] of Object.entries(asRecord(document.paths))) {
     for (const method of HTTP_METHODS) {
-      const operation = asRecord(asRecord(item)[method]);
-      if (Object.keys(operation).length === 0) continue;
-      const base = `/paths/${encodePointerSegment(path)}/${method}`;
-      const body = asRecord(resolveSchema(asRecord(operation.requestBody)));
-      const bodyContent = asRecord(body.content);
-      const jsonBody = asRecord(bodyContent['application/json']);
-      let requestBody: RequestBodyContract | undefined;
-      if (Object.keys(body).length > 0 && jsonBody.schema !== undefined) {
-        const schema = asRecord(jsonBody.schema);
-        requestBody = {
-          required: body.required === true,
-          mediaTypes: Object.keys(bodyContent),
-          schema,
-          validate: validatorAt(pointerOf(schema, `${base}/requestBody/content/application~1json/schema`)),
-          shape: shapeOf(schema),
-        };
-      }
-      const responses: ResponseContract[] = Object.entries(asRecord(operation.responses)).map(([status, raw]) => {
-        const response = resolveSchema(asRecord(raw));
-        const content = asRecord(response.content);
-        const json = asRecord(content['application/json']);
-        const schema = json.schema === undefined ? undefined : asRecord(json.schema);
-        const headers = new Map<string, { required: boolean }>();
-        for (const [name, header] of Object.entries(asRecord(response.headers))) headers.set(name.toLowerCase(), { required: resolveSchema(asRecord(header)).required === true });
-        return {
-          status,
-          description: typeof response.description === 'string' ? response.description : '',
-          mediaTypes: Object.keys(content),
-          schema,
-          validateBody: schema && validatorAt(pointerOf(schema, `${base}/responses/${status}/content/application~1json/schema`)),
-          headers,
-        };
-      });
-      const declaredStatuses = responses.map((r) => Number(r.status)).filter(Number.isInteger).sort((a, b) => a - b);
-      operations.push({
-        operationId: typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`,
-        method: method.toUpperCase(),
-        path,
-        security: securityOf(operation.security ?? document.security),
-        requestBody,
-        responses,
-        declaredStatuses,
-        response: (status) =>
-          responses.find((r) => r.status === String(status)) ??
-          responses.find((r) => r.status.toUpperCase() === `${String(status)[0]}XX`) ??
-          responses.find((r) => r.status === 'default'),
-      });
+      const raw = asRecord(asRecord(item)[method]);
+      if (Object.keys(raw).length === 0) continue;
+      const id = typeof raw.operationId === 'string' ? raw.operationId : `${method.toUpperCase()} ${path}`;
+      located.push({ path, method, raw, pointer: `/paths/${encodePointerSegment(path)}/${method}`, id });
     }
   }
+  return located;
+}
 
-  const templates = [...new Set(operations.map((o) => o.path))].map((path) => ({
+function compileOperation(found: Located, sources: Sources, located: readonly Located[]): OperationContract {
+  const { path, method, raw: operation, pointer: base } = found;
+  if (operation.callbacks !== undefined) sources.refuse('callbacks (the kit sends no requests of its own)', `${base}/callbacks`);
+  const parameters = compileParameters(asRecord(asRecord(sources.document.paths)[path]).parameters, operation.parameters, { path: `/paths/${encodePointerSegment(path)}`, operation: base }, sources);
+  const templated = templateParameters(path);
+  // Declared, even if refused for another reason: one refusal per fault.
+  const declared = [asRecord(asRecord(sources.document.paths)[path]).parameters, operation.parameters].flatMap((list) => (Array.isArray(list) ? list : []).map((raw) => sources.resolve(asRecord(raw))));
+  for (const name of templated) if (!declared.some((p) => p.in === 'path' && p.name === name)) sources.refuse(`the path parameter ${name} without a declaration`, base);
+  for (const p of parameters) if (p.in === 'path' && !templated.includes(p.name)) sources.refuse(`the path parameter ${p.name}, which is not in the path template`, p.pointer);
+  const links = (raw: Schema, at: string): LinkContract[] =>
+    compileLinks(raw, at, {
+      hasOperation: (id) => located.some((o) => o.id === id),
+      operationOf: (ref) => located.find((o) => `#${o.pointer}` === ref)?.id,
+      resolve: sources.resolve,
+    }, sources.refuse);
+  const responses = Object.entries(asRecord(operation.responses)).map(([status, raw]) => compileResponse(status, raw, `${base}/responses/${status}`, sources, links));
+  const declaredStatuses = responses.map((r) => Number(r.status)).filter(Number.isInteger).sort((a, b) => a - b);
+  return {
+    operationId: found.id,
+    method: method.toUpperCase(),
     path,
-    pattern: new RegExp('^' + path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+') + '$'),
-  }));
-  // A path without parameters is found by a lookup: the one operation of the Plant Store on every request.
-  const literal = new Map(templates.filter((t) => !t.path.includes('{')).map((t) => [t.path, t.path]));
-  const matchPath = (path: string): string | undefined => literal.get(path) ?? templates.find((t) => t.pattern.test(path))?.path;
+    security: compileSecurity(operation.security ?? sources.document.security, operation.security === undefined ? '/security' : `${base}/security`, sources),
+    parameters,
+    requestBody: compileRequestBody(operation.requestBody, `${base}/requestBody`, sources),
+    responses,
+    declaredStatuses,
+    response: (status) =>
+      responses.find((r) => r.status === String(status)) ??
+      responses.find((r) => r.status.toUpperCase() === `${String(status)[0]}XX`) ??
+      responses.find((r) => r.status === 'default'),
+    parseParameters: (request) => parseParameters(parameters, request),
+  };
+}
+
+/** Features of the whole document the kit cannot serve. */
+function refuseDocumentFeatures(document: Schema, refuse: Sources['refuse']): void {
+  if (typeof document.openapi === 'string' && !document.openapi.startsWith('3.1.')) refuse(`OpenAPI ${document.openapi} (the kit reads OpenAPI 3.1)`, '/openapi');
+  if (Object.keys(asRecord(document.webhooks)).length > 0) refuse('webhooks (the kit sends no requests of its own)', '/webhooks');
+}
+
+/**
+ * Compiles a parsed OpenAPI 3.1 document; throws an UnsupportedContractError naming every
+ * feature the kit cannot serve exactly. Exported for tests that feed modified contracts.
+ */
+export function compileContract(document: Schema, file = '<memory>'): Contract {
+  // An empty file, or YAML that is not a mapping: nothing here is an OpenAPI document.
+  if (!isRecord(document)) throw new UnsupportedContractError(file, [{ feature: 'a document that is not an OpenAPI object', pointer: '' }]);
+  const unsupported: Unsupported[] = [];
+  const sources = createSources(document, (feature, pointer) => unsupported.push({ feature, pointer }));
+  refuseDocumentFeatures(document, sources.refuse);
+  const located = locateOperations(document);
+  const operations = located.map((found) => compileOperation(found, sources, located));
+  const matchPath = compilePaths([...new Set(operations.map((o) => o.path))], sources.refuse);
+  if (unsupported.length > 0) throw new UnsupportedContractError(file, unsupported);
+
   const byMethodAndPath = new Map(operations.map((o) => [`${o.method} ${o.path}`, o]));
+  const byPath = new Map<string, Map<string, OperationContract>>();
+  for (const operation of operations) byPath.set(operation.path, (byPath.get(operation.path) ?? new Map<string, OperationContract>()).set(operation.method, operation));
   const info = asRecord(document.info);
 
   return {
@@ -248,19 +358,22 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
     title: String(info.title),
     version: String(info.version),
     operations,
+    matchPath,
+    operationsAt: (template) => byPath.get(template) ?? new Map(),
     findOperation: (method, path) => {
-      const template = matchPath(path);
+      const template = matchPath(path)?.template;
       return template === undefined ? undefined : byMethodAndPath.get(`${method.toUpperCase()} ${template}`);
     },
     methodsFor: (path) => {
-      const template = matchPath(path);
-      return template === undefined ? undefined : operations.filter((o) => o.path === template).map((o) => o.method);
+      const template = matchPath(path)?.template;
+      return template === undefined ? undefined : [...(byPath.get(template)?.keys() ?? [])];
     },
-    resolve: resolveSchema,
-    shapeOf,
+    operationById: (id) => operations.find((o) => o.operationId === id),
+    resolve: sources.resolve,
+    shapeOf: sources.shapeOf,
     validatorForComponent: (name) => {
       if (!(name in asRecord(asRecord(document.components).schemas))) throw new Error(`no schema ${name} in the contract`);
-      return validatorAt(`/components/schemas/${encodePointerSegment(name)}`);
+      return sources.validatorAt(`/components/schemas/${encodePointerSegment(name)}`);
     },
   };
 }

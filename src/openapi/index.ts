@@ -5,3 +5,4 @@
 export * from './contract.js';
 export * from './json.js';
 export * from './load.js';
+export * from './resources.js';

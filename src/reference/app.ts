@@ -1,15 +1,19 @@
 /**
- * The reference Plant Store: its answer - store the plant, give it back as stored - behind the
- * shared pipeline (src/http/pipeline.ts), which judges every request first. No socket: tests call
+ * The reference Plant Store: its answers (answers.ts: the store's collection/item pattern, stateful;
+ * any other operation from the contract's examples) behind the shared pipeline
+ * (src/http/pipeline.ts), which judges every request first. No socket: tests call
  * `app.request()`; `listen(app)` (src/http) serves it.
  */
 import type { Contract, OperationContract } from '../openapi/contract.js';
-import { integerText, isLosslessNumber, LosslessNumber, stringifyJson, type JsonObject } from '../openapi/json.js';
-import { JSON_HEADERS, type AppResponse } from '../http/exchange.js';
+import { NO_PARAMETERS, SESSION_HEADER } from '../openapi/parameters.js';
+import { ADMIN_PREFIX, type AdminRoutes } from '../http/admin.js';
+import { PlantStoreError } from '../http/errors.js';
+import { errorResponse, headerValue, type AppResponse, type RequestHead } from '../http/exchange.js';
 import { journalSeams } from '../http/journal.js';
-import { createPipeline, type Admitted, type Pipeline, type ServerSettings } from '../http/pipeline.js';
+import { createPipeline, type Pipeline, type ServerSettings } from '../http/pipeline.js';
 import { acceptTokens } from '../http/rules.js';
-import { DEFAULT_MAX_ENTRIES, PlantStore } from './store.js';
+import { planReference, type ReferencePlan, type StoreAdmitted } from './answers.js';
+import { DEFAULT_MAX_ENTRIES, Sessions, type PlantStore } from './store.js';
 
 export interface AppOptions extends ServerSettings {
   /** Accepted bearer tokens; at least one. */
@@ -19,14 +23,19 @@ export interface AppOptions extends ServerSettings {
   readonly cors?: boolean;
 }
 
-/** An admitted request: its operation, worked out once with how each declared property of its body is written back. */
-export interface StoreAdmitted extends Admitted {
-  readonly members: readonly Member[];
-}
+export type { StoreAdmitted };
 
 export interface App extends Pipeline<StoreAdmitted, AppResponse> {
+  /** The store of requests without a session. */
   readonly store: PlantStore;
+  /** Every session's store (the request header Plant-Store-Session). */
+  readonly sessions: Sessions;
+  /** Which operations are stateful and which are answered from the contract's examples. */
+  readonly plan: ReferencePlan;
 }
+
+/** The admin path that empties a session's store: `DELETE /__plant-store/store` (`?session=<name>`; without it, the default store). */
+export const STORE_ADMIN_PATH = `${ADMIN_PREFIX}/store`;
 
 /**
  * The reference over a given contract, runtime-neutral (the MSW handlers run it in the browser);
@@ -34,40 +43,14 @@ export interface App extends Pipeline<StoreAdmitted, AppResponse> {
  */
 export function createStoreApp(contract: Contract, options: AppOptions): App {
   if (options.tokens.length === 0) throw new Error('the reference server needs at least one token');
-  const store = new PlantStore(options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+  const sessions = new Sessions(options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+  const plan = planReference(contract);
 
-  // Worked out once per operation, so that admitting a request makes no object.
-  const prepared = new Map<OperationContract, StoreAdmitted>(contract.operations.map((operation) => [operation, prepare(operation)]));
+  // Worked out once per operation, so that admitting a request without parameters or session makes no object.
+  const prepared = new Map<OperationContract, StoreAdmitted>();
+  for (const [operation, answer] of plan.answers) prepared.set(operation, { operation, answer, parameters: NO_PARAMETERS, store: sessions.default });
 
-  /**
-   * Rule 1 and decisions 2 and 3: stores the declared properties, keyed by the exact id, and
-   * gives the plant as stored, as JSON text written member by member while it is built.
-   */
-  const storePlant = ({ members }: StoreAdmitted, body: JsonObject): AppResponse => {
-    const plant: JsonObject = {};
-    let text = '';
-    let id: string | undefined;
-    for (const { name, key, integer: declaredInteger } of members) {
-      const value = body[name];
-      if (value === undefined || !Object.hasOwn(body, name)) continue;
-      // Integers are written back in canonical form: 1e2 and 100.0 are stored as 100.
-      const integer = declaredInteger && isLosslessNumber(value) ? integerText(value) : undefined;
-      let member: string;
-      if (integer === undefined) {
-        plant[name] = value;
-        member = typeof value === 'string' ? JSON.stringify(value) : stringifyJson(value);
-      } else {
-        member = integer;
-        plant[name] = isLosslessNumber(value) && value.value === integer ? value : new LosslessNumber(integer);
-      }
-      text += (text === '' ? '{' : ',') + key + member;
-      if (name === 'id' && integer !== undefined) id = integer;
-    }
-    if (id === undefined) throw new Error('the contract validated a NewPlant without an integer id');
-    store.put(id, plant);
-    return { status: 200, headers: JSON_HEADERS, body: `${text}}` };
-  };
-
+  const seams = journalSeams(options.journal, options.admin, 'start the reference with --journal (startReference({ journal: true }))');
   const pipeline = createPipeline({
     contract,
     accept: acceptTokens(options.tokens),
@@ -75,23 +58,27 @@ export function createStoreApp(contract: Contract, options: AppOptions): App {
     maxDepth: options.maxDepth,
     cors: options.cors,
     onDefect: options.onDefect,
-    ...journalSeams(options.journal, options.admin, 'start the reference with --journal (startReference({ journal: true }))'),
+    onExchange: seams.onExchange,
+    admin: seams.admin && withStoreAdmin(seams.admin, sessions),
     answer: {
-      admit: (operation) => prepared.get(operation) ?? prepare(operation),
-      respond: storePlant,
+      admit: (operation, request, parameters) => {
+        const base = prepared.get(operation);
+        if (base === undefined) throw new Error(`no answer planned for ${operation.method} ${operation.path}`);
+        const session = headerValue(request.headers, SESSION_HEADER);
+        return session === undefined && parameters === NO_PARAMETERS ? base : { ...base, parameters, store: sessions.store(session) };
+      },
+      respond: (admitted, body) => admitted.answer(admitted, body),
     },
   });
-  return { ...pipeline, store };
+  return { ...pipeline, store: sessions.default, sessions, plan };
 }
 
-/** A declared property of a request body: its name, its JSON key text (`"name":`), and whether the contract types it integer. */
-interface Member {
-  readonly name: string;
-  readonly key: string;
-  readonly integer: boolean;
-}
-
-function prepare(operation: OperationContract): StoreAdmitted {
-  const properties = [...(operation.requestBody?.shape.properties ?? [])];
-  return { operation, members: properties.map(([name, schema]) => ({ name, key: `${JSON.stringify(name)}:`, integer: schema.type === 'integer' })) };
+/** The journal's admin routes, and `DELETE /__plant-store/store` emptying a session's store. */
+function withStoreAdmin(routes: AdminRoutes, sessions: Sessions): AdminRoutes {
+  return (request: RequestHead, path: string, query: string) => {
+    if (path !== STORE_ADMIN_PATH) return routes(request, path, query);
+    if (request.method !== 'DELETE') return errorResponse(new PlantStoreError('method_not_allowed', `method: ${request.method ?? ''} is not allowed on ${STORE_ADMIN_PATH}; use DELETE`, { headers: { allow: 'DELETE' } }));
+    const session = new URLSearchParams(query).get('session') ?? undefined;
+    return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify({ session: session ?? null, emptied: sessions.clear(session) }) };
+  };
 }

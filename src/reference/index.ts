@@ -3,6 +3,7 @@
  * pipeline). The socket layer and the exchange types live in src/http; they are re-exported here
  * for the tests and tools that start the reference.
  */
+export * from './answers.js';
 export * from './app.js';
 export * from './default-app.js';
 export * from './store.js';

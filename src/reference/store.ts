@@ -4,7 +4,7 @@
  * is forgotten, so a long fuzzing run cannot exhaust memory and rule 1 still holds for every
  * valid NewPlant (a full store never refuses one).
  */
-import type { JsonObject } from '../openapi/index.js';
+import type { JsonObject } from '../openapi/json.js';
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
 
@@ -32,8 +32,18 @@ export class PlantStore {
     return plant;
   }
 
-  get(id: bigint): JsonObject | undefined {
-    return this.#plants.get(id.toString());
+  get(id: bigint | string): JsonObject | undefined {
+    return this.#plants.get(typeof id === 'string' ? id : id.toString());
+  }
+
+  /** Forgets the plant with this id; whether there was one. */
+  delete(id: bigint | string): boolean {
+    return this.#plants.delete(typeof id === 'string' ? id : id.toString());
+  }
+
+  /** The plants, stored longest ago first (a replaced one counts as new). */
+  values(): IterableIterator<JsonObject> {
+    return this.#plants.values();
   }
 
   get size(): number {
@@ -42,5 +52,45 @@ export class PlantStore {
 
   clear(): void {
     this.#plants.clear();
+  }
+}
+
+/** At most this many named sessions are kept; the one used longest ago is forgotten first. */
+export const MAX_SESSIONS = 1000;
+
+/**
+ * The stores of the sessions (the request header Plant-Store-Session, docs/reference-server.md):
+ * each test its own store, so that parallel end-to-end tests do not see each other's plants. A
+ * request without the header uses the default store.
+ */
+export class Sessions {
+  readonly default: PlantStore;
+  readonly #named = new Map<string, PlantStore>();
+  readonly #maxEntries: number;
+
+  constructor(maxEntries: number = DEFAULT_MAX_ENTRIES) {
+    this.#maxEntries = maxEntries;
+    this.default = new PlantStore(maxEntries);
+  }
+
+  /** The store of a session (created on first use), or the default store. */
+  store(session: string | undefined): PlantStore {
+    if (session === undefined) return this.default;
+    let store = this.#named.get(session);
+    if (store === undefined) {
+      if (this.#named.size >= MAX_SESSIONS) this.#named.delete(this.#named.keys().next().value as string);
+      store = new PlantStore(this.#maxEntries);
+    } else this.#named.delete(session);
+    this.#named.set(session, store);
+    return store;
+  }
+
+  /** Empties a session's store (the default store for undefined); how many plants it held. */
+  clear(session: string | undefined): number {
+    const store = session === undefined ? this.default : this.#named.get(session);
+    const size = store?.size ?? 0;
+    store?.clear();
+    if (session !== undefined) this.#named.delete(session);
+    return size;
   }
 }

@@ -49,6 +49,7 @@ const REFUSED: Readonly<Record<string, { readonly values: readonly string[]; rea
   '--max-depth <n>': { values: ['0', '10001'], rule: /expected a whole number from 1 to 10000/ },
   '--max-entries <n>': { values: ['0', 'many'], rule: /expected a whole number from 1 to 100000000/ },
   '--delay <ms>': { values: ['-5', 'soon', '600001'], rule: /expected a whole number from 0 to 600000/ },
+  '--contract <file>': { values: ['/no/such/contract.yaml'], rule: /no such file \/no\/such\/contract.yaml/ },
   '--journal-size <n>': { values: ['0', '10001', 'many'], rule: /expected a whole number from 1 to 10000/ },
   '--seed <seed>': { values: [' ', ''], rule: /a seed is a non-empty text/ },
   '--seed <n>': { values: ['-1', 'x', '2147483648'], rule: /expected a whole number from 0 to 2147483647/ },

@@ -1,0 +1,201 @@
+/**
+ * What the reference answers to each operation of its contract. The operations of the store's
+ * resource pattern (src/openapi/resources.ts) are stateful: create (or replace) by the collection's
+ * create, read, replace and delete of an item, the list of the collection. Every other operation
+ * is answered from the contract's examples, as the mock would (an operation without one is
+ * refused when the reference starts: never served half). docs/reference-server.md has the conventions.
+ */
+import type { Contract, OperationContract, ParsedParameters, Schema } from '../openapi/contract.js';
+import { integerText, isLosslessNumber, LosslessNumber, stringifyJson, type JsonObject, type JsonValue } from '../openapi/json.js';
+import { resourcePatterns, type ResourcePattern, type ResourceRole } from '../openapi/resources.js';
+import { PlantStoreError } from '../http/errors.js';
+import { JSON_HEADERS, type AppResponse } from '../http/exchange.js';
+import type { Admitted } from '../http/pipeline.js';
+import type { PlantStore } from './store.js';
+
+/** An admitted request: its operation's answer, its parameters and the store of its session. */
+export interface StoreAdmitted extends Admitted {
+  readonly answer: OperationAnswer;
+  readonly parameters: ParsedParameters;
+  readonly store: PlantStore;
+}
+
+export type OperationAnswer = (admitted: StoreAdmitted, body: JsonObject | undefined) => AppResponse | PlantStoreError;
+
+/** How the reference answers its contract: each operation's answer, and which come from examples. */
+export interface ReferencePlan {
+  readonly answers: ReadonlyMap<OperationContract, OperationAnswer>;
+  readonly patterns: readonly ResourcePattern[];
+  /** Operations outside the pattern, answered from the contract's examples (named at start-up). */
+  readonly fromExamples: readonly OperationContract[];
+}
+
+/** A declared property of a body: its name, its JSON key text (`"name":`), and whether the contract types it integer. */
+interface Member {
+  readonly name: string;
+  readonly key: string;
+  readonly integer: boolean;
+}
+
+function membersOf(contract: Contract, operation: OperationContract): Member[] {
+  return [...(operation.requestBody?.shape.properties ?? [])].map(([name, schema]) => ({ name, key: `${JSON.stringify(name)}:`, integer: contract.resolve(schema).type === 'integer' }));
+}
+
+/** The status of an operation's success - its lowest declared 2xx - and whether it carries JSON. */
+function successOf(operation: OperationContract): { status: number; json: boolean } {
+  const status = operation.declaredStatuses.find((s) => s >= 200 && s < 300) ?? 200;
+  return { status, json: operation.response(status)?.validateBody !== undefined };
+}
+
+function success(status: number, json: boolean, text: string): AppResponse {
+  return json ? { status, headers: JSON_HEADERS, body: text } : { status, headers: {}, body: '' };
+}
+
+/**
+ * The declared properties of a body, integers in canonical form (1e2 and 100.0 are stored as
+ * 100), as an object and as its JSON text written member by member while it is built.
+ */
+function storedForm(members: readonly Member[], body: JsonObject): { item: JsonObject; text: string; integers: Map<string, string> } {
+  const item: JsonObject = {};
+  const integers = new Map<string, string>();
+  let text = '';
+  for (const { name, key, integer: declaredInteger } of members) {
+    const value = body[name];
+    if (value === undefined || !Object.hasOwn(body, name)) continue;
+    const integer = declaredInteger && isLosslessNumber(value) ? integerText(value) : undefined;
+    let member: string;
+    if (integer === undefined) {
+      item[name] = value;
+      member = typeof value === 'string' ? JSON.stringify(value) : stringifyJson(value);
+    } else {
+      member = integer;
+      item[name] = isLosslessNumber(value) && value.value === integer ? value : new LosslessNumber(integer);
+      integers.set(name, integer);
+    }
+    text += (text === '' ? '{' : ',') + key + member;
+  }
+  return { item, text: text === '' ? '{}' : `${text}}`, integers };
+}
+
+/** The collection's create: stores the declared properties under the exact key, answers them as stored. */
+function createAnswer(contract: Contract, pattern: ResourcePattern, operation: OperationContract): OperationAnswer {
+  const members = membersOf(contract, operation);
+  const { status, json } = successOf(operation);
+  return ({ store }, body) => {
+    // An optional body left out: nothing to create, and nothing to key it by.
+    if (body === undefined) return new PlantStoreError('invalid_body', `body: is required to create an item (it holds the key ${pattern.keyProperty})`);
+    const { item, text, integers } = storedForm(members, body);
+    const key = integers.get(pattern.keyProperty);
+    if (key === undefined) throw new Error(`the contract validated a body without an integer ${pattern.keyProperty}`);
+    store.put(key, item);
+    return success(status, json, text);
+  };
+}
+
+/** The item's key, exactly, from its path parameter (canonical integer text). */
+function keyOf(pattern: ResourcePattern, parameters: ParsedParameters): string {
+  const value = parameters.path[pattern.keyParameter ?? ''];
+  if (isLosslessNumber(value)) return integerText(value) ?? value.value;
+  if (typeof value === 'string') return value;
+  throw new Error(`the item path ${pattern.item ?? ''} gave no ${pattern.keyParameter ?? ''}`);
+}
+
+function noSuchItem(pattern: ResourcePattern, key: string): PlantStoreError {
+  return new PlantStoreError('no_such_item', `path parameter ${pattern.keyParameter ?? ''}: nothing is stored under ${key}`);
+}
+
+function itemAnswer(contract: Contract, pattern: ResourcePattern, role: 'read' | 'replace' | 'remove', operation: OperationContract): OperationAnswer {
+  const { status, json } = successOf(operation);
+  const members = membersOf(contract, operation).filter((member) => member.name !== pattern.keyProperty);
+  return ({ store, parameters }, body) => {
+    const key = keyOf(pattern, parameters);
+    if (role === 'replace') {
+      // The path names the item: its key is the path's, whatever the body says (RFC 9110, section 9.3.4).
+      const { item } = storedForm(members, body ?? {});
+      const stored = store.put(key, { ...item, [pattern.keyProperty]: new LosslessNumber(key) });
+      return success(status, json, stringifyJson(stored));
+    }
+    const item = store.get(key);
+    if (item === undefined) return noSuchItem(pattern, key);
+    if (role === 'remove') store.delete(key);
+    return success(status, json, stringifyJson(item));
+  };
+}
+
+/**
+ * The collection's list, by convention (docs/reference-server.md): a query parameter that names a
+ * string property of the items keeps those whose property equals it (one of them, for an array);
+ * another integer query parameter (`limit`, whatever its name) caps the count. Oldest first.
+ */
+function listAnswer(contract: Contract, operation: OperationContract, itemSchema: Schema): OperationAnswer {
+  const { status, json } = successOf(operation);
+  const properties = contract.shapeOf(itemSchema).properties;
+  const filters = operation.parameters.filter((p) => p.in === 'query' && p.scalar === 'string' && contract.resolve(properties.get(p.name) ?? {}).type === 'string');
+  const caps = operation.parameters.filter((p) => p.in === 'query' && !p.array && p.scalar === 'integer' && !properties.has(p.name));
+  return ({ store, parameters }) => {
+    let limit = Infinity;
+    for (const cap of caps) {
+      const value = parameters.query[cap.name];
+      if (isLosslessNumber(value)) limit = Math.min(limit, Number(value.value));
+    }
+    const wanted = filters.flatMap((filter) => {
+      const value = parameters.query[filter.name];
+      return value === undefined ? [] : [{ name: filter.name, values: new Set<JsonValue>(Array.isArray(value) ? value : [value]) }];
+    });
+    const items: string[] = [];
+    for (const item of store.values()) {
+      if (items.length >= limit) break;
+      if (wanted.every(({ name, values }) => values.has(item[name] ?? null))) items.push(stringifyJson(item));
+    }
+    return success(status, json, `[${items.join(',')}]`);
+  };
+}
+
+/** An operation's first success with an example (or with no content), answered as it is; undefined when it has none. */
+function exampleAnswer(operation: OperationContract): OperationAnswer | undefined {
+  for (const status of operation.declaredStatuses.filter((s) => s >= 200 && s < 300)) {
+    const response = operation.response(status);
+    if (response?.validateBody === undefined) return () => success(status, false, '');
+    if (response.example !== undefined) {
+      const text = stringifyJson(response.example);
+      return () => success(status, true, text);
+    }
+  }
+  return undefined;
+}
+
+function statefulAnswer(contract: Contract, pattern: ResourcePattern, role: ResourceRole, operation: OperationContract): OperationAnswer | undefined {
+  switch (role) {
+    case 'create':
+      return createAnswer(contract, pattern, operation);
+    case 'list': {
+      // A list is an array of items; a list shaped otherwise (a page object) is answered from its examples.
+      const schema = operation.response(successOf(operation).status)?.schema;
+      const resolved = schema === undefined ? undefined : contract.resolve(schema);
+      return resolved?.type === 'array' ? listAnswer(contract, operation, (resolved.items ?? {}) as Schema) : undefined;
+    }
+    default:
+      return itemAnswer(contract, pattern, role, operation);
+  }
+}
+
+/** Each operation's answer; throws, naming them, when operations outside the pattern have no example to answer with. */
+export function planReference(contract: Contract): ReferencePlan {
+  const patterns = resourcePatterns(contract);
+  const answers = new Map<OperationContract, OperationAnswer>();
+  for (const pattern of patterns) {
+    for (const [role, operation] of pattern.operations) {
+      const answer = statefulAnswer(contract, pattern, role, operation);
+      if (answer) answers.set(operation, answer);
+    }
+  }
+  const fromExamples = contract.operations.filter((operation) => !answers.has(operation));
+  const missing: string[] = [];
+  for (const operation of fromExamples) {
+    const answer = exampleAnswer(operation);
+    if (answer) answers.set(operation, answer);
+    else missing.push(`${operation.method} ${operation.path}`);
+  }
+  if (missing.length > 0) throw new Error(`the reference cannot answer ${missing.join(', ')}: outside the store's collection/item pattern, and no success response with an example (docs/reference-server.md)`);
+  return { answers, patterns, fromExamples };
+}

@@ -1,0 +1,84 @@
+/**
+ * `--contract <file>` as a user gives it: the built command serves the example full store (POST
+ * then GET of the same int64 id over a socket, the banner naming the contract), and a contract with
+ * a feature the kit cannot honour is refused before anything listens (exit 2, the feature and its
+ * JSON pointer named).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { run } from '../support/cli.js';
+import { FULL_STORE_FILE } from '../support/contracts.js';
+import { startReference } from '../../api/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'plant-store-contract-'));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeAll(() => {
+  if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('dist/ is missing: run `npm run build` (npm test does)');
+});
+
+describe.concurrent('--contract', () => {
+  it('serve --contract serves the full store: POST then GET the same id, digit for digit', async ({ expect }) => {
+    const started = run(['serve', '--port', '0', '--token', 'secret', '--contract', FULL_STORE_FILE]);
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!started.stdout().includes('operations:')) {
+        if (started.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start: ${started.stdout()}${started.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const banner = started.stdout();
+      expect(banner).toContain(`contract: OpenAPI Plant Store (full store example) 1.1.0-example (${FULL_STORE_FILE})`);
+      expect(banner).toContain('operations: GET /plants, POST /plants, GET /plants/{id}, PUT /plants/{id}, DELETE /plants/{id}');
+      const url = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? '';
+      const headers = { authorization: 'Bearer secret', 'content-type': 'application/json' };
+      const created = await fetch(`${url}/plants`, { method: 'POST', headers, body: '{"name":"Monstera","id":9223372036854775807}' });
+      expect(created.status).toBe(200);
+      const read = await fetch(`${url}/plants/9223372036854775807`, { headers });
+      expect(await read.text()).toBe('{"name":"Monstera","id":9223372036854775807}');
+    } finally {
+      started.child.kill('SIGTERM');
+      await started.exit;
+    }
+  });
+
+  it.for(['serve', 'mock', 'proxy --upstream http://127.0.0.1:9', 'conform --base-url http://127.0.0.1:9 --token t'])('%s refuses a contract with a cookie parameter, naming it (exit 2)', async (command, { expect }) => {
+    const file = join(dir, `${command.split(' ')[0] ?? 'x'}.yaml`);
+    writeFileSync(file, "openapi: 3.1.0\ninfo: { title: c, version: '1' }\npaths:\n  /a:\n    get:\n      parameters: [ { name: s, in: cookie, schema: { type: string } } ]\n      responses: { '200': { description: ok } }\n");
+    const ran = run([...command.split(' '), '--contract', file]);
+    expect(await ran.exit).toBe(2);
+    expect(ran.stderr()).toContain('the cookie parameter s at /paths/~1a/get/parameters/0');
+  });
+
+  it('verify --contract lints the pact files against the contract first: a pact outside it fails (exit 1) before any request', async ({ expect }) => {
+    const server = await startReference();
+    try {
+      const ran = run(['verify', '--base-url', server.url, '--pact', fileURLToPath(new URL('../contracts/fixtures/broken-pact.json', import.meta.url)), '--contract', FULL_STORE_FILE], { PACT_DO_NOT_TRACK: 'true' });
+      expect(await ran.exit).toBe(1);
+      expect(ran.stdout()).toContain('The pacts ask for what OpenAPI Plant Store (full store example) 1.1.0-example');
+      expect(ran.stdout()).toMatch(/\[response-body\] the 400 body does not match the declared schema/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('generate:types --contract writes the types of the given contract, int64 as bigint', async ({ expect }) => {
+    const out = join(dir, 'types.ts');
+    await promisify(execFile)(process.execPath, [fileURLToPath(new URL('../../dist/contracts/generate-types.js', import.meta.url)), '--contract', FULL_STORE_FILE, '--out', out]);
+    const types = readFileSync(out, 'utf8');
+    expect(types).toContain('"/plants/{id}": {');
+    expect(types).toMatch(/id: bigint;/);
+  });
+
+  it('conform --contract refuses, naming them, the operations with path parameters the engine cannot send yet (exit 2)', async ({ expect }) => {
+    const ran = run(['conform', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--contract', FULL_STORE_FILE]);
+    expect(await ran.exit).toBe(2);
+    expect(ran.stderr()).toContain('conform cannot test GET /plants/{id}, PUT /plants/{id}, DELETE /plants/{id} yet: the conformance engine does not send path parameters');
+  });
+});

@@ -1,0 +1,72 @@
+/** Contracts beside the bundled one, for the tests of every operation: the example full store and one the kit has never seen. */
+import { fileURLToPath } from 'node:url';
+import { compileContract, loadContract, type Contract } from '../../src/openapi/index.js';
+import { parse as parseYaml } from 'yaml';
+
+export const FULL_STORE_FILE = fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url));
+
+export function fullStore(): Contract {
+  return loadContract(FULL_STORE_FILE);
+}
+
+/**
+ * A contract with other names and no links: trees under `/trees/{treeId}`, keyed by the integer
+ * property `serial`, with an open list (`security: []`) and a `max` cap; read and delete only.
+ */
+export const TREES_YAML = `
+openapi: 3.1.0
+info: { title: Orchard, version: 0.3.0 }
+security: [ { token: [] } ]
+paths:
+  /trees:
+    get:
+      operationId: trees
+      security: []
+      parameters:
+        - { name: max, in: query, schema: { type: integer, minimum: 0 } }
+        - { name: species, in: query, schema: { type: string } }
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Tree' } } } } }
+    post:
+      operationId: plantTree
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Tree' } } } }
+      responses:
+        '201': { description: planted, content: { application/json: { schema: { $ref: '#/components/schemas/Tree' } } } }
+        '401': { description: no, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /trees/{treeId}:
+    parameters:
+      - { name: treeId, in: path, required: true, schema: { type: integer, format: int64 } }
+    get:
+      operationId: tree
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Tree' } } } }
+    delete:
+      operationId: fellTree
+      responses:
+        '204': { description: felled }
+  /health:
+    get:
+      operationId: health
+      security: []
+      responses:
+        '200': { description: up, content: { application/json: { schema: { type: object }, example: { up: true } } } }
+components:
+  securitySchemes:
+    token: { type: http, scheme: bearer }
+  schemas:
+    Tree:
+      type: object
+      required: [serial, species]
+      properties:
+        serial: { type: integer, format: int64 }
+        species: { type: string }
+        height: { type: number }
+    Error:
+      type: object
+      required: [error, message]
+      properties: { error: { type: integer }, message: { type: string } }
+`;
+
+export function trees(): Contract {
+  return compileContract(parseYaml(TREES_YAML) as Record<string, unknown>, '<trees>');
+}
