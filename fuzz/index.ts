@@ -83,7 +83,7 @@ export {
 } from './kinds/index.js';
 export { anyJsonModel, EDGE_STRINGS, HOSTILE_KEYS, integerBounds, integerValue, LONG_STRING, SchemaArbitraries, type InvalidValue } from './schema-arbitraries.js';
 export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './json-text.js';
-export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, urlFor, type ClientOptions, type HttpClient, type SendOptions } from './http-client.js';
+export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, urlFor, type ClientOptions, type HttpClient, type SendOptions } from './wire/http-client.js';
 export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './capacity.js';
 export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from './statistics.js';
 export { runRecordOf, RunTimeline, SLOWEST_KEPT, type LatencySummary, type LatencyWindow } from './timeline.js';
@@ -106,8 +106,8 @@ export {
   type Report,
   type ReportedFinding,
   type ResponseTimeSummary,
-} from './runner.js';
+} from './run/runner.js';
 export { toHtml } from './html-report.js';
 export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './classify.js';
 export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from './junit.js';
-export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './report.js';
+export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './reports/text.js';

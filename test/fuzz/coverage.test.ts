@@ -11,7 +11,7 @@ import { coverageCases } from '../../fuzz/kinds/index.js';
 import { kindContext } from '../../fuzz/kinds/context.js';
 import { MALFORMATIONS } from '../../fuzz/kinds/malformed-json.js';
 import { undeclaredTypes } from '../../fuzz/kinds/bad-media-type.js';
-import { runConformance } from '../../fuzz/runner.js';
+import { runConformance } from '../../fuzz/run/runner.js';
 import { EDGE_STRINGS, HOSTILE_KEYS, LONE_SURROGATE_LENIENCY } from '../../fuzz/schema-arbitraries.js';
 import { COLUMN_LENGTHS, probesOf } from '../../fuzz/schema-probes.js';
 import type { RequestCase } from '../../fuzz/types.js';

@@ -17,10 +17,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptTokens, bearerRefusal } from '../../src/http/index.js';
 import { loadContract } from '../../src/openapi/index.js';
-import { createHttpClient } from '../../fuzz/http-client.js';
+import { createHttpClient } from '../../fuzz/wire/http-client.js';
 import { coverageCases } from '../../fuzz/kinds/index.js';
 import { classify, CREDENTIAL_VARIANTS, credentialSpellings, credentialTableMarkdown } from '../../fuzz/kinds/credentials.js';
-import { reportedRequest, toCurl } from '../../fuzz/report.js';
+import { reportedRequest, toCurl } from '../../fuzz/reports/text.js';
 import { fcParameters } from '../support/seed.js';
 import type { Credentials } from '../../fuzz/types.js';
 

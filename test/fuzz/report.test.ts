@@ -3,8 +3,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
 import { CHECK_NAMES, type CheckName } from '../../fuzz/checks/index.js';
-import { formatReport, shellQuote, toCurl, toJUnit } from '../../fuzz/report.js';
-import type { CheckSummary, Report, ReportedFinding } from '../../fuzz/runner.js';
+import { formatReport, shellQuote, toCurl, toJUnit } from '../../fuzz/reports/text.js';
+import type { CheckSummary, Report, ReportedFinding } from '../../fuzz/run/runner.js';
 import type { RequestCase } from '../../fuzz/types.js';
 
 const run = promisify(execFile);

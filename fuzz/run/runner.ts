@@ -24,8 +24,8 @@
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { exactInteger, isJsonObject, isLosslessNumber, loadContract, type Contract } from '../src/openapi/index.js';
-import { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, REPLACED_SHARE, type CapacityCases } from './capacity.js';
+import { exactInteger, isJsonObject, isLosslessNumber, loadContract, type Contract } from '../../src/openapi/index.js';
+import { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, REPLACED_SHARE, type CapacityCases } from '../capacity.js';
 import {
   applicableChecks,
   canaryTrend,
@@ -41,13 +41,13 @@ import {
   type CheckName,
   type RunRecord,
   type TimedExchange,
-} from './checks/index.js';
-import { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, type HttpClient, type LateBytes } from './http-client.js';
-import { coverageCases, KIND_NAMES, requestArbitrary } from './kinds/index.js';
-import { reportedOutcome, reportedRequest, toCurl, type ReportedOutcome, type ReportedRequest } from './report.js';
-import { round } from './statistics.js';
-import { RunTimeline, SLOWEST_KEPT, type LatencySummary } from './timeline.js';
-import { PHASES, type Finding, type HttpOutcome, type Phase, type Profile, type RequestCase, type Severity } from './types.js';
+} from '../checks/index.js';
+import { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, type HttpClient, type LateBytes } from '../wire/http-client.js';
+import { coverageCases, KIND_NAMES, requestArbitrary } from '../kinds/index.js';
+import { reportedOutcome, reportedRequest, toCurl, type ReportedOutcome, type ReportedRequest } from '../reports/text.js';
+import { round } from '../statistics.js';
+import { RunTimeline, SLOWEST_KEPT, type LatencySummary } from '../timeline.js';
+import { PHASES, type Finding, type HttpOutcome, type Phase, type Profile, type RequestCase, type Severity } from '../types.js';
 
 /**
  * Requests in a default run's random phase. A fault that shows on one request in 40 is missed by

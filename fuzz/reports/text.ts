@@ -2,12 +2,12 @@
  * A run's findings for people and machines: requests as `curl` commands, a text summary, JUnit
  * XML for CI systems. The token never appears: commands read it from `$TOKEN`, reports show `<token>`.
  */
-import { urlFor } from './http-client.js';
-import { junitXml, type JUnitCase } from './junit.js';
-import { DEFAULT_CAPACITY } from './capacity.js';
-import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, type CheckName } from './checks/index.js';
-import type { Report, ReportedFinding } from './runner.js';
-import type { HttpOutcome, RequestCase } from './types.js';
+import { urlFor } from '../wire/http-client.js';
+import { junitXml, type JUnitCase } from '../junit.js';
+import { DEFAULT_CAPACITY } from '../capacity.js';
+import { CHECKS, CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, type CheckName } from '../checks/index.js';
+import type { Report, ReportedFinding } from '../run/runner.js';
+import type { HttpOutcome, RequestCase } from '../types.js';
 
 export interface ReportedRequest {
   readonly method: string;

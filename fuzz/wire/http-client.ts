@@ -38,10 +38,10 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { connect as connectTls } from 'node:tls';
-import { codingList, codingName, decodeCodings } from './codings.js';
-import { headerLines } from './header-lines.js';
-import { ResponseReader, WireError, writeRequestHead } from './http-wire.js';
-import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, PartialResponse, TransportFailure, WireFacts } from './types.js';
+import { codingList, codingName, decodeCodings } from '../codings.js';
+import { headerLines } from '../header-lines.js';
+import { ResponseReader, WireError, writeRequestHead } from '../http-wire.js';
+import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, PartialResponse, TransportFailure, WireFacts } from '../types.js';
 
 export interface ClientOptions {
   /** Requests in flight at most; the pool keeps up to twice as many connections. Default 8. */
