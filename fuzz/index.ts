@@ -110,4 +110,7 @@ export {
 export { toHtml } from './html-report.js';
 export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedVerdict } from './classify.js';
 export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from './junit.js';
-export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './reports/text.js';
+export { formatReport } from './reports/text.js';
+export { toJUnit } from './reports/conform-junit.js';
+export { replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl } from './run/reported.js';
+export type { ReportedOutcome, ReportedRequest } from './run/record.js';

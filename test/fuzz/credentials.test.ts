@@ -20,7 +20,7 @@ import { loadContract } from '../../src/openapi/index.js';
 import { createHttpClient } from '../../fuzz/wire/http-client.js';
 import { coverageCases } from '../../fuzz/kinds/index.js';
 import { classify, CREDENTIAL_VARIANTS, credentialSpellings, credentialTableMarkdown } from '../../fuzz/kinds/credentials.js';
-import { reportedRequest, toCurl } from '../../fuzz/reports/text.js';
+import { reportedRequest, toCurl } from '../../fuzz/run/reported.js';
 import { fcParameters } from '../support/seed.js';
 import type { Credentials } from '../../fuzz/types.js';
 

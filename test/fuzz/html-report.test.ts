@@ -9,7 +9,7 @@ import { CHECK_NAMES, type CheckName } from '../../fuzz/checks/index.js';
 import { toHtml } from '../../fuzz/html-report.js';
 import { exactText, html, markedText, render, text, trusted } from '../../fuzz/html.js';
 import { RunTimeline } from '../../fuzz/timeline.js';
-import type { CheckSummary, Report, ReportedFinding } from '../../fuzz/run/runner.js';
+import type { CheckSummary, Report, ReportedFinding } from '../../fuzz/run/record.js';
 import type { Phase } from '../../fuzz/types.js';
 
 const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>\u0000\u202eevil\u2066';

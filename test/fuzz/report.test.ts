@@ -3,8 +3,10 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
 import { CHECK_NAMES, type CheckName } from '../../fuzz/checks/index.js';
-import { formatReport, shellQuote, toCurl, toJUnit } from '../../fuzz/reports/text.js';
-import type { CheckSummary, Report, ReportedFinding } from '../../fuzz/run/runner.js';
+import { toJUnit } from '../../fuzz/reports/conform-junit.js';
+import { formatReport } from '../../fuzz/reports/text.js';
+import { shellQuote, toCurl } from '../../fuzz/run/reported.js';
+import type { CheckSummary, Report, ReportedFinding } from '../../fuzz/run/record.js';
 import type { RequestCase } from '../../fuzz/types.js';
 
 const run = promisify(execFile);
