@@ -83,7 +83,8 @@ export {
 } from './kinds/index.js';
 export { anyJsonModel, EDGE_STRINGS, HOSTILE_KEYS, integerBounds, integerValue, LONG_STRING, SchemaArbitraries, type InvalidValue } from './schema-arbitraries.js';
 export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './json-text.js';
-export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, urlFor, type ClientOptions, type HttpClient, type SendOptions } from './wire/http-client.js';
+export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type ClientOptions, type HttpClient, type SendOptions } from './wire/http-client.js';
+export { parseBaseUrl, urlFor } from './wire/base-url.js';
 export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './capacity.js';
 export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from './statistics.js';
 export { runRecordOf, RunTimeline, SLOWEST_KEPT, type LatencySummary, type LatencyWindow } from './timeline.js';

@@ -5,7 +5,8 @@
 import { loadContract, type Contract } from '../../src/openapi/index.js';
 import { DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS } from '../capacity.js';
 import { DEFAULT_MAX_RESPONSE_TIME_MS } from '../checks/index.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl } from '../wire/http-client.js';
+import { parseBaseUrl } from '../wire/base-url.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../wire/http-client.js';
 import { PHASES, type Phase, type Profile } from '../types.js';
 
 /**

@@ -6,7 +6,7 @@
 import { DEFAULT_CAPACITY } from '../capacity.js';
 import { DEFAULT_MAX_RESPONSE_TIME_MS } from '../checks/index.js';
 import type { HttpOutcome, RequestCase } from '../types.js';
-import { urlFor } from '../wire/http-client.js';
+import { urlFor } from '../wire/base-url.js';
 import type { Report, ReportedOutcome, ReportedRequest } from './record.js';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

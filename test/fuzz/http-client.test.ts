@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpClient, parseBaseUrl, urlFor, type LateBytes } from '../../fuzz/wire/http-client.js';
+import { parseBaseUrl, urlFor } from '../../fuzz/wire/base-url.js';
+import { createHttpClient, type LateBytes } from '../../fuzz/wire/http-client.js';
 import type { HttpOutcome, HttpRequest, WireFacts } from '../../fuzz/types.js';
 
 const request: HttpRequest = { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"name":"a","id":1}') };
