@@ -3,15 +3,12 @@
  * cases pulled one at a time, any of which can be made again from its index (to replay or shrink).
  * - **coverage**: every kind's deterministic requests, the same list whatever the seed;
  * - **capacity**: see capacity-plan.ts;
+ * phases.ts makes the plans of a run.
  * - **random**: `runs` requests generated from the seed by fast-check (and more for `durationMs`).
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { CAPACITY_FLOOR, type CapacityCases } from '../capacity.js';
-import { coverageCases, requestArbitrary } from '../kinds/index.js';
 import type { Phase, RequestCase } from '../types.js';
-import { capacityPlan, type CapacityCounts } from './capacity-plan.js';
-import type { QualifiedOptions } from './options.js';
 
 /** Cases generated at a time. */
 const CHUNK = 250;
@@ -74,20 +71,6 @@ export function randomPlan(arbitrary: fc.Arbitrary<RequestCase>, seed: number, r
       return request === undefined ? undefined : { index, request, fresh: false };
     },
   };
-}
-
-/** The plans of the run's phases, in order. */
-export function planPhases(options: QualifiedOptions, capacity: CapacityCases, counts: CapacityCounts): PhasePlan[] {
-  const { contract, token, profile } = options;
-  const generatorOptions = { token, profile, ...(options.kinds ? { kinds: options.kinds } : {}) };
-  // Made whatever the phases: it checks the kinds asked for.
-  const arbitrary = requestArbitrary(contract, generatorOptions);
-  return options.phases.map((phase) => {
-    if (phase === 'coverage') return listPlan('coverage', coverageCases(contract, generatorOptions));
-    // A mock stores nothing: its capacity phase is a load within the budget, with nothing to replace.
-    if (phase === 'capacity') return capacityPlan(capacity, options.capacityBudgetMs, counts, profile === 'mock' ? 0 : CAPACITY_FLOOR, profile !== 'mock');
-    return randomPlan(arbitrary, options.seed, options.runs, options.durationMs);
-  });
 }
 
 /** The plan of a phase, if the run has it. */

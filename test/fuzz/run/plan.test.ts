@@ -5,7 +5,8 @@ import { loadContract } from '../../../src/openapi/index.js';
 import { capacityCases, REPLACED_SHARE } from '../../../fuzz/capacity.js';
 import { capacityPlan, countCapacityAnswer, GIVE_UP_AFTER, newCapacityCounts } from '../../../fuzz/run/capacity-plan.js';
 import { qualify } from '../../../fuzz/run/options.js';
-import { listPlan, planPhases, randomPlan, type PhasePlan, type PlanItem } from '../../../fuzz/run/plan.js';
+import { planPhases } from '../../../fuzz/run/phases.js';
+import { listPlan, randomPlan, type PhasePlan, type PlanItem } from '../../../fuzz/run/plan.js';
 import type { RequestCase } from '../../../fuzz/types.js';
 import { requestArbitrary } from '../../../fuzz/kinds/index.js';
 
