@@ -13,10 +13,12 @@
  * Through all of them a **canary** (the same valid request) is sent at intervals, alone, a few
  * times in a row; its fastest time is one reading of the target's speed (checks/degradation.ts).
  *
- * Composed of parts, each in its own file: options.ts (qualified options), plan.ts and
- * capacity-plan.ts (the phases' cases), worker-pool.ts with exclusion.ts, canary.ts, execute.ts and
- * late-bytes.ts (sending and judging), tally.ts (the counts, written once), run-checks.ts,
- * findings.ts with shrink.ts, and record.ts with summaries.ts (the record of the run).
+ * Composed of parts, each in its own file: options.ts (qualified options), phases.ts with plan.ts
+ * and capacity-plan.ts (the phases' cases), worker-pool.ts with exclusion.ts, canary.ts, execute.ts
+ * and late-bytes.ts (sending and judging), tally.ts (the counts, written once), run-checks.ts,
+ * findings.ts with shrink.ts, and record.ts with summaries.ts and reported.ts (the record of the
+ * run, which reports/ formats). Data flows one way: options → plans → pool → tally → run checks →
+ * findings → record.
  *
  * Reproducible: the same seed sends the same requests (fast-check's `sample` and `check` draw the
  * same values from a seed; a random-phase finding is replayed and shrunk from its run index with
