@@ -94,7 +94,8 @@ export { integerBounds } from './generation/values/integers.js';
 export { integerValue } from './generation/values/integer-arbitrary.js';
 export { LONG_STRING } from './generation/values/strings.js';
 export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './generation/json-text.js';
-export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl, urlFor, type ClientOptions, type HttpClient, type SendOptions } from './http-client.js';
+export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type ClientOptions, type HttpClient, type SendOptions } from './wire/http-client.js';
+export { parseBaseUrl, urlFor } from './wire/base-url.js';
 export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './generation/capacity.js';
 export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from './judging/statistics.js';
 export { runRecordOf, RunTimeline, SLOWEST_KEPT, type LatencySummary, type LatencyWindow } from './run/timeline.js';
@@ -117,8 +118,11 @@ export {
   type Report,
   type ReportedFinding,
   type ResponseTimeSummary,
-} from './runner.js';
+} from './run/runner.js';
 export { toHtml } from './reports/html-report.js';
 export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from './judging/classify.js';
 export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from './reports/junit.js';
-export { formatReport, replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl, toJUnit, type ReportedOutcome, type ReportedRequest } from './report.js';
+export { formatReport } from './reports/text.js';
+export { toJUnit } from './reports/conform-junit.js';
+export { replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl } from './run/reported.js';
+export type { ReportedOutcome, ReportedRequest } from './run/record.js';

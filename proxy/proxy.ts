@@ -45,7 +45,8 @@ import {
   type ProxyVerdict,
 } from '../src/http/index.js';
 // The engine's parts the proxy needs, room by room: never fuzz/index.ts, which reaches the runner (test/proxy/imports.test.ts).
-import { DEFAULT_MAX_RESPONSE_BYTES, parseBaseUrl } from '../fuzz/http-client.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../fuzz/wire/http-client.js';
+import { parseBaseUrl } from '../fuzz/wire/base-url.js';
 import { acceptsCoding, codingList } from '../fuzz/judging/accept-encoding.js';
 import { classifyRequest, judgeObserved } from '../fuzz/judging/classify.js';
 import type { Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, WireFacts } from '../fuzz/types.js';

@@ -4,9 +4,9 @@
  * JUnit reports and the docs' table (test/docs) all follow this list.
  */
 import type { Contract } from '../../src/openapi/index.js';
-import type { CheckOptions, Finding, HttpOutcome, Profile, RequestCase } from '../types.js';
+import type { CheckOptions, Finding, HttpOutcome, Profile, RequestCase, Severity } from '../types.js';
 import { acceptsValid } from './checks/accepts-valid.js';
-import type { Check, CheckContext, ExchangeCheck, RunCheck } from './check.js';
+import type { Check, CheckContext, ExchangeCheck, RunCheck, RunRecord } from './check.js';
 import { contentCoding } from './checks/content-coding.js';
 import { contentLength } from './checks/content-length.js';
 import { credentialsFirst } from './checks/credentials-first.js';
@@ -94,6 +94,43 @@ export function runChecks(request: RequestCase, outcome: HttpOutcome, contract: 
 export function applicableChecks(request: RequestCase, outcome: HttpOutcome, contract: Contract, options: CheckOptions = {}): CheckName[] {
   const context = contextOf(contract, options);
   return EXCHANGE_CHECKS.filter((check) => runsUnder(check, context.profile) && check.applies(request, outcome, context)).map((check) => check.name);
+}
+
+/** An exchange as a replay sees it: the request, what came back and the exchange checks' findings. */
+export interface JudgedExchange {
+  readonly request: RequestCase;
+  readonly outcome: HttpOutcome;
+  readonly findings: readonly Finding[];
+}
+
+/** How the runner replays a check's finding to shrink or confirm it: the check's kind says, the runner does not ask. */
+export interface Replay {
+  /** Whether an exchange shows the finding again. */
+  shows(exchange: JudgedExchange): boolean;
+  /** The finding's message for an exchange that showed it again (a shrunk request is not the one the run saw). */
+  explain(exchange: JudgedExchange): string | undefined;
+  /** Replays in a row that must all show it: two for a check confirmed by replay (a loaded machine stalls one answer in a thousand, the same request twice in a row hardly). */
+  readonly times: number;
+  /** Whether a replay that does not show it waits for late bytes first (bytes after an answer are judged when they come). */
+  readonly waitsForLateBytes: boolean;
+  /** Whether a finding no replay alone showed again is dropped: a moment of the run, not a finding. */
+  readonly dropsUnconfirmed: boolean;
+}
+
+export function replayOf(name: CheckName, severity: Severity, run: RunRecord, context: CheckContext): Replay {
+  const check = checkNamed(name);
+  if (check.scope === 'exchange') {
+    const finding = (exchange: JudgedExchange): Finding | undefined => exchange.findings.find((f) => f.check === name && f.severity === severity);
+    return { shows: (exchange) => finding(exchange) !== undefined, explain: (exchange) => finding(exchange)?.message, times: 1, waitsForLateBytes: true, dropsUnconfirmed: false };
+  }
+  const confirmed = check.confirmedByReplay === true;
+  return {
+    shows: (exchange) => check.reproduces?.(exchange.request, exchange.outcome, run, context) === true,
+    explain: (exchange) => check.explain?.(exchange.request, exchange.outcome, run, context),
+    times: confirmed ? 2 : 1,
+    waitsForLateBytes: false,
+    dropsUnconfirmed: confirmed,
+  };
 }
 
 export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type ResponseTimes, type RunCheck, type RunRecord, type RunJudgement, type TimedExchange, type Judgement } from './check.js';

@@ -8,8 +8,9 @@
 import { CHECKS } from '../judging/index.js';
 import { histogramPlot, latencyPlot, runPhases, type Marker } from './html-plots.js';
 import { exactText, html, markedText, render, trusted, type Html } from './html.js';
-import { howFound, milliseconds, replayCommand, seconds, runVerdict, timeAndCapacity, tokenHint, verdictOf, type ReportedOutcome, type ReportedRequest } from '../report.js';
-import type { Report, ReportedFinding } from '../runner.js';
+import { howFound, milliseconds, seconds, runVerdict, timeAndCapacity, tokenHint, verdictOf } from './text.js';
+import type { Report, ReportedFinding, ReportedOutcome, ReportedRequest } from '../run/record.js';
+import { replayCommand } from '../run/reported.js';
 
 /** Bodies longer than this (or of more lines) are folded into a `<details>`. */
 const FOLD_CHARS = 600;

@@ -11,7 +11,7 @@ import { coverageCases } from '../../fuzz/generation/kinds/index.js';
 import { kindContext } from '../../fuzz/generation/tables/context.js';
 import { MALFORMATIONS } from '../../fuzz/generation/kinds/malformed-json.js';
 import { undeclaredTypes } from '../../fuzz/generation/kinds/bad-media-type.js';
-import { runConformance } from '../../fuzz/runner.js';
+import { runConformance } from '../../fuzz/run/runner.js';
 import { EDGE_STRINGS } from '../../fuzz/generation/values/edge-strings.js';
 import { HOSTILE_KEYS } from '../../fuzz/generation/values/hostile-keys.js';
 import { LONE_SURROGATE_LENIENCY } from '../../fuzz/judging/leniencies.js';

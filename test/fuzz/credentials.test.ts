@@ -17,11 +17,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptTokens, bearerRefusal } from '../../src/http/index.js';
 import { loadContract } from '../../src/openapi/index.js';
-import { createHttpClient } from '../../fuzz/http-client.js';
+import { createHttpClient } from '../../fuzz/wire/http-client.js';
 import { coverageCases } from '../../fuzz/generation/kinds/index.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, credentialTableMarkdown } from '../../fuzz/judging/credential-table.js';
 import { credentialSpellings } from '../../fuzz/generation/tables/credential-spellings.js';
-import { reportedRequest, toCurl } from '../../fuzz/report.js';
+import { reportedRequest, toCurl } from '../../fuzz/run/reported.js';
 import { fcParameters } from '../support/seed.js';
 import type { Credentials } from '../../fuzz/types.js';
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { isLosslessNumber, loadContract, parseJson } from '../../src/openapi/index.js';
 import { capacityCases, CAPACITY_FLOOR, FRESH_EVERY } from '../../fuzz/generation/capacity.js';
 import { requestArbitrary } from '../../fuzz/generation/kinds/index.js';
-import { runConformance } from '../../fuzz/runner.js';
+import { runConformance } from '../../fuzz/run/runner.js';
 import { BACKTRACKING_LONG, BACKTRACKING_SHORT, backtrackingString } from '../../fuzz/generation/values/backtracking.js';
 import { MAX_WINDOWS } from '../../fuzz/run/timeline.js';
 import { answerAfter } from '../faulty/resources.js';

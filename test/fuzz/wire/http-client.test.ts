@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpClient, parseBaseUrl, urlFor, type LateBytes } from '../../fuzz/http-client.js';
-import type { HttpOutcome, HttpRequest, WireFacts } from '../../fuzz/types.js';
+import { createHttpClient, type LateBytes } from '../../../fuzz/wire/http-client.js';
+import type { HttpOutcome, HttpRequest, WireFacts } from '../../../fuzz/types.js';
 
 const request: HttpRequest = { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"name":"a","id":1}') };
 const withId = (id: number): HttpRequest => ({ ...request, body: Buffer.from(`{"name":"a","id":${id}}`) });
@@ -162,18 +162,6 @@ describe('createHttpClient', () => {
     const client = createHttpClient(open);
     expect(await client.send({ ...request, headers: { authorization: 'Bearer a\nb' } })).toMatchObject({ kind: 'failure', failure: 'error' });
     client.close();
-  });
-});
-
-describe('base URLs', () => {
-  it('keeps a path prefix and refuses what cannot be a base URL', () => {
-    expect(urlFor(parseBaseUrl('http://127.0.0.1:3000/api/'), '/plants').href).toBe('http://127.0.0.1:3000/api/plants');
-    expect(urlFor(parseBaseUrl('http://127.0.0.1:3000'), '/plants').href).toBe('http://127.0.0.1:3000/plants');
-    expect(urlFor(parseBaseUrl('http://127.0.0.1:3000'), '/plants?_=1').href).toBe('http://127.0.0.1:3000/plants?_=1');
-    expect(() => parseBaseUrl('ftp://x')).toThrow(/only http and https/);
-    expect(() => parseBaseUrl('http://x/?a=1')).toThrow(/query string/);
-    expect(() => parseBaseUrl('http://u:p@x/')).toThrow(/credentials/);
-    expect(() => parseBaseUrl('not a url')).toThrow(/not a URL/);
   });
 });
 

@@ -4,11 +4,11 @@
  * checks of time found end to end (slow answers shrunk, a steady slowdown reported with figures).
  */
 import { describe, expect, it } from 'vitest';
-import { closedAfterAll, startReference, TEST_TOKEN } from '../support/servers.js';
-import { loadContract } from '../../src/openapi/index.js';
-import { capacityCases } from '../../fuzz/generation/capacity.js';
-import { formatReport } from '../../fuzz/report.js';
-import { runConformance, TargetUnreachableError, type Progress } from '../../fuzz/runner.js';
+import { closedAfterAll, startReference, TEST_TOKEN } from '../../support/servers.js';
+import { loadContract } from '../../../src/openapi/index.js';
+import { capacityCases } from '../../../fuzz/generation/capacity.js';
+import { formatReport } from '../../../fuzz/reports/text.js';
+import { runConformance, TargetUnreachableError, type Progress } from '../../../fuzz/run/runner.js';
 
 const { faulty, closeLater } = closedAfterAll();
 

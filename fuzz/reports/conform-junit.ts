@@ -1,0 +1,39 @@
+/** A finished conform run as JUnit XML: one test case per check (the writer is junit.ts). */
+import { CHECKS } from '../judging/index.js';
+import { junitXml, type JUnitCase } from './junit.js';
+import type { Report } from '../run/record.js';
+import { describeFinding } from './text.js';
+
+/**
+ * JUnit XML (the format Jenkins, GitLab and GitHub test reporters read): one test case per check.
+ * A failure is a <failure>; a warning is printed in the case's <system-out> and, under `strict`,
+ * is a <failure> too.
+ */
+export function toJUnit(report: Report, options: { strict?: boolean } = {}): string {
+  const strict = options.strict === true;
+  const failed = new Map(report.failures.map((f) => [f.check, f]));
+  const warned = new Map(report.warnings.map((f) => [f.check, f]));
+  const cases: JUnitCase[] = CHECKS.map(({ name }): JUnitCase => {
+    const failure = failed.get(name) ?? (strict ? warned.get(name) : undefined);
+    const warning = warned.get(name);
+    if (failure) return { name, outcome: { kind: 'failure', message: failure.message, type: failure.severity === 'failure' ? name : `${name} (warning, --strict)`, text: describeFinding(failure, report, 100_000) } };
+    if (warning) return { name, outcome: { kind: 'output', text: describeFinding(warning, report, 100_000) } };
+    if (report.checks[name].requests === 0) return { name, outcome: { kind: 'skipped', message: 'no request exercised this check' } };
+    return { name, outcome: { kind: 'passed' } };
+  });
+  if (report.stoppedEarly !== undefined) cases.push({ name: 'run completed', outcome: { kind: 'error', message: report.stoppedEarly } });
+  return junitXml({
+    tool: 'conform',
+    name: `${report.contract.title} ${report.contract.version} at ${report.target}`,
+    durationMs: report.durationMs,
+    properties: [
+      ['seed', report.seed],
+      ['runs', report.runs],
+      ['profile', report.profile],
+      ['requests', report.requests],
+      ['warnings', report.warnings.length],
+      ['strict', strict],
+    ],
+    cases,
+  });
+}

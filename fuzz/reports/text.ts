@@ -1,0 +1,154 @@
+/**
+ * A finished run as text, for people: a line per check, then each finding with its minimal request
+ * as a `curl` command (with `$TOKEN` for the token), failures first. The words and lines here are
+ * shared by the JUnit and HTML reports.
+ */
+import { CHECK_NAMES, type CheckName } from '../judging/index.js';
+import type { Report, ReportedFinding, ReportedOutcome } from '../run/record.js';
+import { replayCommand } from '../run/reported.js';
+
+/** A wall time for people, in seconds. */
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters; the full command is in the --json report)` : text;
+}
+
+function describeOutcome(outcome: ReportedOutcome, maxChars: number): string {
+  if (outcome.kind === 'failure') return `no response: ${outcome.failure} - ${outcome.message}`;
+  const headers = ['content-type', 'www-authenticate', 'allow'].flatMap((h) => (outcome.headers[h] === undefined ? [] : [`${h}: ${outcome.headers[h]}`]));
+  return `HTTP ${outcome.status}${headers.length > 0 ? `  ${headers.join('  ')}` : ''}\n${shorten(outcome.body || '(empty body)', maxChars)}`;
+}
+
+function indent(text: string, by: string): string {
+  return text
+    .split('\n')
+    .map((line) => by + line)
+    .join('\n');
+}
+
+
+const SEVERITY_WORD = { failure: 'FAILED', warning: 'WARNING' } as const;
+
+/** How a finding's request was found: shrunk, minimal already, sent in every run, or not shown again. */
+export function howFound(finding: ReportedFinding): string {
+  return !finding.reproduced
+    ? 'did not show it again when replayed alone (intermittent, or it depends on earlier requests); shown as first seen'
+    : finding.shrinks > 0
+      ? `shrunk in ${finding.shrinks} steps`
+      : finding.phase === 'random'
+        ? 'already minimal'
+        : `a ${finding.phase} request, sent in every run`;
+}
+
+export function describeFinding(finding: ReportedFinding, report: Report, maxChars: number): string {
+  const head = `${SEVERITY_WORD[finding.severity]} ${finding.check}: ${finding.message}`;
+  const times = `${finding.occurrences} of ${report.requests} requests`;
+  if (finding.request === undefined || finding.curl === undefined || finding.response === undefined) {
+    return [head, `  found in the run as a whole (${times} were looked at together); replay with: ${replayCommand(report)}`].join('\n');
+  }
+  const how = howFound(finding);
+  return [
+    head,
+    `  request (${finding.request.kind}${finding.request.variant ? `: ${finding.request.variant}` : ''}), ${how}:`,
+    indent(shorten(finding.curl, maxChars), '    '),
+    '  response:',
+    indent(describeOutcome(finding.response, maxChars), '    '),
+    `  ${times} ${finding.severity === 'failure' ? 'broke' : 'warned of'} ${finding.check}; replay with: ${replayCommand(report)}`,
+  ].join('\n');
+}
+
+/** A time for people: whole milliseconds from 100 ms, two significant digits below. */
+export function milliseconds(ms: number): string {
+  return ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toPrecision(2)} ms`;
+}
+
+/** Capacity, connections, response times and the canary, a line each. */
+export function timeAndCapacity(report: Report): string[] {
+  const lines: string[] = [];
+  const capacity = report.capacity;
+  if (capacity) {
+    const what = capacity.stores ? 'plants stored' : 'plants answered (a mock stores nothing)';
+    const budget =
+      capacity.gaveUp !== undefined
+        ? `stopped after ${capacity.sent} of ${capacity.target}: ${capacity.gaveUp}`
+        : capacity.budgetHit
+          ? `the ${seconds(capacity.budgetMs)} budget ran out after ${capacity.sent} of ${capacity.target}`
+          : `all ${capacity.target} sent within the ${seconds(capacity.budgetMs)} budget`;
+    const replaced = capacity.replacementsSent > 0 ? `; then ${capacity.replaced} of ${capacity.replacementsSent} replaced` : '';
+    lines.push(`capacity: ${capacity.stored} ${what}, ${capacity.refused} refused (${budget})${replaced}`);
+  }
+  lines.push(`connections: ${report.freshConnections} opened for one request each (Connection: close), besides the kept-alive ones`);
+  const times = report.responseTimes;
+  if (times.responses > 0) {
+    const unconfirmed = times.unconfirmed > 0 ? `; ${times.unconfirmed} over it during the run but not when replayed alone` : '';
+    lines.push(`response times: median ${milliseconds(times.medianMs)}, p99 ${milliseconds(times.p99Ms)}, slowest ${milliseconds(times.maxMs)} (bound ${milliseconds(times.boundMs)}${unconfirmed})`);
+  }
+  const trend = report.degradation.trend;
+  if (trend) {
+    lines.push(`canary: ${milliseconds(trend.firstMs)} at first, ${milliseconds(trend.lastMs)} at last (${trend.readings} readings, Mann–Kendall z = ${trend.z.toFixed(2)})`);
+  }
+  return lines;
+}
+
+/** A check's verdict in a run, from its counts. */
+export function verdictOf(failures: number, warnings: number, requests: number): string {
+  if (failures > 0) return 'FAILED';
+  if (warnings > 0) return 'warning';
+  return requests === 0 ? 'not exercised' : 'ok';
+}
+
+/** The run as text: a line per check, then each finding with its minimal request, failures first. */
+export function formatReport(report: Report, options: { maxChars?: number; strict?: boolean } = {}): string {
+  const maxChars = options.maxChars ?? 2000;
+  const width = Math.max(...CHECK_NAMES.map((n) => n.length));
+  const phases = Object.entries(report.phases).map(([phase, summary]) => `${phase} ${summary.requests}`);
+  const lines = [
+    `${report.contract.title} ${report.contract.version} at ${report.target} (profile ${report.profile}, seed ${report.seed})`,
+    `${report.requests} requests checked in ${seconds(report.checkingMs)} (${Math.round(report.requestsPerSecond)} requests/s; ${phases.join(', ')}); ${CHECK_NAMES.length} checks`,
+    ...timeAndCapacity(report),
+    '',
+    `${'check'.padEnd(width)}  requests  failures  warnings`,
+    ...CHECK_NAMES.map((name) => {
+      const { requests, failures, warnings } = report.checks[name];
+      return `${name.padEnd(width)}  ${String(requests).padStart(8)}  ${String(failures).padStart(8)}  ${String(warnings).padStart(8)}  ${verdictOf(failures, warnings, requests)}`;
+    }),
+  ];
+  if (report.stoppedEarly) lines.push('', `Stopped early: ${report.stoppedEarly}.`);
+  const hint = tokenHint(report);
+  if (hint !== undefined) lines.push('', hint);
+  for (const finding of [...report.failures, ...report.warnings]) lines.push('', describeFinding(finding, report, maxChars));
+  const verdict = runVerdict(report, options.strict === true);
+  const warned = verdict.warned;
+  const warningNote = warned.length === 0 ? '' : ` ${warned.length} warning${warned.length === 1 ? '' : 's'} (${warned.join(', ')}): hazards the contract allows${options.strict === true ? ', failing the run under --strict' : ''}.`;
+  lines.push(
+    '',
+    verdict.kept
+      ? `The target kept the contract (seed ${report.seed}; ${seconds(report.durationMs)}).${warningNote}`
+      : `The target broke the contract: ${verdict.broken.join(', ') || 'see above'} (seed ${report.seed}; ${seconds(report.durationMs)}).${warningNote} Commands use $TOKEN for your token.`,
+  );
+  return lines.join('\n');
+}
+
+/** Every valid request refused with 401 is most likely the wrong --token, not a broken target. */
+export function tokenHint(report: Report): string | undefined {
+  const accepts = report.checks['accepts-valid'];
+  const refused = report.failures.find((f) => f.check === 'accepts-valid')?.response;
+  const allRefused = accepts.requests > 0 && accepts.failures === accepts.requests && refused?.kind === 'response' && refused.status === 401;
+  return allRefused ? 'Every valid request got 401: is --token a token the implementation accepts?' : undefined;
+}
+
+/**
+ * The run's verdict: kept when no check failed and every request was sent (`report.passed`) and,
+ * under `--strict`, no check warned. `broken` names the checks that broke it.
+ */
+export function runVerdict(report: Report, strict: boolean): { readonly kept: boolean; readonly broken: readonly CheckName[]; readonly warned: readonly CheckName[] } {
+  const warned = report.warnings.map((w) => w.check);
+  return {
+    kept: report.passed && !(strict && warned.length > 0),
+    broken: [...report.failures.map((f) => f.check), ...(strict ? warned : [])],
+    warned,
+  };
+}

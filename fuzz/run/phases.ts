@@ -1,0 +1,20 @@
+/** The plans of a run's phases, from its qualified options (plan.ts, capacity-plan.ts). */
+import { CAPACITY_FLOOR, type CapacityCases } from '../generation/capacity.js';
+import { coverageCases, requestArbitrary } from '../generation/kinds/index.js';
+import { capacityPlan, type CapacityCounts } from './capacity-plan.js';
+import type { QualifiedOptions } from './options.js';
+import { listPlan, randomPlan, type PhasePlan } from './plan.js';
+
+/** The plans of the run's phases, in order. */
+export function planPhases(options: QualifiedOptions, capacity: CapacityCases, counts: CapacityCounts): PhasePlan[] {
+  const { contract, token, profile } = options;
+  const generatorOptions = { token, profile, ...(options.kinds ? { kinds: options.kinds } : {}) };
+  // Made whatever the phases: it checks the kinds asked for.
+  const arbitrary = requestArbitrary(contract, generatorOptions);
+  return options.phases.map((phase) => {
+    if (phase === 'coverage') return listPlan('coverage', coverageCases(contract, generatorOptions));
+    // A mock stores nothing: its capacity phase is a load within the budget, with nothing to replace.
+    if (phase === 'capacity') return capacityPlan(capacity, options.capacityBudgetMs, counts, profile === 'mock' ? 0 : CAPACITY_FLOOR, profile !== 'mock');
+    return randomPlan(arbitrary, options.seed, options.runs, options.durationMs);
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * The record of a run (fast-check's RunDetails, in spirit): what was sent, what each check made of
+ * it, and each check's first finding shrunk to a minimal request. Plain data: JSON.stringify(report)
+ * is the JSON report; reports/ formats it for people and CI systems.
+ */
+import type { CanaryReading, CanaryTrend, CheckName, TimedExchange } from '../judging/index.js';
+import type { LatencySummary } from './timeline.js';
+import type { Phase, Profile, RequestCase, Severity } from '../types.js';
+
+export interface ReportedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly kind: string;
+  readonly variant: string;
+  readonly content: RequestCase['content'];
+  readonly credentials: RequestCase['credentials'];
+  /** Header values with the token replaced by `<token>` (and text made from it by its placeholder). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Field lines sent after `headers` (a second Authorization field), redacted the same way. */
+  readonly extraLines?: readonly (readonly [string, string])[];
+  /** The body as text, or in base64 when it is not valid UTF-8. */
+  readonly body: string;
+  readonly bodyEncoding: 'utf8' | 'base64';
+  readonly bodyBytes: number;
+}
+
+export type ReportedOutcome =
+  | { readonly kind: 'response'; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly bodyBytes: number; readonly durationMs: number }
+  | { readonly kind: 'failure'; readonly failure: string; readonly message: string; readonly durationMs: number };
+
+export interface CheckSummary {
+  /** Exchanges the check had something to say about (e.g. `echo`: valid requests that succeeded; `degradation`: canary readings). */
+  readonly requests: number;
+  /** Exchanges (or, for a run check, verdicts) with a failure of this check. */
+  readonly failures: number;
+  /** Exchanges (or verdicts) with a warning of this check. */
+  readonly warnings: number;
+}
+
+/** A finding as reported: the first one of its check and severity, with its request shrunk where it could be. */
+export interface ReportedFinding {
+  readonly check: CheckName;
+  readonly severity: Severity;
+  /** The finding, for the minimal request. */
+  readonly message: string;
+  /** The phase whose request showed it first; absent for a finding about the run as a whole. */
+  readonly phase?: Phase;
+  /**
+   * The minimal request found, and the requests sent before it in the same case (a repeated id).
+   * Absent, with `curl` and `response`, for a run check's finding about the run as a whole.
+   */
+  readonly request?: ReportedRequest;
+  readonly setup: readonly ReportedRequest[];
+  /** The minimal request as a shell command (with `$TOKEN` for the token). */
+  readonly curl?: string;
+  readonly response?: ReportedOutcome;
+  /** Whether the request went on a connection of its own (as curl sends it), not a kept-alive one. */
+  readonly fresh?: boolean;
+  /** Exchanges of the run with a finding of this check and severity. */
+  readonly occurrences: number;
+  /** Whether replaying the first request that showed it showed it again (not: intermittent, or it depends on earlier requests). */
+  readonly reproduced: boolean;
+  /** Successful shrinking steps from the first request to this one (0 for a coverage request, which is not shrunk). */
+  readonly shrinks: number;
+  readonly seed: number;
+  /** For a random-phase finding, fast-check's counterexample path: with the seed, `fc.check(..., { seed, path })` replays it. */
+  readonly path?: string;
+}
+
+export interface PhaseSummary {
+  /** Exchanges of the phase, setup requests and canaries included. */
+  readonly requests: number;
+  /** When it began, since the run began. */
+  readonly startedMs: number;
+  readonly durationMs: number;
+}
+
+/** What the capacity phase did. */
+export interface CapacitySummary {
+  /** Plants it was to store. */
+  readonly target: number;
+  /** Plants sent (fewer than the target when the budget ran out first). */
+  readonly sent: number;
+  /** Plants answered with a success: stored, on a target that stores (under the mock profile: only answered). */
+  readonly stored: number;
+  /** Plants answered otherwise, or not at all. */
+  readonly refused: number;
+  /** Replacements of the earliest plants sent after the fill, and answered with a success. */
+  readonly replacementsSent: number;
+  readonly replaced: number;
+  readonly budgetMs: number;
+  /** Whether the budget ended the fill before the target. */
+  readonly budgetHit: boolean;
+  /** Why the fill stopped before the target and the budget, if it did (the target refused plant after plant). */
+  readonly gaveUp?: string;
+  /** Whether the target is expected to store what it is sent (false under the mock profile). */
+  readonly stores: boolean;
+}
+
+/** Response times: the bound the run used, the slowest answers, the histogram and the series. */
+export interface ResponseTimeSummary extends LatencySummary {
+  /** The bound of `response-time`: the larger of `maxResponseTimeMs` and `factor` × the median. */
+  readonly boundMs: number;
+  readonly maxResponseTimeMs: number;
+  readonly factor: number;
+  /** Answers slower than the bound during the run whose requests were not, replayed alone: no finding. */
+  readonly unconfirmed: number;
+  /** The slowest answers, slowest first. */
+  readonly slowest: readonly TimedExchange[];
+}
+
+/** The canary's readings and what `degradation` made of them. */
+export interface DegradationSummary {
+  /** Time between two readings, at least (five times a reading's cost against a slow target). */
+  readonly intervalMs: number;
+  readonly sends: number;
+  readonly readings: readonly CanaryReading[];
+  /** Absent with too few readings to judge. */
+  readonly trend?: CanaryTrend;
+}
+
+export interface Report {
+  readonly target: string;
+  readonly contract: { readonly title: string; readonly version: string };
+  readonly profile: Profile;
+  readonly seed: number;
+  /** Requests generated for the random phase (more than asked for in a `durationMs` run: with --runs, they replay it all). */
+  readonly runs: number;
+  /** Exchanges of every phase (setup requests and canaries included; shrinking not). */
+  readonly requests: number;
+  /** Exchanges per request kind (the canary's aside). */
+  readonly kinds: Readonly<Record<string, number>>;
+  readonly phases: Readonly<Partial<Record<Phase, PhaseSummary>>>;
+  /** Wall time of the phases. */
+  readonly checkingMs: number;
+  /** Wall time of the whole run, shrinking included. */
+  readonly durationMs: number;
+  /** Exchanges sent and checked per second during the phases. */
+  readonly requestsPerSecond: number;
+  /** Connections opened for one request each (`Connection: close`), besides the kept-alive pool of `concurrency` connections. */
+  readonly freshConnections: number;
+  /** Absent when the capacity phase did not run. */
+  readonly capacity?: CapacitySummary;
+  readonly responseTimes: ResponseTimeSummary;
+  readonly degradation: DegradationSummary;
+  readonly checks: Readonly<Record<CheckName, CheckSummary>>;
+  /** One per check that failed, shrunk, in check order. */
+  readonly failures: readonly ReportedFinding[];
+  /** One per check that warned (and did not fail), in check order: hazards the contract allows. */
+  readonly warnings: readonly ReportedFinding[];
+  /** Why the run ended before every request was sent, if it did. */
+  readonly stoppedEarly?: string;
+  /** No failure and every request sent. Warnings do not count (the CLI's `--strict` makes them). */
+  readonly passed: boolean;
+}

@@ -1,0 +1,147 @@
+/**
+ * The runner: sends a run's requests to a target over real HTTP with bounded concurrency, judges
+ * every exchange with every check of the registry, judges the run as a whole with the run checks,
+ * then shrinks the first finding of each check to a minimal request.
+ *
+ * A run has phases, in order:
+ * - **coverage**: every kind's deterministic requests (kinds/), the same list whatever the seed:
+ *   each edge and each variant the engine knows is sent once in every run;
+ * - **capacity**: thousands of distinct small valid plants (capacity.ts), one in eight on a
+ *   connection of its own, within a time budget, then the earliest tenth of them replaced;
+ * - **random**: `runs` requests generated from the seed by fast-check, each kind by its weight -
+ *   against a store that now holds thousands of plants - and for `durationMs` at least, if set.
+ * Through all of them a **canary** (the same valid request) is sent at intervals, alone, a few
+ * times in a row; its fastest time is one reading of the target's speed (checks/degradation.ts).
+ *
+ * Composed of parts, each in its own file: options.ts (qualified options), phases.ts with plan.ts
+ * and capacity-plan.ts (the phases' cases), worker-pool.ts with exclusion.ts, canary.ts, execute.ts
+ * and late-bytes.ts (sending and judging), tally.ts (the counts, written once), run-checks.ts,
+ * findings.ts with shrink.ts, and record.ts with summaries.ts and reported.ts (the record of the
+ * run, which reports/ formats). Data flows one way: options → plans → pool → tally → run checks →
+ * findings → record.
+ *
+ * Reproducible: the same seed sends the same requests (fast-check's `sample` and `check` draw the
+ * same values from a seed; a random-phase finding is replayed and shrunk from its run index with
+ * `path`). Coverage and capacity requests are small and name their one variant already: they are
+ * replayed to see whether they fail again, not shrunk.
+ *
+ * Memory stays flat for any length of run: per-check counts, the first finding of each check,
+ * and a timeline of bounded size (timeline.ts).
+ */
+import { performance } from 'node:perf_hooks';
+import { capacityCases } from '../generation/capacity.js';
+import { runChecks, type CheckContext } from '../judging/index.js';
+import type { Phase, RequestCase } from '../types.js';
+import { createHttpClient, type HttpClient } from '../wire/http-client.js';
+import { Canary, InFlight } from './canary.js';
+import { writtenResource } from './exclusion.js';
+import { Executor } from './execute.js';
+import { reportFindings } from './findings.js';
+import { LateBytesJudge, type Judge } from './late-bytes.js';
+import { qualify, type ConformanceOptions, type QualifiedOptions } from './options.js';
+import { planPhases } from './phases.js';
+import type { PhasePlan } from './plan.js';
+import { reachTarget } from './reachable.js';
+import type { Report } from './record.js';
+import { judgeRun } from './run-checks.js';
+import { reportOf } from './summaries.js';
+import { Tally, type Exchange, type Place } from './tally.js';
+import { runPhase, type PoolParts } from './worker-pool.js';
+
+export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  const started = performance.now();
+  const qualified = qualify(options);
+  const { contract, profile } = qualified;
+  const capacity = capacityCases(contract, { token: qualified.token, profile, target: qualified.capacityTarget });
+  const tally = new Tally(qualified, capacity.target);
+  const plans = planPhases(qualified, capacity, tally.capacity);
+  const context: CheckContext = { contract, profile };
+  await reachTarget(qualified.base, qualified.timeoutMs);
+  const judge: Judge = (request, outcome) => runChecks(request, outcome, contract, { profile });
+  const late = new LateBytesJudge(judge, tally);
+  const client: HttpClient = createHttpClient(qualified.base, {
+    concurrency: qualified.concurrency,
+    timeoutMs: qualified.timeoutMs,
+    maxResponseBytes: qualified.maxResponseBytes,
+    onLateBytes: (bytes) => {
+      late.onLateBytes(bytes);
+    },
+  });
+  try {
+    const executor = new Executor(client, judge, late, started);
+    const checkingStarted = performance.now();
+    await runPhases(qualified, plans, { tally, late, executor, started, canary: capacity.canary });
+    const checkingMs = performance.now() - checkingStarted;
+    // The run as a whole: run checks see the timeline's record.
+    const run = tally.timeline.record(qualified.maxResponseTimeMs);
+    const runFindings = judgeRun(run, context, tally);
+    // Shrinking: the first finding of each check and severity, replayed from its phase and index.
+    const deadline = performance.now() + qualified.shrinkTimeMs;
+    const findings = await reportFindings({
+      seed: qualified.seed,
+      deadline,
+      execute: (request, fresh) => executor.execute(request, fresh),
+      plans,
+      tally,
+      runFindings,
+      run,
+      context,
+      base: client.baseUrl,
+      token: qualified.token,
+      onProgress: qualified.onProgress,
+    });
+    return reportOf(qualified, tally, plans, run, findings, { started, checkingMs, capacityTarget: capacity.target });
+  } finally {
+    client.close();
+  }
+}
+
+interface PhaseParts {
+  readonly tally: Tally;
+  readonly late: LateBytesJudge;
+  readonly executor: Executor;
+  /** When the run began (performance.now()). */
+  readonly started: number;
+  /** The canary's request. */
+  readonly canary: RequestCase;
+}
+
+/** The phases in order, with a canary reading before the first request and one after the last, so that its series spans the run. */
+async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[], parts: PhaseParts): Promise<void> {
+  const { tally, late, executor, started } = parts;
+  const orderOf = (phase: Phase): number => plans.findIndex((p) => p.phase === phase);
+  const record = (place: Place, exchanges: readonly Exchange[], probe?: 'canary'): void => {
+    late.recordedAt(exchanges, place);
+    tally.record(place, exchanges, probe);
+  };
+  const inFlight = new InFlight();
+  const canary = new Canary({ item: { index: -1, request: parts.canary, fresh: false }, intervalMs: options.canaryIntervalMs, inFlight, tally, started, send: (item) => executor.exchange(item.request, false), record, orderOf });
+  const pool: PoolParts = {
+    concurrency: options.concurrency,
+    inFlight,
+    keyOf: (request) => writtenResource(options.contract, request),
+    stopped: () => tally.stoppedEarly !== undefined,
+    canaryDue: (phase) => canary.due(phase),
+    send: (item) => executor.execute(item.request, item.fresh),
+    record: (plan, item, exchanges) => {
+      record({ phase: plan.phase, order: orderOf(plan.phase), item }, exchanges);
+    },
+    progress: (plan, done) => options.onProgress?.({ phase: plan.phase, done, total: plan.total(), findings: tally.findings }),
+  };
+  const firstPhase = plans[0]?.phase;
+  if (firstPhase !== undefined) await canary.read(firstPhase);
+  for (const plan of plans) {
+    if (tally.stoppedEarly !== undefined) break;
+    const began = performance.now();
+    const before = tally.requests;
+    await runPhase(plan, pool);
+    tally.phases[plan.phase] = { requests: tally.requests - before, startedMs: began - started, durationMs: performance.now() - began };
+  }
+  const lastPhase = plans[plans.length - 1]?.phase;
+  if (lastPhase !== undefined && tally.stoppedEarly === undefined) await canary.read(lastPhase);
+}
+
+export { CANARY_SENDS } from './canary.js';
+export { DEFAULT_CANARY_INTERVAL_MS, DEFAULT_CONCURRENCY, DEFAULT_MAX_TIMEOUTS, DEFAULT_RUNS, DEFAULT_SHRINK_TIME_MS, randomSeed, type ConformanceOptions, type Progress } from './options.js';
+export { TargetUnreachableError } from './reachable.js';
+export type { CapacitySummary, CheckSummary, DegradationSummary, PhaseSummary, Report, ReportedFinding, ResponseTimeSummary } from './record.js';

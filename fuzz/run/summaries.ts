@@ -1,0 +1,75 @@
+/** The record of a finished run (record.ts), made from the tally, the run checks' record and the reported findings. */
+import { performance } from 'node:perf_hooks';
+import { canaryTrend, responseTimeBound, type RunRecord } from '../judging/index.js';
+import { round } from '../judging/statistics.js';
+import { CANARY_SENDS } from './canary.js';
+import type { Findings } from './findings.js';
+import type { QualifiedOptions } from './options.js';
+import { planOf, type PhasePlan } from './plan.js';
+import type { CapacitySummary, Report } from './record.js';
+import type { Tally } from './tally.js';
+
+/** Slowest responses in a report. */
+const SLOWEST_REPORTED = 10;
+
+/** Wall times of the run, from performance.now(). */
+export interface RunTimes {
+  /** When the run began. */
+  readonly started: number;
+  /** How long its phases took. */
+  readonly checkingMs: number;
+}
+
+function capacitySummary(options: QualifiedOptions, tally: Tally, target: number): CapacitySummary {
+  const counts = tally.capacity;
+  return {
+    target,
+    sent: counts.sent,
+    stored: counts.stored,
+    refused: counts.refused,
+    replacementsSent: counts.replacementsSent,
+    replaced: counts.replaced,
+    budgetMs: options.capacityBudgetMs,
+    budgetHit: counts.budgetHit,
+    ...(counts.gaveUp === undefined ? {} : { gaveUp: counts.gaveUp }),
+    stores: options.profile !== 'mock',
+  };
+}
+
+export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonly PhasePlan[], run: RunRecord, findings: Findings, times: RunTimes & { readonly capacityTarget: number }): Report {
+  const failures = findings.reported.filter((f) => f.severity === 'failure');
+  const failed = new Set(failures.map((f) => f.check));
+  const bound = responseTimeBound(run);
+  const trend = canaryTrend(run.canary);
+  const { checkingMs } = times;
+  const stoppedEarly = tally.stoppedEarly;
+  return {
+    target: options.base.href,
+    contract: { title: options.contract.title, version: options.contract.version },
+    profile: options.profile,
+    seed: options.seed,
+    runs: planOf(plans, 'random')?.total() ?? options.runs,
+    requests: tally.requests,
+    kinds: tally.kinds,
+    phases: tally.phases,
+    checkingMs,
+    durationMs: performance.now() - times.started,
+    requestsPerSecond: checkingMs > 0 ? (tally.requests * 1000) / checkingMs : 0,
+    freshConnections: tally.freshConnections,
+    ...(options.phases.includes('capacity') ? { capacity: capacitySummary(options, tally, times.capacityTarget) } : {}),
+    responseTimes: {
+      ...tally.timeline.summary(),
+      boundMs: round(bound.boundMs),
+      maxResponseTimeMs: bound.maxResponseTimeMs,
+      factor: bound.factor,
+      unconfirmed: findings.unconfirmed['response-time'] ?? 0,
+      slowest: tally.timeline.slowest(SLOWEST_REPORTED),
+    },
+    degradation: { intervalMs: options.canaryIntervalMs, sends: CANARY_SENDS, readings: run.canary, ...(trend === undefined ? {} : { trend }) },
+    checks: tally.checks,
+    failures,
+    warnings: findings.reported.filter((f) => f.severity === 'warning' && !failed.has(f.check)),
+    ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
+    passed: failures.length === 0 && stoppedEarly === undefined,
+  };
+}

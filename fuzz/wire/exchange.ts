@@ -1,0 +1,46 @@
+/** One exchange on a connection, as the client follows it, and the exchanges in flight beside it. */
+import type { ResponseReader } from './http-wire.js';
+import type { HttpOutcome, HttpRequest, NeighbourRequest } from '../types.js';
+
+/** Neighbouring requests kept per exchange (a slow exchange overlaps many). */
+const MAX_OTHERS = 256;
+
+/** An outcome, or 'retry': the request goes again on a new connection (the old one was not the target's fault). */
+export type Result = HttpOutcome | 'retry';
+
+export interface Exchange {
+  readonly request: HttpRequest;
+  readonly connection: number;
+  readonly reader: ResponseReader;
+  readonly started: number;
+  /** The requests whose answer this one's could have been instead. */
+  readonly others: NeighbourRequest[];
+  readonly timer: NodeJS.Timeout;
+  readonly resolve: (result: Result) => void;
+  /** When the answer was complete. */
+  endedAt?: number;
+  /** Bytes after the answer, while it settled. */
+  extra: Buffer[];
+  extraAt?: number;
+  settled: boolean;
+  /** On a reused connection, until the end of the request's head is sent: bytes now cannot answer it. */
+  holding: boolean;
+  early: Buffer[];
+}
+
+/** The exchanges in flight: each is told of the others, which could have got its answer. */
+export class InFlightExchanges {
+  private readonly active = new Set<Exchange>();
+
+  join(exchange: Exchange): void {
+    for (const other of this.active) {
+      if (exchange.others.length < MAX_OTHERS) exchange.others.push({ request: other.request, relation: 'concurrent', connection: other.connection });
+      if (other.others.length < MAX_OTHERS) other.others.push({ request: exchange.request, relation: 'concurrent', connection: exchange.connection });
+    }
+    this.active.add(exchange);
+  }
+
+  leave(exchange: Exchange): void {
+    this.active.delete(exchange);
+  }
+}
