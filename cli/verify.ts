@@ -58,7 +58,7 @@ export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io
     if (source === 'recorded') {
       const { recordPacts } = await import('../contracts/consumer-contract.js');
       recordedIn = mkdtempSync(join(tmpdir(), 'plant-store-pacts-'));
-      pactUrls = [await recordPacts(recordedIn)];
+      pactUrls = [await recordPacts(recordedIn, options.contract)];
     }
     if (options.contract !== undefined) {
       const { formatFindings, lintPactFiles, pactFiles } = await import('../contracts/pact-lint.js');
@@ -71,7 +71,7 @@ export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io
     }
     let outcome: Awaited<ReturnType<typeof verification.runVerification>>;
     try {
-      outcome = await verification.runVerification({ flags, token: options.token, pactUrls, env: process.env });
+      outcome = await verification.runVerification({ flags, token: options.token, pactUrls, env: process.env, ...(options.contract === undefined ? {} : { contract: options.contract }) });
     } catch (error) {
       return usage(`the verification could not run: ${error instanceof Error ? error.message : String(error)}`);
     }

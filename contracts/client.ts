@@ -108,6 +108,8 @@ export function createPlantOperation(contract: Contract = loadContract()): Opera
  * Authorization header is sent. Rejects on a network failure or an answer outside the contract.
  */
 export async function createPlant(baseUrl: string | URL, token: string | undefined, newPlant: NewPlant, options: ClientOptions = {}): Promise<CreatePlantResult> {
+  // The status is one of the declared ones and the body matches its schema; the generated types
+  // come from the same contract (generated-types.test.ts keeps them in step), so this holds.
   return (await callOperation(createPlantOperation(options.contract), baseUrl, token, { body: newPlant }, options)) as CreatePlantResult;
 }
 
@@ -120,6 +122,7 @@ export function createClient<Ops = operations>(baseUrl: string | URL, token: str
   const contract = options.contract ?? loadContract();
   const client: Record<string, (input: OperationRequest) => Promise<AnyResult>> = {};
   for (const operation of contract.operations) client[operation.operationId] = (input) => callOperation(operation, baseUrl, token, input, { ...options, contract });
+  // Each answer is checked against the operation's declared responses (readResponse); `Ops`, generated from the same contract, types them.
   return client as unknown as OperationClient<Ops>;
 }
 
@@ -173,13 +176,13 @@ export async function callOperation(operation: OperationContract, baseUrl: strin
  * is declared, the media type is one the response declares, the body matches its schema. A
  * response that declares no content (a 204) gives no body.
  */
-export function readResponse<Result extends AnyResult = CreatePlantResult>(operation: OperationContract, status: number, contentType: string | undefined, bodyText: string, contract: Contract = loadContract()): Result {
+export function readResponse(operation: OperationContract, status: number, contentType: string | undefined, bodyText: string, contract: Contract = loadContract()): AnyResult {
   const fail = (why: string): never => {
     throw new UnexpectedResponseError(`${operation.method} ${operation.path} answered ${status}: ${why}`, status, contentType, bodyText);
   };
   const declared = operation.declaredStatuses.includes(status) ? operation.response(status) : undefined;
   if (!declared) return fail(`the status is not declared in ${contract.file} (declared: ${operation.declaredStatuses.join(', ')})`);
-  if (declared.mediaTypes.length === 0) return { status, body: undefined } as Result;
+  if (declared.mediaTypes.length === 0) return { status, body: undefined };
   const essence = (contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
   if (!declared.mediaTypes.includes(essence)) return fail(`content-type ${contentType ?? '(none)'} is not ${declared.mediaTypes.join(' or ')}`);
   let value: JsonValue;
@@ -190,9 +193,7 @@ export function readResponse<Result extends AnyResult = CreatePlantResult>(opera
   }
   const validation = declared.validateBody?.(value);
   if (validation && !validation.valid) return fail(`the body does not match the declared schema: ${formatIssues(validation.issues)}`);
-  // The status is one of the declared ones and the body matches its schema; the generated types
-  // come from the same contract (generated-types.test.ts keeps them in step), so this holds.
-  return { status, body: declared.schema ? decode(value, declared.schema, contract) : value } as Result;
+  return { status, body: declared.schema ? decode(value, declared.schema, contract) : value };
 }
 
 /** A JSON value as the typed body of the create operation (int64 as bigint), or the contract's reasons why it is not one. */

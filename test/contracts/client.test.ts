@@ -97,7 +97,7 @@ describe('readResponse keeps the provider to the contract', () => {
   it('keeps __proto__ in a body an ordinary property', () => {
     const result = readResponse(operation, 200, 'application/json', '{"name":"Fern","__proto__":{"polluted":true}}');
     expect(Object.getPrototypeOf(result.body)).toBe(Object.prototype);
-    expect(Object.keys(result.body)).toEqual(['name', '__proto__']);
+    expect(Object.keys(result.body as object)).toEqual(['name', '__proto__']);
   });
 });
 
