@@ -15,7 +15,7 @@ import { baseUrl, contract, describeContract, flag, option, readContract, timeou
 import type { Contract } from '../src/openapi/index.js';
 import { BROKEN, HELD, unreachable, usage, type Outcome } from './outcome.js';
 
-/** verify's --contract: the option every command takes, without its default - without it, no lint runs. */
+/** verify's --contract: the option every command takes, without its default - without it, no lint runs and the kit's openapi.yaml gives the consumer contract. */
 const lintContract: CliOption<Contract, false> = { flags: contract.flags, description: contract.description, present: false, parse: readContract };
 
 const VERIFY_OPTIONS = {
@@ -98,8 +98,11 @@ Pacts come from, in this order:
                             PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD), selectors mainBranch,
                             matchingBranch (with --provider-branch) and deployedOrReleased; pending pacts on
   --pact <path>             those files
-  otherwise                 the kit's consumer contract (contracts/consumer-contract.ts), recorded
-                            into a temporary directory with Pact's mock server for this run
+  otherwise                 the kit's consumer contract (contracts/consumer-contract.ts) of --contract
+                            (openapi.yaml without it), recorded into a temporary directory with
+                            Pact's mock server for this run
+With --contract, every pact file is linted against that contract first, and provider states are set
+up through its create operation.
 The token goes into every request that carries credentials, never into a pact. Without --token or
 PLANT_STORE_TOKENS, requests carry the pact's example token (enough for a mock that accepts any).
 Exit codes: 0 every interaction holds, 1 one does not (each failure is named with its mismatches),

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isJsonObject, parseJson, stringifyJson, type JsonObject } from '../../src/openapi/index.js';
+import { isJsonObject, loadContract, parseJson, stringifyJson, type JsonObject } from '../../src/openapi/index.js';
 import type { RunningServer } from '../../src/reference/index.js';
 import { startFaulty, startMock, startReference, TEST_TOKEN, type Fault } from '../support/servers.js';
 import { recordPacts } from '../../contracts/consumer-contract.js';
@@ -216,6 +216,52 @@ describe('plant-store verify against implementations', () => {
       expect(failures(wrongToken)[WITH_TAG]).toContain('status: expected 200 but was 401');
       expect(wrongToken.code).toBe(1);
     });
+  });
+});
+
+describe('plant-store verify --contract: the consumer contract of the given contract, linted against it', () => {
+  const file = fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url));
+  const contract = loadContract(file);
+  const READ = 'a request to read a stored plant';
+
+  it('holds all nine interactions of the full-store example against the reference serving it', async () => {
+    const full = await startReference({ contract });
+    try {
+      const run = await verify(['--base-url', full.url, '--token', TEST_TOKEN, '--contract', file]);
+      expect(summary(run), run.stdout + run.stderr).toBe(`plant-store verify: all 9 interactions hold against ${full.url}\n`);
+      expect(run.code).toBe(0);
+    } finally {
+      await full.close();
+    }
+  });
+
+  it('exits 1 naming the read of an implementation that does not find the plant the state stored', async () => {
+    const forgetful = await startFaulty(
+      (request, correct) => (request.method === 'GET' && /\/\d+$/.test(request.url) ? { status: 404, headers: { 'content-type': 'application/json' }, body: '{"error":404,"message":"not found"}' } : correct()),
+      { contract },
+    );
+    try {
+      const run = await verify(['--base-url', forgetful.url, '--token', TEST_TOKEN, '--contract', file]);
+      expect(Object.keys(failures(run)), run.stdout + run.stderr).toEqual([READ]);
+      expect(failures(run)[READ]).toContain('status: expected 200 but was 404');
+      expect(run.code).toBe(1);
+    } finally {
+      await forgetful.close();
+    }
+  });
+
+  it("exits 1 before any request when the pacts ask for what the given contract does not have", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-pacts-'));
+    try {
+      const pact = await recordPacts(dir, contract);
+      const run = await verify(['--base-url', reference.url, '--token', TEST_TOKEN, '--pact', pact, '--contract', 'openapi.yaml']);
+      expect(run.stdout).toMatch(/^The pacts ask for what OpenAPI Plant Store 1\.0\.0 .* does not allow:$/m);
+      expect(run.stdout).toContain(' - a request to read a stored plant: [operation-declared] GET /plants/3 is not an operation of ');
+      expect(run.stdout).not.toContain('plant-store verify:');
+      expect(run.code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
