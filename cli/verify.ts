@@ -29,6 +29,24 @@ const VERIFY_OPTIONS = {
   timeout: withDefault(timeout, DEFAULT_TIMEOUT_MS),
 };
 
+/** What is wrong with the options before any target is asked: --contract with a broker or with no consumer contract in it, a missing pact file. */
+async function badUsage(options: OptionValues<typeof VERIFY_OPTIONS>, source: ReturnType<typeof pactSource>): Promise<string | undefined> {
+  if (options.contract !== undefined && source === 'broker') return "--contract lints pact files: give them with --pact (a broker's pacts are not linted)";
+  if (source === 'recorded' && options.contract !== undefined) {
+    const { consumerData, NoConsumerContractError } = await import('../contracts/consumer-data.js');
+    try {
+      consumerData(options.contract);
+    } catch (error) {
+      if (error instanceof NoConsumerContractError) return `--contract: ${error.message}; give the pacts with --pact`;
+      throw error;
+    }
+  }
+  for (const path of options.pact ?? []) {
+    if (!/^https?:\/\//.test(path) && !existsSync(path)) return `--pact ${path}: no such file or directory`;
+  }
+  return undefined;
+}
+
 export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io: Io): Promise<Outcome> {
   const flags: VerifyFlags = {
     baseUrl: options.baseUrl,
@@ -41,10 +59,8 @@ export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io
   // A flag or variable that contradicts another throws VerifyConfigurationError: bad usage.
   const source = pactSource(flags, process.env);
   verifierOptions(flags, process.env);
-  if (options.contract !== undefined && source === 'broker') return usage("--contract lints pact files: give them with --pact (a broker's pacts are not linted)");
-  for (const path of options.pact ?? []) {
-    if (!/^https?:\/\//.test(path) && !existsSync(path)) return usage(`--pact ${path}: no such file or directory`);
-  }
+  const problem = await badUsage(options, source);
+  if (problem !== undefined) return usage(problem);
   const why = await whyUnreachable(options.baseUrl, options.timeout);
   if (why !== undefined) return unreachable(`cannot reach ${options.baseUrl}: ${why}`);
 

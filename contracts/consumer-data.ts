@@ -41,14 +41,19 @@ export const STORED_KEY = 3;
 const STORED_TEXTS = ['Ficus', 'indoor'];
 const REPLACEMENT_TEXTS = ['Fiddle-leaf fig', 'indoor tree'];
 
-/** The consumer's data for the store's first collection/item pattern; throws when the contract has none. */
+/** A contract the kit's consumer contract cannot be made from: no collection with a create operation, or no request example to send. */
+export class NoConsumerContractError extends Error {
+  override name = 'NoConsumerContractError';
+}
+
+/** The consumer's data for the store's first collection/item pattern; throws a NoConsumerContractError when the contract has none. */
 export function consumerData(contract: Contract): ConsumerData {
   const pattern = resourcePatterns(contract)[0];
   const create = pattern?.operations.get('create');
-  if (pattern === undefined || create === undefined) throw new Error(`${contract.file} has no collection with a create operation: the consumer contract has nothing to describe`);
+  if (pattern === undefined || create === undefined) throw new NoConsumerContractError(`${contract.file} has no collection with a create operation: the consumer contract has nothing to describe`);
   const examples = requestExamples(contract, create);
   const fullest = [...examples].sort((a, b) => Object.keys(b.value).length - Object.keys(a.value).length)[0]?.value;
-  if (fullest === undefined) throw new Error(`${create.operationId} of ${contract.file} shows no request example for the consumer to send`);
+  if (fullest === undefined) throw new NoConsumerContractError(`${create.operationId} of ${contract.file} shows no request example for the consumer to send`);
   return { contract, pattern, create, examples, fullest, stored: retexted(fullest, pattern.keyProperty, STORED_TEXTS), replacement: retexted(fullest, pattern.keyProperty, REPLACEMENT_TEXTS) };
 }
 

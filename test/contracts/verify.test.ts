@@ -4,11 +4,12 @@
  * implementations on loopback sockets - the reference, and faulty ones that must fail it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { isJsonObject, loadContract, parseJson, stringifyJson, type JsonObject } from '../../src/openapi/index.js';
 import type { RunningServer } from '../../src/reference/index.js';
 import { startFaulty, startMock, startReference, TEST_TOKEN, type Fault } from '../support/servers.js';
@@ -285,6 +286,21 @@ describe('plant-store verify exits 2', () => {
     const run = await verify(['--base-url', reference.url, '--token', TEST_TOKEN], { PACT_BROKER_BASE_URL: gone.url, PACT_BROKER_TOKEN: 'broker-token' });
     expect(run.stderr).toMatch(/^plant-store: no interaction was verified: Failed to load pact; error: No pacts found for provider 'plant-store' .* Failed to access pact broker/m);
     expect(run.code).toBe(2);
+  });
+
+  it('with a contract the consumer contract cannot be made from (no request example to send)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-contract-'));
+    try {
+      const document = parse(readFileSync('openapi.yaml', 'utf8')) as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { examples?: unknown }> } }>> };
+      for (const item of Object.values(document.paths)) for (const operation of Object.values(item)) for (const media of Object.values(operation.requestBody?.content ?? {})) delete media.examples;
+      const file = join(dir, 'no-examples.yaml');
+      writeFileSync(file, stringify(document));
+      const run = await verify(['--base-url', reference.url, '--token', TEST_TOKEN, '--contract', file]);
+      expect(run.stderr).toMatch(/--contract: addPlant of .*no-examples\.yaml shows no request example for the consumer to send; give the pacts with --pact/);
+      expect(run.code).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('when nothing answers at the base URL', async () => {
