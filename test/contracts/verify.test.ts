@@ -220,6 +220,15 @@ describe('plant-store verify against implementations', () => {
   });
 });
 
+/** The full-store example with other names: the collection /trees, the key serial, the text property kind. */
+function rename(value: unknown): unknown {
+  const names: Record<string, string> = { id: 'serial', tag: 'kind' };
+  if (typeof value === 'string') return names[value] ?? value.replace(/#\/id$/, '#/serial').replace(/^\/plants/, '/trees').replace('{id}', '{serial}');
+  if (Array.isArray(value)) return value.map(rename);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [rename(key) as string, rename(item)]));
+}
+
 describe('plant-store verify --contract: the consumer contract of the given contract, linted against it', () => {
   const file = fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url));
   const contract = loadContract(file);
@@ -248,6 +257,23 @@ describe('plant-store verify --contract: the consumer contract of the given cont
       expect(run.code).toBe(1);
     } finally {
       await forgetful.close();
+    }
+  });
+
+  it('holds against the reference serving a contract with other names (collection, key, text property)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-contract-'));
+    const renamed = join(dir, 'orchard.yaml');
+    writeFileSync(renamed, stringify(rename(parse(readFileSync(file, 'utf8')))));
+    const orchard = await startReference({ contract: loadContract(renamed) });
+    try {
+      const run = await verify(['--base-url', orchard.url, '--token', TEST_TOKEN, '--contract', renamed]);
+      expect(summary(run), run.stdout + run.stderr).toBe(`plant-store verify: all 9 interactions hold against ${orchard.url}\n`);
+      // Pact's own report: the interactions were made from the renamed contract.
+      expect(run.stdout).toContain('a request with a serial beyond int64');
+      expect(run.code).toBe(0);
+    } finally {
+      await orchard.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
