@@ -4,7 +4,8 @@
  * from the contract (consumer-data.ts gives the data): the create operation with each of its
  * request examples, a replacement through it, an int64 key beyond range and missing credentials;
  * where the contract declares them, the list, read, replace and delete of a stored item, each
- * given the provider state "a plant is stored". Each interaction is declared once here and used
+ * given the provider state "a plant is stored", and the read of one that is not (state "no plant
+ * is stored under the key") where a 404 is declared. Each interaction is declared once here and used
  * twice: test/contracts/consumer.test.ts runs it against Pact's mock server and checks what the
  * client makes of the answer (and writes contracts/pacts/), and `recordPacts` writes the same pact
  * for `plant-store verify`, which needs it after a fresh `npm ci` where no test has run.
@@ -21,10 +22,10 @@ import { MatchersV3, PactV4 } from '@pact-foundation/pact';
 import { getFfiLib } from '@pact-foundation/pact-core';
 import { defaultContractFile, INT64_MAX, isJsonObject, isLosslessNumber, loadContract, parseJson, stringifyJson, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
 import { callOperation, decode, type AnyResult, type OperationRequest } from './client.js';
-import { consumerData, project, STORED_KEY, successStatus, type ConsumerData, type Item } from './consumer-data.js';
-import { CONSUMER, EXAMPLE_TOKEN, PLANT_STORED, PROVIDER } from './names.js';
+import { ABSENT_KEY, consumerData, project, STORED_KEY, successStatus, type ConsumerData, type Item } from './consumer-data.js';
+import { CONSUMER, EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED, PROVIDER } from './names.js';
 
-export { CONSUMER, EXAMPLE_TOKEN, PLANT_STORED, PROVIDER };
+export { CONSUMER, EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED, PROVIDER };
 
 const { decimal, eachLike, integer, regex, string } = MatchersV3;
 
@@ -64,8 +65,8 @@ export interface ConsumerInteraction {
 interface Exchange {
   readonly description: string;
   readonly operation: OperationContract;
-  /** The parameters of "a plant is stored", when the exchange needs a stored item. */
-  readonly stored?: Item;
+  /** The provider state and its parameters, when the exchange needs one ("a plant is stored", "no plant is stored"). */
+  readonly state?: { readonly name: string; readonly parameters: Item };
   /** The concrete path, and the query as the pact writes it. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string>>;
@@ -79,12 +80,12 @@ interface Exchange {
 }
 
 function toInteraction(exchange: Exchange, contract: Contract): ConsumerInteraction {
-  const { description, operation, stored, path, query, credentials, requestBody, status, responseBody, call } = exchange;
+  const { description, operation, state, path, query, credentials, requestBody, status, responseBody, call } = exchange;
   return {
     description,
     addTo: (pact) => {
       const unconfigured = pact.addInteraction().uponReceiving(description);
-      return (stored === undefined ? unconfigured : unconfigured.given(PLANT_STORED, stored as StateParameters))
+      return (state === undefined ? unconfigured : unconfigured.given(state.name, state.parameters as StateParameters))
         .withRequest(operation.method, path, (request) => {
           if (query !== undefined) request.query(query);
           if (credentials) request.headers({ Authorization: bearer });
@@ -132,7 +133,7 @@ function createExchanges(data: ConsumerData): Exchange[] {
   const keyMatched = (item: Item): Item => ({ ...item, [key]: integer(Number(item[key])) });
   const exchanges: Exchange[] = data.examples.map(({ summary, value }) => ({ ...base, description: `a request to create ${lowerFirst(summary)}`, requestBody: keyMatched(value), responseBody: answered(value), call: { body: typed(value, create, data) } }));
   // The key is literal: it is the stored item's, which the provider state sets up.
-  exchanges.push({ ...base, description: 'a request to replace a stored plant', stored, requestBody: replacement, responseBody: answered(replacement), call: { body: typed(replacement, create, data) } });
+  exchanges.push({ ...base, description: 'a request to replace a stored plant', state: { name: PLANT_STORED, parameters: stored }, requestBody: replacement, responseBody: answered(replacement), call: { body: typed(replacement, create, data) } });
   const keySchema = create.requestBody?.shape.properties.get(key);
   if (keySchema !== undefined && contract.resolve(keySchema).format === 'int64' && create.response(400) !== undefined) {
     const required = Object.fromEntries(Object.entries(fullest).filter(([name]) => create.requestBody?.shape.required.has(name)));
@@ -175,7 +176,7 @@ function listedItem(list: OperationContract, data: ConsumerData, filtered: Reado
 function itemExchanges(data: ConsumerData): Exchange[] {
   const { pattern, stored, replacement, contract } = data;
   const exchanges: Exchange[] = [];
-  const on = (operation: OperationContract): Pick<Exchange, 'operation' | 'stored' | 'credentials' | 'status'> => ({ operation, stored, credentials: operation.security.length > 0, status: successStatus(operation) ?? 200 });
+  const on = (operation: OperationContract): Pick<Exchange, 'operation' | 'state' | 'credentials' | 'status'> => ({ operation, state: { name: PLANT_STORED, parameters: stored }, credentials: operation.security.length > 0, status: successStatus(operation) ?? 200 });
   const answered = (operation: OperationContract, item: Item): Item | undefined => {
     const response = operation.response(successStatus(operation) ?? 200);
     return response?.mediaTypes.length === 0 ? undefined : project(item, response?.schema, contract);
@@ -190,6 +191,12 @@ function itemExchanges(data: ConsumerData): Exchange[] {
   const call = { path: { [pattern.keyParameter]: BigInt(STORED_KEY) } };
   const read = pattern.operations.get('read');
   if (read !== undefined) exchanges.push({ ...on(read), description: 'a request to read a stored plant', path, responseBody: answered(read, stored), call });
+  if (read?.response(404) !== undefined) {
+    // RFC 9110, section 15.5.5: no current representation for the target resource.
+    const absent = { name: PLANT_ABSENT, parameters: { [pattern.keyProperty]: ABSENT_KEY } };
+    const absentPath = pattern.item.replace(`{${pattern.keyParameter}}`, String(ABSENT_KEY));
+    exchanges.push({ ...on(read), state: absent, description: 'a request to read a plant that is not stored', path: absentPath, status: 404, responseBody: exampleAnswer(read, 404), call: { path: { [pattern.keyParameter]: BigInt(ABSENT_KEY) } } });
+  }
   const replace = pattern.operations.get('replace');
   if (replace !== undefined) {
     const sent = project(replacement, replace.requestBody?.schema, contract);

@@ -37,6 +37,8 @@ function asRecord(value: unknown): Schema {
 
 /** The key of the item a provider state stores: small, so that pact-js's JSON.parse keeps it exact (docs/pact.md, limits). */
 export const STORED_KEY = 3;
+/** The key of an item a provider state makes sure is not stored. */
+export const ABSENT_KEY = 4;
 /** The texts of the stored item and of its replacement, given to the string properties in order. */
 const STORED_TEXTS = ['Ficus', 'indoor'];
 const REPLACEMENT_TEXTS = ['Fiddle-leaf fig', 'indoor tree'];

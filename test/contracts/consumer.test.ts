@@ -84,6 +84,7 @@ describe('the consumer contract of the full-store example: an interaction per op
       ...interactions.map((i) => i.description),
       'a request to list the plants',
       'a request to read a stored plant',
+      'a request to read a plant that is not stored',
       'a request to replace a stored plant at its own path',
       'a request to delete a stored plant',
     ]);
@@ -95,6 +96,7 @@ describe('the consumer contract of the full-store example: an interaction per op
     // int64 as bigint in the typed answer; the list's query is sent typed (limit an int32, tag a string).
     ['a request to list the plants', { status: 200, body: [{ name: 'Ficus', id: 3n, tag: 'indoor' }] }],
     ['a request to read a stored plant', { status: 200, body: { name: 'Ficus', id: 3n, tag: 'indoor' } }],
+    ['a request to read a plant that is not stored', { status: 404, body: { error: 404, message: 'id: no plant 1 in the store' } }],
     ['a request to replace a stored plant at its own path', { status: 200, body: { name: 'Fiddle-leaf fig', id: 3n, tag: 'indoor tree' } }],
     ['a request to delete a stored plant', { status: 204, body: undefined }],
   ])('%s: the typed client gets what the pact promises', async (description, expected) => {
@@ -105,7 +107,7 @@ describe('the consumer contract of the full-store example: an interaction per op
     const findings = lintPactFiles(pactFiles(dir), contract);
     expect(findings, formatFindings(findings)).toEqual([]);
     const outside = lintPactFiles(pactFiles(dir)).filter((f) => f.rule === 'operation-declared');
-    expect(outside.map((f) => f.interaction).sort()).toEqual(['a request to delete a stored plant', 'a request to list the plants', 'a request to read a stored plant', 'a request to replace a stored plant at its own path']);
+    expect(outside.map((f) => f.interaction).sort()).toEqual(['a request to delete a stored plant', 'a request to list the plants', 'a request to read a plant that is not stored', 'a request to read a stored plant', 'a request to replace a stored plant at its own path']);
     const written = readFileSync(pactFileIn(dir), 'utf8');
     const listed = (parseJson(written) as { interactions: { description: string; request: { query?: unknown } }[] }).interactions.find((i) => i.description === 'a request to list the plants');
     expect(listed?.request.query).toEqual({ limit: ['1'], tag: ['indoor'] });

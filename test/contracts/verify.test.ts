@@ -234,11 +234,11 @@ describe('plant-store verify --contract: the consumer contract of the given cont
   const contract = loadContract(file);
   const READ = 'a request to read a stored plant';
 
-  it('holds all nine interactions of the full-store example against the reference serving it', async () => {
+  it('holds all ten interactions of the full-store example against the reference serving it', async () => {
     const full = await startReference({ contract });
     try {
       const run = await verify(['--base-url', full.url, '--token', TEST_TOKEN, '--contract', file]);
-      expect(summary(run), run.stdout + run.stderr).toBe(`plant-store verify: all 9 interactions hold against ${full.url}\n`);
+      expect(summary(run), run.stdout + run.stderr).toBe(`plant-store verify: all 10 interactions hold against ${full.url}\n`);
       expect(run.code).toBe(0);
     } finally {
       await full.close();
@@ -260,6 +260,20 @@ describe('plant-store verify --contract: the consumer contract of the given cont
     }
   });
 
+  it('exits 1 naming the read of a missing plant when it is not a 404 Error', async () => {
+    const careless = await startFaulty((_request, correct) => {
+      const answer = correct();
+      return answer.status === 404 ? { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":500,"message":"no such row"}' } : answer;
+    }, { contract });
+    try {
+      const run = await verify(['--base-url', careless.url, '--token', TEST_TOKEN, '--contract', file]);
+      expect(failures(run), run.stdout + run.stderr).toEqual({ 'a request to read a plant that is not stored': ['status: expected 404 but was 500'] });
+      expect(run.code).toBe(1);
+    } finally {
+      await careless.close();
+    }
+  });
+
   it('holds against the reference serving a contract with other names (collection, key, text property)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plant-store-contract-'));
     const renamed = join(dir, 'orchard.yaml');
@@ -267,7 +281,7 @@ describe('plant-store verify --contract: the consumer contract of the given cont
     const orchard = await startReference({ contract: loadContract(renamed) });
     try {
       const run = await verify(['--base-url', orchard.url, '--token', TEST_TOKEN, '--contract', renamed]);
-      expect(summary(run), run.stdout + run.stderr).toBe(`plant-store verify: all 9 interactions hold against ${orchard.url}\n`);
+      expect(summary(run), run.stdout + run.stderr).toBe(`plant-store verify: all 10 interactions hold against ${orchard.url}\n`);
       // Pact's own report: the interactions were made from the renamed contract.
       expect(run.stdout).toContain('a request with a serial beyond int64');
       expect(run.code).toBe(0);
