@@ -113,7 +113,7 @@ function exampleAnswer(operation: OperationContract, status: number, text?: stri
   return byType(operation.response(status)?.example, text);
 }
 
-/** As a typed value of `schema` (int64 as bigint), for the client to send. */
+/** An item as a typed value of the operation's request body (int64 as bigint), for the client to send. */
 function typed(item: Item, operation: OperationContract, data: ConsumerData): unknown {
   const schema = operation.requestBody?.schema;
   return schema === undefined ? item : decode(parseJson(JSON.stringify(item)), schema, data.contract);
@@ -146,6 +146,7 @@ function createExchanges(data: ConsumerData): Exchange[] {
   }
   return exchanges;
 }
+
 /** The list's query: an integer parameter at its minimum (a count), a parameter named after a text of the stored item filtering by it. */
 function listQuery(list: OperationContract, stored: Item): { readonly pact: Record<string, string>; readonly typed: Record<string, unknown> } {
   const pact: Record<string, string> = {};
@@ -186,16 +187,17 @@ function itemExchanges(data: ConsumerData): Exchange[] {
     const query = listQuery(list, stored);
     exchanges.push({ ...on(list), description: 'a request to list the plants', path: pattern.collection, query: query.pact, responseBody: eachLike(listedItem(list, data, query.pact)), call: { query: query.typed } });
   }
-  if (pattern.item === undefined || pattern.keyParameter === undefined) return exchanges;
-  const path = pattern.item.replace(`{${pattern.keyParameter}}`, String(STORED_KEY));
-  const call = { path: { [pattern.keyParameter]: BigInt(STORED_KEY) } };
+  const { item, keyParameter } = pattern;
+  if (item === undefined || keyParameter === undefined) return exchanges;
+  /** The item path of a key, as the pact writes it and as the client sends it. */
+  const at = (key: number): Pick<Exchange, 'path' | 'call'> => ({ path: item.replace(`{${keyParameter}}`, String(key)), call: { path: { [keyParameter]: BigInt(key) } } });
+  const { path, call } = at(STORED_KEY);
   const read = pattern.operations.get('read');
   if (read !== undefined) exchanges.push({ ...on(read), description: 'a request to read a stored plant', path, responseBody: answered(read, stored), call });
   if (read?.response(404) !== undefined) {
     // RFC 9110, section 15.5.5: no current representation for the target resource.
     const absent = { name: PLANT_ABSENT, parameters: { [pattern.keyProperty]: ABSENT_KEY } };
-    const absentPath = pattern.item.replace(`{${pattern.keyParameter}}`, String(ABSENT_KEY));
-    exchanges.push({ ...on(read), state: absent, description: 'a request to read a plant that is not stored', path: absentPath, status: 404, responseBody: exampleAnswer(read, 404), call: { path: { [pattern.keyParameter]: BigInt(ABSENT_KEY) } } });
+    exchanges.push({ ...on(read), ...at(ABSENT_KEY), state: absent, description: 'a request to read a plant that is not stored', status: 404, responseBody: exampleAnswer(read, 404) });
   }
   const replace = pattern.operations.get('replace');
   if (replace !== undefined) {
