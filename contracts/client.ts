@@ -96,10 +96,17 @@ export interface OperationRequest {
   readonly body?: unknown;
 }
 
+/** A contract does not change once loaded: its create operation is found once. */
+const createOperations = new WeakMap<Contract, OperationContract>();
+
 /** The create operation of the contract's collection (POST on it, RFC 9110 section 9.3.3): what `createPlant` calls. */
 export function createPlantOperation(contract: Contract = loadContract()): OperationContract {
-  const operation = resourcePatterns(contract)[0]?.operations.get('create');
-  if (!operation) throw new Error(`${contract.file} declares no collection with a create operation`);
+  let operation = createOperations.get(contract);
+  if (operation === undefined) {
+    operation = resourcePatterns(contract)[0]?.operations.get('create');
+    if (!operation) throw new Error(`${contract.file} declares no collection with a create operation`);
+    createOperations.set(contract, operation);
+  }
   return operation;
 }
 
