@@ -274,6 +274,20 @@ describe('plant-store verify --contract: the consumer contract of the given cont
     }
   });
 
+  it('exits 1 naming the list of an implementation that wraps its array in an object', async () => {
+    const wrapping = await startFaulty((request, correct) => {
+      const answer = correct();
+      return request.method === 'GET' && answer.status === 200 && answer.body.startsWith('[') ? { ...answer, body: `{"items":${answer.body}}` } : answer;
+    }, { contract });
+    try {
+      const run = await verify(['--base-url', wrapping.url, '--token', TEST_TOKEN, '--contract', file]);
+      expect(Object.keys(failures(run)), run.stdout + run.stderr).toEqual(['a request to list the plants']);
+      expect(run.code).toBe(1);
+    } finally {
+      await wrapping.close();
+    }
+  });
+
   it('holds against the reference serving a contract with other names (collection, key, text property)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plant-store-contract-'));
     const renamed = join(dir, 'orchard.yaml');
