@@ -15,7 +15,7 @@ import { baseUrl, contract, describeContract, flag, option, readContract, timeou
 import type { Contract } from '../src/openapi/index.js';
 import { BROKEN, HELD, unreachable, usage, type Outcome } from './outcome.js';
 
-/** verify's --contract: the option every command takes, without its default - without it, no lint runs. */
+/** verify's --contract: the option every command takes, without its default - without it, no lint runs and the kit's openapi.yaml gives the consumer contract. */
 const lintContract: CliOption<Contract, false> = { flags: contract.flags, description: contract.description, present: false, parse: readContract };
 
 const VERIFY_OPTIONS = {
@@ -29,6 +29,24 @@ const VERIFY_OPTIONS = {
   timeout: withDefault(timeout, DEFAULT_TIMEOUT_MS),
 };
 
+/** What is wrong with the options before any target is asked: --contract with a broker or with no consumer contract in it, a missing pact file. */
+async function badUsage(options: OptionValues<typeof VERIFY_OPTIONS>, source: ReturnType<typeof pactSource>): Promise<string | undefined> {
+  if (options.contract !== undefined && source === 'broker') return "--contract lints pact files: give them with --pact (a broker's pacts are not linted)";
+  if (source === 'recorded' && options.contract !== undefined) {
+    const { consumerData, NoConsumerContractError } = await import('../contracts/consumer-data.js');
+    try {
+      consumerData(options.contract);
+    } catch (error) {
+      if (error instanceof NoConsumerContractError) return `--contract: ${error.message}; give the pacts with --pact`;
+      throw error;
+    }
+  }
+  for (const path of options.pact ?? []) {
+    if (!/^https?:\/\//.test(path) && !existsSync(path)) return `--pact ${path}: no such file or directory`;
+  }
+  return undefined;
+}
+
 export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io: Io): Promise<Outcome> {
   const flags: VerifyFlags = {
     baseUrl: options.baseUrl,
@@ -41,10 +59,8 @@ export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io
   // A flag or variable that contradicts another throws VerifyConfigurationError: bad usage.
   const source = pactSource(flags, process.env);
   verifierOptions(flags, process.env);
-  if (options.contract !== undefined && source === 'broker') return usage("--contract lints pact files: give them with --pact (a broker's pacts are not linted)");
-  for (const path of options.pact ?? []) {
-    if (!/^https?:\/\//.test(path) && !existsSync(path)) return usage(`--pact ${path}: no such file or directory`);
-  }
+  const problem = await badUsage(options, source);
+  if (problem !== undefined) return usage(problem);
   const why = await whyUnreachable(options.baseUrl, options.timeout);
   if (why !== undefined) return unreachable(`cannot reach ${options.baseUrl}: ${why}`);
 
@@ -58,7 +74,7 @@ export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io
     if (source === 'recorded') {
       const { recordPacts } = await import('../contracts/consumer-contract.js');
       recordedIn = mkdtempSync(join(tmpdir(), 'plant-store-pacts-'));
-      pactUrls = [await recordPacts(recordedIn)];
+      pactUrls = [await recordPacts(recordedIn, options.contract)];
     }
     if (options.contract !== undefined) {
       const { formatFindings, lintPactFiles, pactFiles } = await import('../contracts/pact-lint.js');
@@ -71,7 +87,7 @@ export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io
     }
     let outcome: Awaited<ReturnType<typeof verification.runVerification>>;
     try {
-      outcome = await verification.runVerification({ flags, token: options.token, pactUrls, env: process.env });
+      outcome = await verification.runVerification({ flags, token: options.token, pactUrls, env: process.env, ...(options.contract === undefined ? {} : { contract: options.contract }) });
     } catch (error) {
       return usage(`the verification could not run: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -98,8 +114,11 @@ Pacts come from, in this order:
                             PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD), selectors mainBranch,
                             matchingBranch (with --provider-branch) and deployedOrReleased; pending pacts on
   --pact <path>             those files
-  otherwise                 the kit's consumer contract (contracts/consumer-contract.ts), recorded
-                            into a temporary directory with Pact's mock server for this run
+  otherwise                 the kit's consumer contract (contracts/consumer-contract.ts) of --contract
+                            (openapi.yaml without it), recorded into a temporary directory with
+                            Pact's mock server for this run
+With --contract, every pact file is linted against that contract first, and provider states are set
+up through its create operation.
 The token goes into every request that carries credentials, never into a pact. Without --token or
 PLANT_STORE_TOKENS, requests carry the pact's example token (enough for a mock that accepts any).
 Exit codes: 0 every interaction holds, 1 one does not (each failure is named with its mismatches),

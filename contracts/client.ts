@@ -1,14 +1,18 @@
 /**
- * A small typed client for the Plant Store: `createPlant` posts a NewPlant and resolves with the
- * answer as a discriminated union on the status, each branch typed from openapi.yaml (the types in
- * openapi-types.ts are generated from it). Answers outside the contract - an undeclared status,
- * another media type, a body that does not match the declared schema - are not squeezed into that
- * union: they reject with an `UnexpectedResponseError`.
+ * A small typed client for a Plant Store, made from the contract's operations: `createClient`
+ * gives one method per operation (keyed by its operationId), each taking the operation's path and
+ * query parameters and its request body, and resolving with the answer as a discriminated union on
+ * the status, each branch typed from the contract (the types in openapi-types.ts are generated from
+ * openapi.yaml; `npm run generate:types -- --contract C --out F` makes them for another contract).
+ * `createPlant` is the create operation of the store's collection (resources.ts), as before.
+ * Answers outside the contract - an undeclared status, another media type, a body that does not
+ * match the declared schema - are not squeezed into that union: they reject with an
+ * `UnexpectedResponseError`.
  *
- * int64 ids are `bigint` on this side of the wire: a NewPlant's id is written digit for digit, and
- * a response's int64 fields are read exactly (src/openapi's lossless JSON). Properties the contract
- * does not declare (such as the `id` the reference implementation echoes) are passed through as
- * parsed, numbers as lossless-json `LosslessNumber`s, so not a digit is lost there either.
+ * int64 values are `bigint` on this side of the wire: bodies and parameters are written digit for
+ * digit, and a response's int64 fields are read exactly (src/openapi's lossless JSON). Properties
+ * the contract does not declare (such as the key the reference implementation echoes) are passed
+ * through as parsed, numbers as lossless-json `LosslessNumber`s, so not a digit is lost there either.
  */
 import {
   exactInteger,
@@ -17,6 +21,7 @@ import {
   isLosslessNumber,
   loadContract,
   parseJson,
+  resourcePatterns,
   stringifyJson,
   type Contract,
   type JsonValue,
@@ -31,18 +36,38 @@ export type NewPlant = components['schemas']['NewPlant'];
 /** The contract's Error schema (named so as not to shadow the global Error). */
 export type ErrorBody = components['schemas']['Error'];
 
-/** The operation the client calls, by the operationId the generated types are keyed on. */
-export const CREATE_PLANT_OPERATION = 'addPlant';
-type AddPlant = operations[typeof CREATE_PLANT_OPERATION];
-type DeclaredResponses = AddPlant['responses'];
+/** The JSON body a generated response type declares, undefined where it declares none (a 204). */
+type JsonContent<R> = R extends { content: { 'application/json': infer B } } ? B : undefined;
 
-/** Every status openapi.yaml declares for the operation (200, 400, 401). */
-export type CreatePlantStatus = keyof DeclaredResponses;
+/** One branch per declared status of an operation of openapi-typescript's `operations`: `if (result.status === 200) result.body`. */
+export type OperationResult<Op> = Op extends { responses: infer Responses }
+  ? { [S in keyof Responses & number]: { readonly status: S; readonly body: JsonContent<Responses[S]> } }[keyof Responses & number]
+  : never;
 
-/** One branch per declared status: `if (result.status === 200) result.body.name`. */
-export type CreatePlantResult = {
-  [S in CreatePlantStatus]: { readonly status: S; readonly body: DeclaredResponses[S]['content']['application/json'] };
-}[CreatePlantStatus];
+/** `{ [key]: T }`, optional when T may be undefined, nothing when the operation has none. */
+type Part<T, K extends string> = [Exclude<T, undefined>] extends [never] ? unknown : undefined extends T ? { readonly [P in K]?: Exclude<T, undefined> } : { readonly [P in K]: T };
+type ParametersOf<Op, In extends string> = Op extends { parameters: infer P } ? (In extends keyof P ? P[In] : undefined) : undefined;
+type BodyOf<Op> = Op extends { requestBody?: infer B } ? (B extends { content: { 'application/json': infer J } } ? J | Extract<B, undefined> : B) : undefined;
+
+/** What a call of an operation takes: its path and query parameters and its body, each where the operation has them. */
+export type OperationInput<Op> = Part<ParametersOf<Op, 'path'>, 'path'> & Part<ParametersOf<Op, 'query'>, 'query'> & Part<ParametersOf<Op, 'header'>, 'headers'> & Part<BodyOf<Op>, 'body'>;
+
+/** One method per operation of `Ops` (openapi-typescript's `operations` of the contract). */
+export type OperationClient<Ops = operations> = { readonly [K in keyof Ops & string]: (input: OperationInput<Ops[K]>) => Promise<OperationResult<Ops[K]>> };
+
+type AddPlant = operations['addPlant'];
+
+/** Every status openapi.yaml declares for the create operation (200, 400, 401). */
+export type CreatePlantStatus = keyof AddPlant['responses'];
+
+/** One branch per declared status of the create operation: `if (result.status === 200) result.body.name`. */
+export type CreatePlantResult = OperationResult<AddPlant>;
+
+/** Any operation's result, before the generated types give it its branches. */
+export interface AnyResult {
+  readonly status: number;
+  readonly body: unknown;
+}
 
 /** The provider answered outside the contract; what it sent is kept for the report. */
 export class UnexpectedResponseError extends Error {
@@ -59,14 +84,29 @@ export class UnexpectedResponseError extends Error {
 
 export interface ClientOptions {
   readonly signal?: AbortSignal;
-  /** The contract to read the operation from; openapi.yaml of the kit by default. */
+  /** The contract to read the operations from; openapi.yaml of the kit by default. */
   readonly contract?: Contract;
 }
 
-/** The operation `createPlant` calls, from the contract. */
+/** A call of one operation: its parameters by location and name (typed values, int64 as bigint) and its body. */
+export interface OperationRequest {
+  readonly path?: Readonly<Record<string, unknown>>;
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly headers?: Readonly<Record<string, unknown>>;
+  readonly body?: unknown;
+}
+
+/** A contract does not change once loaded: its create operation is found once. */
+const createOperations = new WeakMap<Contract, OperationContract>();
+
+/** The create operation of the contract's collection (POST on it, RFC 9110 section 9.3.3): what `createPlant` calls. */
 export function createPlantOperation(contract: Contract = loadContract()): OperationContract {
-  const operation = contract.operations.find((o) => o.operationId === CREATE_PLANT_OPERATION);
-  if (!operation) throw new Error(`${contract.file} declares no operation ${CREATE_PLANT_OPERATION}`);
+  let operation = createOperations.get(contract);
+  if (operation === undefined) {
+    operation = resourcePatterns(contract)[0]?.operations.get('create');
+    if (!operation) throw new Error(`${contract.file} declares no collection with a create operation`);
+    createOperations.set(contract, operation);
+  }
   return operation;
 }
 
@@ -75,17 +115,64 @@ export function createPlantOperation(contract: Contract = loadContract()): Opera
  * Authorization header is sent. Rejects on a network failure or an answer outside the contract.
  */
 export async function createPlant(baseUrl: string | URL, token: string | undefined, newPlant: NewPlant, options: ClientOptions = {}): Promise<CreatePlantResult> {
-  const operation = createPlantOperation(options.contract);
+  // The status is one of the declared ones and the body matches its schema; the generated types
+  // come from the same contract (generated-types.test.ts keeps them in step), so this holds.
+  return (await callOperation(createPlantOperation(options.contract), baseUrl, token, { body: newPlant }, options)) as CreatePlantResult;
+}
+
+/**
+ * A client with one method per operation of the contract, by operationId:
+ * `createClient<operations>(url, token, { contract }).getPlant({ path: { id: 3n } })`.
+ * `Ops` is the `operations` type generated from the same contract.
+ */
+export function createClient<Ops = operations>(baseUrl: string | URL, token: string | undefined, options: ClientOptions = {}): OperationClient<Ops> {
+  const contract = options.contract ?? loadContract();
+  const client: Record<string, (input: OperationRequest) => Promise<AnyResult>> = {};
+  for (const operation of contract.operations) client[operation.operationId] = (input) => callOperation(operation, baseUrl, token, input, { ...options, contract });
+  // Each answer is checked against the operation's declared responses (readResponse); `Ops`, generated from the same contract, types them.
+  return client as unknown as OperationClient<Ops>;
+}
+
+/** A parameter value as text: bigint and numbers digit for digit, an array's items each. */
+function texts(value: unknown): string[] {
+  return (Array.isArray(value) ? (value as unknown[]) : [value]).map((item) => (typeof item === 'string' ? item : stringifyJson(item)));
+}
+
+/** The operation's URL under `baseUrl` (its path prefix kept), path parameters in `simple` style and query ones in `form` (OpenAPI 3.1, section 4.8.12.4). */
+export function operationUrl(operation: OperationContract, baseUrl: string | URL, request: OperationRequest): URL {
   const base = new URL(baseUrl);
   if (!base.pathname.endsWith('/')) base.pathname += '/';
-  const url = new URL(operation.path.replace(/^\//, ''), base);
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  const path = operation.path.replace(/\{([^{}/]+)\}/g, (_, name: string) => {
+    if (request.path?.[name] === undefined) throw new TypeError(`${operation.operationId}: the path parameter ${name} is missing`);
+    return texts(request.path[name]).map(encodeURIComponent).join(',');
+  });
+  const url = new URL(path.replace(/^\//, ''), base);
+  for (const parameter of operation.parameters.filter((p) => p.in === 'query')) {
+    const value = request.query?.[parameter.name];
+    if (value === undefined) continue;
+    if (parameter.explode) for (const text of texts(value)) url.searchParams.append(parameter.name, text);
+    else url.searchParams.append(parameter.name, texts(value).join(','));
+  }
+  return url;
+}
+
+/**
+ * Sends one operation and reads its answer against the contract. With `token` undefined no
+ * Authorization header is sent. Rejects on a network failure or an answer outside the contract.
+ */
+export async function callOperation(operation: OperationContract, baseUrl: string | URL, token: string | undefined, request: OperationRequest, options: ClientOptions = {}): Promise<AnyResult> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  for (const parameter of operation.parameters.filter((p) => p.in === 'header')) {
+    const value = request.headers?.[parameter.name];
+    if (value !== undefined) headers[parameter.name.toLowerCase()] = texts(value).join(',');
+  }
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
   // RFC 6750, section 2.1: the Authorization request header field with the Bearer scheme.
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(url, {
+  const response = await fetch(operationUrl(operation, baseUrl, request), {
     method: operation.method,
     headers,
-    body: stringifyJson(newPlant),
+    ...(request.body === undefined ? {} : { body: stringifyJson(request.body) }),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return readResponse(operation, response.status, response.headers.get('content-type') ?? undefined, await response.text(), options.contract);
@@ -93,14 +180,16 @@ export async function createPlant(baseUrl: string | URL, token: string | undefin
 
 /**
  * An HTTP answer as a typed result, checked against the operation's declared responses: the status
- * is declared, the media type is one the response declares, the body matches its schema.
+ * is declared, the media type is one the response declares, the body matches its schema. A
+ * response that declares no content (a 204) gives no body.
  */
-export function readResponse(operation: OperationContract, status: number, contentType: string | undefined, bodyText: string, contract: Contract = loadContract()): CreatePlantResult {
+export function readResponse(operation: OperationContract, status: number, contentType: string | undefined, bodyText: string, contract: Contract = loadContract()): AnyResult {
   const fail = (why: string): never => {
     throw new UnexpectedResponseError(`${operation.method} ${operation.path} answered ${status}: ${why}`, status, contentType, bodyText);
   };
   const declared = operation.declaredStatuses.includes(status) ? operation.response(status) : undefined;
   if (!declared) return fail(`the status is not declared in ${contract.file} (declared: ${operation.declaredStatuses.join(', ')})`);
+  if (declared.mediaTypes.length === 0) return { status, body: undefined };
   const essence = (contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
   if (!declared.mediaTypes.includes(essence)) return fail(`content-type ${contentType ?? '(none)'} is not ${declared.mediaTypes.join(' or ')}`);
   let value: JsonValue;
@@ -111,15 +200,14 @@ export function readResponse(operation: OperationContract, status: number, conte
   }
   const validation = declared.validateBody?.(value);
   if (validation && !validation.valid) return fail(`the body does not match the declared schema: ${formatIssues(validation.issues)}`);
-  // The status is one of the declared ones and the body matches its schema; the generated types
-  // come from the same openapi.yaml (generated-types.test.ts keeps them in step), so this holds.
-  return { status, body: declared.schema ? decode(value, declared.schema, contract) : value } as CreatePlantResult;
+  return { status, body: declared.schema ? decode(value, declared.schema, contract) : value };
 }
 
-/** A JSON value as the typed NewPlant (int64 as bigint), or the contract's reasons why it is not one. */
+/** A JSON value as the typed body of the create operation (int64 as bigint), or the contract's reasons why it is not one. */
 export function toNewPlant(value: JsonValue, contract: Contract = loadContract()): { readonly ok: true; readonly plant: NewPlant } | { readonly ok: false; readonly issues: readonly ValidationIssue[] } {
-  const requestBody = createPlantOperation(contract).requestBody;
-  if (!requestBody) throw new Error(`${CREATE_PLANT_OPERATION} declares no request body`);
+  const operation = createPlantOperation(contract);
+  const requestBody = operation.requestBody;
+  if (!requestBody) throw new Error(`${operation.operationId} declares no request body`);
   const validation = requestBody.validate(value);
   if (!validation.valid) return { ok: false, issues: validation.issues };
   return { ok: true, plant: decode(value, requestBody.schema, contract) as NewPlant };
@@ -130,7 +218,7 @@ export function toNewPlant(value: JsonValue, contract: Contract = loadContract()
  * declares as int64 become bigints, other declared numbers JS numbers; undeclared properties are
  * kept as parsed (numbers stay LosslessNumbers).
  */
-function decode(value: JsonValue, schema: Schema, contract: Contract): unknown {
+export function decode(value: JsonValue, schema: Schema, contract: Contract): unknown {
   const resolved = contract.resolve(schema);
   if (isLosslessNumber(value)) {
     if (resolved.format === 'int64') return exactInteger(value) ?? value;

@@ -1,13 +1,18 @@
 /**
  * The kit's consumer contract: what a client of the Plant Store (the typed client of client.ts)
- * expects from `POST /plants`, as Pact V4 interactions. Each interaction is declared once here and
- * used twice: test/contracts/consumer.test.ts runs it against Pact's mock server and checks what the
+ * expects from each operation of the store's collection/item pattern, as Pact V4 interactions made
+ * from the contract (consumer-data.ts gives the data): the create operation with each of its
+ * request examples, a replacement through it, an int64 key beyond range and missing credentials;
+ * where the contract declares them, the list, read, replace and delete of a stored item, each
+ * given the provider state "a plant is stored", and the read of one that is not (state "no plant
+ * is stored under the key") where a 404 is declared. Each interaction is declared once here and used
+ * twice: test/contracts/consumer.test.ts runs it against Pact's mock server and checks what the
  * client makes of the answer (and writes contracts/pacts/), and `recordPacts` writes the same pact
  * for `plant-store verify`, which needs it after a fresh `npm ci` where no test has run.
  *
- * Matchers stand wherever the consumer does not care about the literal value (ids, error codes,
- * error messages, the token, media type parameters). Names and tags are literal: the consumer shows
- * the plant as stored, so what it sent must come back (docs/DESIGN.md, decision 3).
+ * Matchers stand wherever the consumer does not care about the literal value (keys it did not
+ * choose, error codes, error messages, the token, media type parameters). Texts are literal: the
+ * consumer shows the item as stored, so what it sent must come back (docs/DESIGN.md, decision 3).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -15,17 +20,19 @@ import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { MatchersV3, PactV4 } from '@pact-foundation/pact';
 import { getFfiLib } from '@pact-foundation/pact-core';
-import { defaultContractFile, stringifyJson } from '../src/openapi/index.js';
-import { createPlant, type CreatePlantResult, type NewPlant } from './client.js';
-import { CONSUMER, EXAMPLE_TOKEN, PLANT_STORED, PROVIDER } from './names.js';
+import { defaultContractFile, INT64_MAX, isJsonObject, isLosslessNumber, loadContract, parseJson, stringifyJson, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
+import { callOperation, decode, type AnyResult, type OperationRequest } from './client.js';
+import { ABSENT_KEY, consumerData, project, STORED_KEY, successStatus, type ConsumerData, type Item } from './consumer-data.js';
+import { CONSUMER, EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED, PROVIDER } from './names.js';
 
-export { CONSUMER, EXAMPLE_TOKEN, PLANT_STORED, PROVIDER };
+export { CONSUMER, EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED, PROVIDER };
 
-const { integer, regex, string } = MatchersV3;
+const { decimal, eachLike, integer, regex, string } = MatchersV3;
 
 // pact-js exports these stages of its builder only as types of its methods.
 type V4UnconfiguredInteraction = ReturnType<PactV4['addInteraction']>;
 type V4InteractionWithResponse = ReturnType<ReturnType<V4UnconfiguredInteraction['withRequest']>['willRespondWith']>;
+type StateParameters = Parameters<V4UnconfiguredInteraction['given']>[1];
 
 /** Where the consumer tests write the pact (gitignored; `npm run pact:publish` publishes from here). */
 export function defaultPactDir(): string {
@@ -45,81 +52,168 @@ const JSON_MEDIA_TYPE = '^application/json(;.*)?$';
 const bearer = regex(BEARER_CREDENTIALS, `Bearer ${EXAMPLE_TOKEN}`);
 const jsonResponse = { 'Content-Type': regex(JSON_MEDIA_TYPE, 'application/json') };
 
-/** The parameters of the provider state: the plant already stored. */
-const storedPlant = { name: 'Ficus', id: 3, tag: 'indoor' };
-
 export interface ConsumerInteraction {
   /** Unique within the pact: the verifier names failures by it. */
   readonly description: string;
   /** Adds the interaction - request and expected response - to a Pact V4 consumer pact. */
   addTo(pact: PactV4): V4InteractionWithResponse;
   /** What the consumer does: one call of the typed client against `baseUrl`, sending `token`. */
-  exercise(baseUrl: string, token: string): Promise<CreatePlantResult>;
+  exercise(baseUrl: string, token: string): Promise<AnyResult>;
 }
 
-const withTag: NewPlant = { name: 'Monstera', id: 1n, tag: 'tropical' };
-const withoutTag: NewPlant = { name: 'Fern', id: 2n };
-const replacement: NewPlant = { name: 'Fiddle-leaf fig', id: BigInt(storedPlant.id), tag: 'indoor tree' };
-/** One past INT64_MAX: a NewPlant by TypeScript's types, not by the contract's int64. */
-const beyondInt64: NewPlant = { name: 'Monstera', id: 2n ** 63n };
-
-function interaction(
-  description: string,
-  declare: (interaction: V4UnconfiguredInteraction) => V4InteractionWithResponse,
-  exercise: ConsumerInteraction['exercise'],
-): ConsumerInteraction {
-  return { description, addTo: (pact) => declare(pact.addInteraction().uponReceiving(description)), exercise };
+/** One exchange of the consumer with an operation: the request and answer as the pact declares them, and the client's call. */
+interface Exchange {
+  readonly description: string;
+  readonly operation: OperationContract;
+  /** The provider state and its parameters, when the exchange needs one ("a plant is stored", "no plant is stored"). */
+  readonly state?: { readonly name: string; readonly parameters: Item };
+  /** The concrete path, and the query as the pact writes it. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly credentials: boolean;
+  /** The request body as the pact declares it (matchers or literal JSON text), if any. */
+  readonly requestBody?: unknown;
+  readonly status: number;
+  readonly responseBody?: unknown;
+  /** What the typed client sends (typed values, int64 as bigint). */
+  readonly call: OperationRequest;
 }
 
-export const interactions: readonly ConsumerInteraction[] = [
-  interaction(
-    'a request to create a plant with a tag',
-    (i) =>
-      i
-        .withRequest('POST', '/plants', (request) =>
-          request.headers({ Authorization: bearer }).jsonBody({ name: withTag.name, id: integer(Number(withTag.id)), tag: withTag.tag }),
-        )
-        .willRespondWith(200, (response) => response.headers(jsonResponse).jsonBody({ name: withTag.name, tag: withTag.tag })),
-    (baseUrl, token) => createPlant(baseUrl, token, withTag),
-  ),
-  interaction(
-    'a request to create a plant without a tag',
-    (i) =>
-      i
-        .withRequest('POST', '/plants', (request) => request.headers({ Authorization: bearer }).jsonBody({ name: withoutTag.name, id: integer(Number(withoutTag.id)) }))
-        .willRespondWith(200, (response) => response.headers(jsonResponse).jsonBody({ name: withoutTag.name })),
-    (baseUrl, token) => createPlant(baseUrl, token, withoutTag),
-  ),
-  interaction(
-    'a request to replace a stored plant',
-    (i) =>
-      i
-        .given(PLANT_STORED, storedPlant)
-        // The id is literal: it is the stored plant's, which the provider state sets up.
-        .withRequest('POST', '/plants', (request) =>
-          request.headers({ Authorization: bearer }).jsonBody({ name: replacement.name, id: storedPlant.id, tag: replacement.tag }),
-        )
-        .willRespondWith(200, (response) => response.headers(jsonResponse).jsonBody({ name: replacement.name, tag: replacement.tag })),
-    (baseUrl, token) => createPlant(baseUrl, token, replacement),
-  ),
-  interaction(
-    'a request with an id beyond int64',
-    (i) =>
-      i
-        // Written as text: the literal body is the point, and a JS number cannot hold 2^63 exactly.
-        .withRequest('POST', '/plants', (request) => request.headers({ Authorization: bearer }).jsonBody(stringifyJson(beyondInt64)))
-        .willRespondWith(400, (response) => response.headers(jsonResponse).jsonBody({ error: integer(400), message: string('id: must be an int64 integer') })),
-    (baseUrl, token) => createPlant(baseUrl, token, beyondInt64),
-  ),
-  interaction(
-    'a request without credentials',
-    (i) =>
-      i
-        .withRequest('POST', '/plants', (request) => request.jsonBody({ name: withTag.name, id: integer(Number(withTag.id)), tag: withTag.tag }))
-        .willRespondWith(401, (response) => response.headers(jsonResponse).jsonBody({ error: integer(401), message: string('authorization: missing bearer credentials') })),
-    (baseUrl) => createPlant(baseUrl, undefined, withTag),
-  ),
-];
+function toInteraction(exchange: Exchange, contract: Contract): ConsumerInteraction {
+  const { description, operation, state, path, query, credentials, requestBody, status, responseBody, call } = exchange;
+  return {
+    description,
+    addTo: (pact) => {
+      const unconfigured = pact.addInteraction().uponReceiving(description);
+      return (state === undefined ? unconfigured : unconfigured.given(state.name, state.parameters as StateParameters))
+        .withRequest(operation.method, path, (request) => {
+          if (query !== undefined) request.query(query);
+          if (credentials) request.headers({ Authorization: bearer });
+          if (requestBody !== undefined) request.jsonBody(requestBody);
+        })
+        .willRespondWith(status, (response) => {
+          if (responseBody !== undefined) response.headers(jsonResponse).jsonBody(responseBody);
+        });
+    },
+    exercise: (baseUrl, token) => callOperation(operation, baseUrl, credentials ? token : undefined, call, { contract }),
+  };
+}
+
+/** A value with every number and string matched by its type, strings given `text` as their example where it is given. */
+function byType(value: JsonValue | undefined, text?: string): unknown {
+  if (isLosslessNumber(value)) return Number.isInteger(Number(value.value)) ? integer(Number(value.value)) : decimal(Number(value.value));
+  if (typeof value === 'string') return string(text ?? value);
+  if (Array.isArray(value)) return value.map((item) => byType(item, text));
+  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, byType(item, text)]));
+  return value;
+}
+
+/** The contract's example of an operation's answer with `status`, matched by type. */
+function exampleAnswer(operation: OperationContract, status: number, text?: string): unknown {
+  return byType(operation.response(status)?.example, text);
+}
+
+/** An item as a typed value of the operation's request body (int64 as bigint), for the client to send. */
+function typed(item: Item, operation: OperationContract, data: ConsumerData): unknown {
+  const schema = operation.requestBody?.schema;
+  return schema === undefined ? item : decode(parseJson(JSON.stringify(item)), schema, data.contract);
+}
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+const article = (word: string): string => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
+
+/** The create operation: each request example, a replacement, a key beyond int64, no credentials. */
+function createExchanges(data: ConsumerData): Exchange[] {
+  const { create, pattern, fullest, stored, replacement, contract } = data;
+  const key = pattern.keyProperty;
+  const success = successStatus(create) ?? 200;
+  const answered = (item: Item): Item => project(item, create.response(success)?.schema, contract);
+  const secured = create.security.length > 0;
+  const base = { operation: create, path: pattern.collection, credentials: secured, status: success };
+  const keyMatched = (item: Item): Item => ({ ...item, [key]: integer(Number(item[key])) });
+  const exchanges: Exchange[] = data.examples.map(({ summary, value }) => ({ ...base, description: `a request to create ${lowerFirst(summary)}`, requestBody: keyMatched(value), responseBody: answered(value), call: { body: typed(value, create, data) } }));
+  // The key is literal: it is the stored item's, which the provider state sets up.
+  exchanges.push({ ...base, description: 'a request to replace a stored plant', state: { name: PLANT_STORED, parameters: stored }, requestBody: replacement, responseBody: answered(replacement), call: { body: typed(replacement, create, data) } });
+  const keySchema = create.requestBody?.shape.properties.get(key);
+  if (keySchema !== undefined && contract.resolve(keySchema).format === 'int64' && create.response(400) !== undefined) {
+    const required = Object.fromEntries(Object.entries(fullest).filter(([name]) => create.requestBody?.shape.required.has(name)));
+    const beyond = { ...(typed(required, create, data) as Item), [key]: INT64_MAX + 1n };
+    // Written as text: the literal body is the point, and a JS number cannot hold 2^63 exactly.
+    exchanges.push({ ...base, description: `a request with ${article(key)} beyond int64`, requestBody: stringifyJson(beyond), status: 400, responseBody: exampleAnswer(create, 400, `${key}: must be an int64 integer`), call: { body: beyond } });
+  }
+  if (secured && create.response(401) !== undefined) {
+    exchanges.push({ ...base, description: 'a request without credentials', credentials: false, requestBody: keyMatched(fullest), status: 401, responseBody: exampleAnswer(create, 401), call: { body: typed(fullest, create, data) } });
+  }
+  return exchanges;
+}
+
+/** The list's query: an integer parameter at its minimum (a count), a parameter named after a text of the stored item filtering by it. */
+function listQuery(list: OperationContract, stored: Item): { readonly pact: Record<string, string>; readonly typed: Record<string, unknown> } {
+  const pact: Record<string, string> = {};
+  const typedQuery: Record<string, unknown> = {};
+  for (const parameter of list.parameters.filter((p) => p.in === 'query' && !p.array)) {
+    const value = stored[parameter.name];
+    if (parameter.scalar === 'integer') {
+      const least = typeof parameter.schema.minimum === 'number' ? Math.max(parameter.schema.minimum, 1) : 1;
+      pact[parameter.name] = String(least);
+      typedQuery[parameter.name] = parameter.schema.format === 'int64' ? BigInt(least) : least;
+    } else if (parameter.scalar === 'string' && typeof value === 'string') {
+      pact[parameter.name] = typedQuery[parameter.name] = value;
+    }
+  }
+  return { pact, typed: typedQuery };
+}
+
+/** What a list answers at least: items like the stored one, its key and required texts by type, the filtered ones literal. */
+function listedItem(list: OperationContract, data: ConsumerData, filtered: Readonly<Record<string, string>>): unknown {
+  const schema = list.response(successStatus(list) ?? 200)?.schema;
+  const items = schema === undefined ? undefined : data.contract.resolve(schema).items;
+  const shape = typeof items === 'object' && items !== null ? data.contract.shapeOf(items as Record<string, unknown>) : undefined;
+  const entries = Object.entries(data.stored).filter(([name]) => name in filtered || (shape?.required.has(name) ?? false));
+  return Object.fromEntries(entries.map(([name, value]) => [name, name in filtered ? value : byType(parseJson(JSON.stringify(value)))]));
+}
+
+/** The item operations the contract declares - list, read, replace, delete - each on the stored item. */
+function itemExchanges(data: ConsumerData): Exchange[] {
+  const { pattern, stored, replacement, contract } = data;
+  const exchanges: Exchange[] = [];
+  const on = (operation: OperationContract): Pick<Exchange, 'operation' | 'state' | 'credentials' | 'status'> => ({ operation, state: { name: PLANT_STORED, parameters: stored }, credentials: operation.security.length > 0, status: successStatus(operation) ?? 200 });
+  const answered = (operation: OperationContract, item: Item): Item | undefined => {
+    const response = operation.response(successStatus(operation) ?? 200);
+    return response?.mediaTypes.length === 0 ? undefined : project(item, response?.schema, contract);
+  };
+  const list = pattern.operations.get('list');
+  if (list !== undefined) {
+    const query = listQuery(list, stored);
+    exchanges.push({ ...on(list), description: 'a request to list the plants', path: pattern.collection, query: query.pact, responseBody: eachLike(listedItem(list, data, query.pact)), call: { query: query.typed } });
+  }
+  const { item, keyParameter } = pattern;
+  if (item === undefined || keyParameter === undefined) return exchanges;
+  /** The item path of a key, as the pact writes it and as the client sends it. */
+  const at = (key: number): Pick<Exchange, 'path' | 'call'> => ({ path: item.replace(`{${keyParameter}}`, String(key)), call: { path: { [keyParameter]: BigInt(key) } } });
+  const { path, call } = at(STORED_KEY);
+  const read = pattern.operations.get('read');
+  if (read !== undefined) exchanges.push({ ...on(read), description: 'a request to read a stored plant', path, responseBody: answered(read, stored), call });
+  if (read?.response(404) !== undefined) {
+    // RFC 9110, section 15.5.5: no current representation for the target resource.
+    const absent = { name: PLANT_ABSENT, parameters: { [pattern.keyProperty]: ABSENT_KEY } };
+    exchanges.push({ ...on(read), ...at(ABSENT_KEY), state: absent, description: 'a request to read a plant that is not stored', status: 404, responseBody: exampleAnswer(read, 404) });
+  }
+  const replace = pattern.operations.get('replace');
+  if (replace !== undefined) {
+    const sent = project(replacement, replace.requestBody?.schema, contract);
+    exchanges.push({ ...on(replace), description: 'a request to replace a stored plant at its own path', path, requestBody: sent, responseBody: answered(replace, replacement), call: { ...call, body: typed(sent, replace, data) } });
+  }
+  const remove = pattern.operations.get('remove');
+  if (remove !== undefined) exchanges.push({ ...on(remove), description: 'a request to delete a stored plant', path, responseBody: answered(remove, stored), call });
+  return exchanges;
+}
+
+/** The consumer contract of `contract` (openapi.yaml of the kit by default): one interaction per exchange the consumer relies on. */
+export function consumerInteractions(contract: Contract = loadContract()): ConsumerInteraction[] {
+  const data = consumerData(contract);
+  return [...createExchanges(data), ...itemExchanges(data)].map((exchange) => toInteraction(exchange, contract));
+}
 
 /** A Pact V4 consumer pact between the kit's client and the Plant Store, written to `dir`. */
 export function consumerPact(dir: string): PactV4 {
@@ -140,7 +234,7 @@ async function matchesRecorded(port: number, timeoutMs = 2000): Promise<void> {
 }
 
 /** Runs one interaction against Pact's mock server with the typed client; resolves with what the client made of the answer. */
-export async function runAgainstMock(interaction: ConsumerInteraction, pact: PactV4, token: string): Promise<CreatePlantResult | undefined> {
+export async function runAgainstMock(interaction: ConsumerInteraction, pact: PactV4, token: string): Promise<AnyResult | undefined> {
   return interaction.addTo(pact).executeTest(async (mock) => {
     const result = await interaction.exercise(mock.url, token);
     await matchesRecorded(mock.port);
@@ -149,16 +243,16 @@ export async function runAgainstMock(interaction: ConsumerInteraction, pact: Pac
 }
 
 /**
- * Writes the consumer contract to `dir` the way a consumer test does: each interaction is run
+ * Writes the consumer contract of `contract` to `dir` the way a consumer test does: each interaction is run
  * against Pact's mock server (on 127.0.0.1, a free port) with the typed client, and Pact writes
  * the pact once the mock server received what it expected. Resolves with the pact file.
  * `dir` should be empty: Pact merges into an existing file.
  */
-export async function recordPacts(dir: string): Promise<string> {
+export async function recordPacts(dir: string, contract: Contract = loadContract()): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const pact = consumerPact(dir);
   // A token that exists only for this run: were it written into the pact, the tests would see it.
   const token = randomBytes(12).toString('base64url');
-  for (const interaction of interactions) await runAgainstMock(interaction, pact, token);
+  for (const interaction of consumerInteractions(contract)) await runAgainstMock(interaction, pact, token);
   return pactFileIn(dir);
 }

@@ -13,3 +13,6 @@ export const EXAMPLE_TOKEN = 'example-token';
 
 /** The provider state of the replace interaction: a plant with the state's parameters is already stored. */
 export const PLANT_STORED = 'a plant is stored';
+
+/** The provider state of the read of a missing item: nothing is stored under the key in the state's parameters. */
+export const PLANT_ABSENT = 'no plant is stored under the key';

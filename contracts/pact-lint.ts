@@ -1,5 +1,6 @@
 /**
- * The pact lint: every interaction of a pact file must stay inside openapi.yaml, in
+ * The pact lint: every interaction of a pact file must stay inside the contract (openapi.yaml, or
+ * the one `verify --contract` names) - its operations by path template, parameters and bodies - in
  * the manner of PactFlow's bi-directional contract testing (https://docs.pactflow.io/docs/bi-directional-contract-testing),
  * offline and with the kit's own validators (src/openapi). A pact's bodies hold the example
  * values of its matchers, so those examples are what is validated.
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import {
   formatIssues,
   isJsonObject,
+  isParameterProblem,
   isLosslessNumber,
   loadContract,
   parseJson,
@@ -24,11 +26,11 @@ import {
 export type PactRule =
   /** The pact file is readable and an HTTP pact. */
   | 'pact-format'
-  /** The method and path are an operation of openapi.yaml. */
+  /** The method and path are an operation of the contract (the path under one of its templates). */
   | 'operation-declared'
   /** The expected status is declared for the operation. */
   | 'status-declared'
-  /** A request the contract rejects (invalid body, missing credentials, another media type) expects a declared 4xx. */
+  /** A request the contract rejects (a bad path, query or header parameter, invalid body, missing credentials, another media type) expects a declared 4xx. */
   | 'invalid-request-rejected'
   /** Credentials in a pact are matched by a rule, so no real token has to be written into it. */
   | 'credentials-matched'
@@ -55,7 +57,8 @@ interface HttpPart {
 
 interface HttpInteraction {
   readonly description: string;
-  readonly request: HttpPart & { readonly method: string; readonly path: string };
+  /** The path without a query; the query string (V2's text, or V3/V4's object written as one). */
+  readonly request: HttpPart & { readonly method: string; readonly path: string; readonly query: string };
   readonly response: HttpPart & { readonly status: number };
 }
 
@@ -82,10 +85,9 @@ export function lintPact(pact: JsonValue, contract: Contract = loadContract(), f
 
 function lintInteraction(interaction: HttpInteraction, contract: Contract, add: (rule: PactRule, message: string) => void): void {
   const { request, response } = interaction;
-  const path = request.path.split('?', 1)[0] ?? request.path;
-  const operation = contract.findOperation(request.method, path);
+  const operation = contract.findOperation(request.method, request.path);
   if (!operation) {
-    add('operation-declared', `${request.method} ${path} is not an operation of ${contract.file}`);
+    add('operation-declared', `${request.method} ${request.path} is not an operation of ${contract.file}`);
     return;
   }
   const declared = operation.response(response.status);
@@ -96,7 +98,7 @@ function lintInteraction(interaction: HttpInteraction, contract: Contract, add: 
     add('credentials-matched', 'the Authorization header is written literally; match it with a regex so that the provider sends its own token and no real token is in the pact');
   }
 
-  const rejections = reasonsToReject(operation, request);
+  const rejections = reasonsToReject(operation, request, contract.matchPath(request.path)?.values ?? {});
   if (rejections.length > 0 && !(declared && response.status >= 400 && response.status < 500)) {
     add('invalid-request-rejected', `the contract rejects this request (${rejections.join('; ')}), so it must expect a declared 4xx, not ${response.status}`);
   }
@@ -112,8 +114,11 @@ function lintInteraction(interaction: HttpInteraction, contract: Contract, add: 
 }
 
 /** Why the contract rejects a request, if it does: every reason, so the finding explains itself. */
-function reasonsToReject(operation: OperationContract, request: HttpInteraction['request']): string[] {
+function reasonsToReject(operation: OperationContract, request: HttpInteraction['request'], pathValues: Readonly<Record<string, string>>): string[] {
   const reasons: string[] = [];
+  // The path's templated segments, the query and the headers, read as the kit's servers read them (OpenAPI 3.1, section 4.8.12).
+  const parsed = operation.parseParameters({ path: pathValues, query: request.query, headers: Object.fromEntries(request.headers) });
+  if (isParameterProblem(parsed)) reasons.push(parsed.problem);
   const needsBearer = operation.security.length > 0 && operation.security.every((alternative) => alternative.some((s) => s.type === 'http' && s.scheme === 'bearer'));
   const credentials = request.headers.get('authorization') ?? '';
   // RFC 6750, section 2.1 (the scheme word is case-insensitive, RFC 9110, section 11.1).
@@ -164,15 +169,25 @@ function readInteraction(raw: JsonValue, version: number): HttpInteraction | str
   if (typeof request.method !== 'string' || typeof request.path !== 'string') return 'the request has no method or path';
   const status = isLosslessNumber(response.status) ? Number(response.status.value) : NaN;
   if (!Number.isInteger(status)) return 'the response has no status';
+  const [path = request.path, inPath = ''] = request.path.split(/\?(.*)/s, 2);
   try {
     return {
       description: typeof raw.description === 'string' ? raw.description : '',
-      request: { method: request.method.toUpperCase(), path: request.path, ...readPart(request, version) },
+      request: { method: request.method.toUpperCase(), path, query: readQuery(request.query) ?? inPath, ...readPart(request, version) },
       response: { status, ...readPart(response, version) },
     };
   } catch (error) {
     return (error as Error).message;
   }
+}
+
+/** A pact's query as a query string: V2 writes the text, V3 and V4 an object of value lists. */
+function readQuery(query: JsonValue | undefined): string | undefined {
+  if (typeof query === 'string') return query;
+  if (!isJsonObject(query)) return undefined;
+  const search = new URLSearchParams();
+  for (const [name, values] of Object.entries(query)) for (const value of Array.isArray(values) ? values : [values]) if (typeof value === 'string') search.append(name, value);
+  return search.toString();
 }
 
 function readPart(part: JsonObject, version: number): HttpPart {

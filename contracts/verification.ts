@@ -13,10 +13,10 @@
  * This module imports pact-js at run time; import it only after PACT_DO_NOT_TRACK is set.
  */
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
-import { formatIssues, isJsonObject, parseJson, type JsonValue } from '../src/openapi/index.js';
-import { createPlant, toNewPlant } from './client.js';
+import { formatIssues, isJsonObject, loadContract, parseJson, resourcePatterns, stringifyJson, type Contract, type JsonValue } from '../src/openapi/index.js';
+import { callOperation, createPlant, toNewPlant } from './client.js';
 import { startForwarder, type TransportFailure } from './forwarder.js';
-import { EXAMPLE_TOKEN, PLANT_STORED } from './names.js';
+import { EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED } from './names.js';
 import { DEFAULT_TIMEOUT_MS, verifierOptions, type Environment, type VerifyFlags } from './verifier-options.js';
 
 /** The part of an Express request the filter touches (pact-js's proxy is an Express app). */
@@ -42,15 +42,29 @@ type StateHandlers = NonNullable<VerifierOptions['stateHandlers']>;
 
 /**
  * Provider states, set up through the target's own interface (the kit cannot reach into an
- * arbitrary implementation's storage): "a plant is stored" posts that plant first.
+ * arbitrary implementation's storage): "a plant is stored" sends that plant through the contract's
+ * create operation first (for the kit's contract, as the create interactions do); "no plant is
+ * stored under the key" deletes it through the item's delete operation where the contract has one
+ * (a 404 is fine: nothing was there), and can only trust the target where it has none.
  */
-export function stateHandlers(baseUrl: string, token: string | undefined, timeoutMs = DEFAULT_TIMEOUT_MS): StateHandlers {
+export function stateHandlers(baseUrl: string, token: string | undefined, timeoutMs = DEFAULT_TIMEOUT_MS, contract: Contract = loadContract()): StateHandlers {
   return {
     [PLANT_STORED]: async (params?: unknown) => {
-      const plant = toNewPlant(parseJson(JSON.stringify(params ?? {})));
-      if (!plant.ok) throw new Error(`state "${PLANT_STORED}": the pact's parameters are not a NewPlant: ${formatIssues(plant.issues)}`);
-      const result = await createPlant(baseUrl, token ?? EXAMPLE_TOKEN, plant.plant, { signal: AbortSignal.timeout(timeoutMs) });
-      if (result.status !== 200) throw new Error(`state "${PLANT_STORED}": storing the plant was answered ${result.status}: ${result.body.message}`);
+      const plant = toNewPlant(parseJson(JSON.stringify(params ?? {})), contract);
+      if (!plant.ok) throw new Error(`state "${PLANT_STORED}": the pact's parameters are not a body of the create operation: ${formatIssues(plant.issues)}`);
+      const result = await createPlant(baseUrl, token ?? EXAMPLE_TOKEN, plant.plant, { signal: AbortSignal.timeout(timeoutMs), contract });
+      if (result.status < 200 || result.status > 299) throw new Error(`state "${PLANT_STORED}": storing the plant was answered ${result.status}: ${stringifyJson(result.body)}`);
+      return undefined;
+    },
+    [PLANT_ABSENT]: async (params?: unknown) => {
+      const pattern = resourcePatterns(contract)[0];
+      const remove = pattern?.operations.get('remove');
+      if (pattern?.keyParameter === undefined || remove === undefined) return undefined;
+      const key = (params as Record<string, unknown> | undefined)?.[pattern.keyProperty];
+      if (typeof key !== 'number' && typeof key !== 'string') throw new Error(`state "${PLANT_ABSENT}": the pact's parameters give no ${pattern.keyProperty}`);
+      const request = { path: { [pattern.keyParameter]: BigInt(key) } };
+      const result = await callOperation(remove, baseUrl, token ?? EXAMPLE_TOKEN, request, { signal: AbortSignal.timeout(timeoutMs), contract });
+      if (result.status !== 404 && (result.status < 200 || result.status > 299)) throw new Error(`state "${PLANT_ABSENT}": deleting the plant was answered ${result.status}: ${stringifyJson(result.body)}`);
       return undefined;
     },
   };
@@ -151,6 +165,8 @@ export interface RunOptions {
   /** Local pact files (for the 'files' and 'recorded' sources). */
   readonly pactUrls: readonly string[];
   readonly env: Environment;
+  /** The contract whose create operation sets up provider states; openapi.yaml of the kit by default. */
+  readonly contract?: Contract;
 }
 
 /**
@@ -158,14 +174,14 @@ export interface RunOptions {
  * into answers. Resolves with the outcome when the core produced a report (whether or not every
  * interaction held); rejects when it could not run at all.
  */
-export async function runVerification({ flags, token, pactUrls, env }: RunOptions): Promise<VerificationOutcome> {
+export async function runVerification({ flags, token, pactUrls, env, contract }: RunOptions): Promise<VerificationOutcome> {
   const timeoutMs = flags.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const forwarder = await startForwarder(flags.baseUrl, timeoutMs);
   try {
     const verifier = new Verifier({
       ...verifierOptions(flags, env, pactUrls),
       providerBaseUrl: forwarder.url,
-      stateHandlers: stateHandlers(flags.baseUrl, token, timeoutMs),
+      stateHandlers: stateHandlers(flags.baseUrl, token, timeoutMs, contract),
       requestFilter: bearerFilter(token),
     });
     let report: string;

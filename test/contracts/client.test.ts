@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INT64_MAX, INT64_MIN, LosslessNumber, parseJson } from '../../src/openapi/index.js';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { INT64_MAX, INT64_MIN, LosslessNumber, loadContract, parseJson } from '../../src/openapi/index.js';
 import type { RunningServer } from '../../src/reference/index.js';
 import { startFaulty, startReference, TEST_TOKEN, type RunningFaulty } from '../support/servers.js';
-import { createPlant, createPlantOperation, readResponse, toNewPlant, UnexpectedResponseError } from '../../contracts/client.js';
+import { createClient, createPlant, createPlantOperation, readResponse, toNewPlant, UnexpectedResponseError, type OperationInput } from '../../contracts/client.js';
+import type { operations as FullStore } from './fixtures/plant-store-full-types.js';
 
 let reference: RunningServer;
 let prefixed: RunningFaulty;
@@ -97,7 +99,7 @@ describe('readResponse keeps the provider to the contract', () => {
   it('keeps __proto__ in a body an ordinary property', () => {
     const result = readResponse(operation, 200, 'application/json', '{"name":"Fern","__proto__":{"polluted":true}}');
     expect(Object.getPrototypeOf(result.body)).toBe(Object.prototype);
-    expect(Object.keys(result.body)).toEqual(['name', '__proto__']);
+    expect(Object.keys(result.body as object)).toEqual(['name', '__proto__']);
   });
 });
 
@@ -109,5 +111,41 @@ describe('toNewPlant', () => {
 
   it("gives the contract's reasons when the value is not a NewPlant", () => {
     expect(toNewPlant(parseJson('{"name":"Ficus"}'))).toEqual({ ok: false, issues: [{ field: 'id', message: 'is required' }] });
+  });
+});
+
+describe('createClient: a method per operation of the full-store example, typed from its generated operations', () => {
+  const contract = loadContract(fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url)));
+  let full: RunningServer;
+  beforeAll(async () => {
+    full = await startReference({ contract });
+  });
+  afterAll(async () => {
+    await full.close();
+  });
+
+  it('types path and query parameters (int64 as bigint) and bodies per operation', () => {
+    expectTypeOf<OperationInput<FullStore['getPlant']>>().toEqualTypeOf<{ readonly path: { id: bigint } }>();
+    expectTypeOf<OperationInput<FullStore['listPlants']>>().toEqualTypeOf<{ readonly query?: { limit?: number; tag?: string } }>();
+    expectTypeOf<Parameters<ReturnType<typeof createClient<FullStore>>['deletePlant']>[0]>().toEqualTypeOf<{ readonly path: { id: bigint } }>();
+    expectTypeOf<Awaited<ReturnType<ReturnType<typeof createClient<FullStore>>['deletePlant']>>['status']>().toEqualTypeOf<204 | 400 | 401 | 404>();
+  });
+
+  it('creates, reads, lists, replaces and deletes a plant with an id beyond 2^53, digit for digit', async () => {
+    const client = createClient<FullStore>(full.url, TEST_TOKEN, { contract });
+    const id = 2n ** 53n + 1n;
+    expect(await client.addPlant({ body: { name: 'Monstera', id, tag: 'tropical' } })).toMatchObject({ status: 200 });
+    expect(await client.getPlant({ path: { id } })).toEqual({ status: 200, body: { name: 'Monstera', id, tag: 'tropical' } });
+    const listed = await client.listPlants({ query: { tag: 'tropical', limit: 5 } });
+    expect(listed.status).toBe(200);
+    if (listed.status === 200) expect(listed.body).toContainEqual({ name: 'Monstera', id, tag: 'tropical' });
+    expect(await client.replacePlant({ path: { id }, body: { name: 'Monstera deliciosa' } })).toEqual({ status: 200, body: { name: 'Monstera deliciosa', id } });
+    expect(await client.deletePlant({ path: { id } })).toEqual({ status: 204, body: undefined });
+    expect(await client.getPlant({ path: { id } })).toMatchObject({ status: 404, body: { error: 404 } });
+  });
+
+  it('sends a bad query parameter as given, and gets the typed 400', async () => {
+    const client = createClient<FullStore>(full.url, TEST_TOKEN, { contract });
+    expect(await client.listPlants({ query: { limit: 0 } })).toMatchObject({ status: 400, body: { error: 400, message: expect.stringMatching(/query parameter limit/) as unknown } });
   });
 });

@@ -8,9 +8,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/openapi/index.js';
-import { createPlant, type CreatePlantResult } from '../../contracts/client.js';
-import { consumerPact, defaultPactDir, interactions, pactFileIn, runAgainstMock, type ConsumerInteraction } from '../../contracts/consumer-contract.js';
+import { fileURLToPath } from 'node:url';
+import { loadContract, parseJson, type Contract } from '../../src/openapi/index.js';
+import { createPlant, type AnyResult } from '../../contracts/client.js';
+import { consumerInteractions, consumerPact, defaultPactDir, pactFileIn, runAgainstMock, type ConsumerInteraction } from '../../contracts/consumer-contract.js';
 import { lintPactFiles, formatFindings, pactFiles } from '../../contracts/pact-lint.js';
 
 const pactDir = defaultPactDir();
@@ -20,13 +21,15 @@ const pact = consumerPact(pactDir);
 /** A token that exists only in this run: the pact must not contain it. */
 const token = randomBytes(12).toString('base64url');
 
-function interaction(description: string): ConsumerInteraction {
-  const found = interactions.find((i) => i.description === description);
+const interactions = consumerInteractions();
+
+function interaction(description: string, among: readonly ConsumerInteraction[] = interactions): ConsumerInteraction {
+  const found = among.find((i) => i.description === description);
   if (!found) throw new Error(`no interaction "${description}"`);
   return found;
 }
 
-function exercise(description: string): Promise<CreatePlantResult | undefined> {
+function exercise(description: string): Promise<AnyResult | undefined> {
   return runAgainstMock(interaction(description), pact, token);
 }
 
@@ -60,6 +63,54 @@ describe('the typed client, against Pact mock server', () => {
     expect(written.interactions.map((i) => i.description).sort()).toEqual(interactions.map((i) => i.description).sort());
     const findings = lintPactFiles(files);
     expect(findings, formatFindings(findings)).toEqual([]);
+  });
+});
+
+describe('the consumer contract of the full-store example: an interaction per operation', () => {
+  const contract: Contract = loadContract(fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url)));
+  const full = consumerInteractions(contract);
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-pacts-'));
+  let fullPact: ReturnType<typeof consumerPact>;
+  beforeAll(() => {
+    fullPact = consumerPact(dir);
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const run = (description: string): Promise<AnyResult | undefined> => runAgainstMock(interaction(description, full), fullPact, token);
+
+  it("keeps the create operation's interactions and adds list, read, replace and delete", () => {
+    expect(full.map((i) => i.description)).toEqual([
+      ...interactions.map((i) => i.description),
+      'a request to list the plants',
+      'a request to read a stored plant',
+      'a request to read a plant that is not stored',
+      'a request to replace a stored plant at its own path',
+      'a request to delete a stored plant',
+    ]);
+  });
+
+  it.each<[string, AnyResult]>([
+    ['a request to create a plant with a tag', { status: 200, body: { name: 'Monstera', tag: 'tropical' } }],
+    ['a request without credentials', { status: 401, body: { error: 401, message: 'authorization: missing bearer credentials' } }],
+    // int64 as bigint in the typed answer; the list's query is sent typed (limit an int32, tag a string).
+    ['a request to list the plants', { status: 200, body: [{ name: 'Ficus', id: 3n, tag: 'indoor' }] }],
+    ['a request to read a stored plant', { status: 200, body: { name: 'Ficus', id: 3n, tag: 'indoor' } }],
+    ['a request to read a plant that is not stored', { status: 404, body: { error: 404, message: 'id: no plant 1 in the store' } }],
+    ['a request to replace a stored plant at its own path', { status: 200, body: { name: 'Fiddle-leaf fig', id: 3n, tag: 'indoor tree' } }],
+    ['a request to delete a stored plant', { status: 204, body: undefined }],
+  ])('%s: the typed client gets what the pact promises', async (description, expected) => {
+    expect(await run(description)).toEqual(expected);
+  });
+
+  it('wrote a pact inside the full-store contract, and outside the bundled one', () => {
+    const findings = lintPactFiles(pactFiles(dir), contract);
+    expect(findings, formatFindings(findings)).toEqual([]);
+    const outside = lintPactFiles(pactFiles(dir)).filter((f) => f.rule === 'operation-declared');
+    expect(outside.map((f) => f.interaction).sort()).toEqual(['a request to delete a stored plant', 'a request to list the plants', 'a request to read a plant that is not stored', 'a request to read a stored plant', 'a request to replace a stored plant at its own path']);
+    const written = readFileSync(pactFileIn(dir), 'utf8');
+    const listed = (parseJson(written) as { interactions: { description: string; request: { query?: unknown } }[] }).interactions.find((i) => i.description === 'a request to list the plants');
+    expect(listed?.request.query).toEqual({ limit: ['1'], tag: ['indoor'] });
   });
 });
 

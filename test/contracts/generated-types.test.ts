@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { defaultContractFile } from '../../src/openapi/index.js';
@@ -15,6 +16,12 @@ afterAll(() => {
 describe('the generated types', () => {
   it('are what openapi-typescript generates from openapi.yaml now (else: npm run generate:types)', async () => {
     expect(readFileSync(generatedTypesFile(), 'utf8')).toBe(await generateTypes());
+  });
+
+  it("of the full-store example, used by the client's tests, are what it generates now", async () => {
+    const example = fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url));
+    // Regenerate with: npm run generate:types -- --contract examples/contracts/plant-store-full.yaml --out test/contracts/fixtures/plant-store-full-types.ts
+    expect(readFileSync(fileURLToPath(new URL('fixtures/plant-store-full-types.ts', import.meta.url)), 'utf8')).toBe(await generateTypes(example));
   });
 
   it('would be stale after a change to openapi.yaml: the check above can fail', async () => {

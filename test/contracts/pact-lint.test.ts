@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/openapi/index.js';
+import { loadContract, parseJson } from '../../src/openapi/index.js';
 import { recordPacts } from '../../contracts/consumer-contract.js';
 import { lintPact, lintPactFiles, formatFindings, type PactRule } from '../../contracts/pact-lint.js';
 
@@ -80,5 +80,33 @@ describe('the pact lint (pacts against openapi.yaml)', () => {
   it('reports a file that is not a pact', () => {
     expect(lintPact(parseJson('{"consumer":{}}'), undefined, 'x.json')).toEqual([{ file: 'x.json', interaction: '', rule: 'pact-format', message: 'not a pact: no interactions array' }]);
     expect(lintPactFiles([fileURLToPath(import.meta.url)])[0]?.rule).toBe('pact-format');
+  });
+
+  describe('against a contract with path templates, methods without bodies and query parameters', () => {
+    const full = loadContract(fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url)));
+    const interaction = (description: string, method: string, path: string, status: number, query?: Record<string, string[]>) => ({
+      type: 'Synchronous/HTTP',
+      description,
+      request: { method, path, ...(query ? { query } : {}), headers: { Authorization: ['Bearer x'] }, matchingRules: { header: { Authorization: {} } } },
+      response: { status },
+    });
+    const lint = (...interactions: unknown[]) => lintPact(parseJson(JSON.stringify({ metadata: { pactSpecification: { version: '4.0' } }, interactions })), full).map((f) => [f.interaction, f.rule, f.message]);
+
+    it('passes reads, deletes and lists the contract declares, the query as V4 writes it or in the path', () => {
+      expect(lint(interaction('read', 'GET', '/plants/3', 404), interaction('delete', 'DELETE', '/plants/9223372036854775807', 204), interaction('list', 'GET', '/plants', 200, { limit: ['1'], tag: ['indoor'] }), interaction('list in path', 'GET', '/plants?limit=2', 200))).toEqual([]);
+    });
+
+    it.each<[string, string, string, Record<string, string[]> | undefined, RegExp]>([
+      ['a key that is not an integer', 'GET', '/plants/abc', undefined, /path parameter id: must be an integer/],
+      ['a key beyond int64', 'GET', '/plants/9223372036854775808', undefined, /path parameter id: must be an int64 integer/],
+      ['a limit below its minimum (V4 query)', 'GET', '/plants', { limit: ['0'] }, /query parameter limit: must be >= 1/],
+      ['a limit that is no integer (query in the path)', 'GET', '/plants?limit=many', undefined, /query parameter limit: must be an integer/],
+    ])('expects a 4xx for a request with %s', (description, method, path, query, message) => {
+      expect(lint(interaction(description, method, path, 200, query))).toEqual([[description, 'invalid-request-rejected', expect.stringMatching(message) as unknown]]);
+    });
+
+    it('names a method the path does not declare', () => {
+      expect(lint(interaction('patch', 'PATCH', '/plants/3', 200))).toEqual([['patch', 'operation-declared', expect.stringMatching(/PATCH \/plants\/3 is not an operation/) as unknown]]);
+    });
   });
 });

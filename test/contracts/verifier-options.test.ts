@@ -11,7 +11,8 @@ import { setupVerification } from '@pact-foundation/pact-core/src/verifier/argum
 import { validateOptions } from '@pact-foundation/pact-core/src/verifier/validateOptions.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFaulty, TEST_TOKEN, type RunningFaulty } from '../support/servers.js';
-import { EXAMPLE_TOKEN, PLANT_STORED } from '../../contracts/names.js';
+import { EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED } from '../../contracts/names.js';
+import { loadContract } from '../../src/openapi/index.js';
 import { bearerFilter, formatOutcome, readVerifierResult, stateHandlers, type FilteredRequest } from '../../contracts/verification.js';
 import { pactSource, verifierOptions, VerifyConfigurationError, type Environment, type PlainVerifierOptions } from '../../contracts/verifier-options.js';
 
@@ -156,14 +157,42 @@ describe('the provider state "a plant is stored"', () => {
     return handler(params as never);
   };
 
-  it('stores the plant of its parameters through the target\'s own POST /plants', async () => {
+  it('stores the plant of its parameters through the target\'s own create operation', async () => {
     await setup(TEST_TOKEN, { name: 'Ficus', id: 3, tag: 'indoor' });
     expect(target.app.store.size).toBe(1);
   });
 
   it('fails, saying why, when the target refuses it or the parameters are no NewPlant', async () => {
-    await expect(setup('wrong-token', { name: 'Ficus', id: 3 })).rejects.toThrow(/storing the plant was answered 401: authorization: bearer token not accepted/);
-    await expect(setup(TEST_TOKEN, { name: 'Ficus' })).rejects.toThrow(/not a NewPlant: id: is required/);
+    await expect(setup('wrong-token', { name: 'Ficus', id: 3 })).rejects.toThrow(/storing the plant was answered 401: .*authorization: bearer token not accepted/);
+    await expect(setup(TEST_TOKEN, { name: 'Ficus' })).rejects.toThrow(/not a body of the create operation: id: is required/);
+  });
+});
+
+describe('the provider state "no plant is stored under the key"', () => {
+  const contract = loadContract(fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url)));
+  let target: RunningFaulty;
+  beforeAll(async () => {
+    target = await startFaulty((_request, correct) => correct(), { contract });
+  });
+  afterAll(async () => {
+    await target.close();
+  });
+  const handler = (name: string, token: string): ((params: unknown) => Promise<unknown>) => {
+    const found = stateHandlers(target.url, token, undefined, contract)[name];
+    if (typeof found !== 'function') throw new Error('expected a plain state function');
+    return (params) => found(params as never);
+  };
+
+  it("deletes the plant through the contract's delete operation, and is content when there was none", async () => {
+    await handler(PLANT_STORED, TEST_TOKEN)({ name: 'Ficus', id: 4 });
+    expect(target.app.store.size).toBe(1);
+    await handler(PLANT_ABSENT, TEST_TOKEN)({ id: 4 });
+    expect(target.app.store.size).toBe(0);
+    await handler(PLANT_ABSENT, TEST_TOKEN)({ id: 4 });
+  });
+
+  it('fails, saying why, when the target refuses the delete', async () => {
+    await expect(handler(PLANT_ABSENT, 'wrong-token')({ id: 4 })).rejects.toThrow(/deleting the plant was answered 401/);
   });
 });
 

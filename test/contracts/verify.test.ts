@@ -4,12 +4,13 @@
  * implementations on loopback sockets - the reference, and faulty ones that must fail it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isJsonObject, parseJson, stringifyJson, type JsonObject } from '../../src/openapi/index.js';
+import { parse, stringify } from 'yaml';
+import { isJsonObject, loadContract, parseJson, stringifyJson, type JsonObject } from '../../src/openapi/index.js';
 import type { RunningServer } from '../../src/reference/index.js';
 import { startFaulty, startMock, startReference, TEST_TOKEN, type Fault } from '../support/servers.js';
 import { recordPacts } from '../../contracts/consumer-contract.js';
@@ -219,6 +220,106 @@ describe('plant-store verify against implementations', () => {
   });
 });
 
+/** The full-store example with other names: the collection /trees, the key serial, the text property kind. */
+function rename(value: unknown): unknown {
+  const names: Record<string, string> = { id: 'serial', tag: 'kind' };
+  if (typeof value === 'string') return names[value] ?? value.replace(/#\/id$/, '#/serial').replace(/^\/plants/, '/trees').replace('{id}', '{serial}');
+  if (Array.isArray(value)) return value.map(rename);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [rename(key) as string, rename(item)]));
+}
+
+describe('plant-store verify --contract: the consumer contract of the given contract, linted against it', () => {
+  const file = fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url));
+  const contract = loadContract(file);
+  const READ = 'a request to read a stored plant';
+
+  it('holds all ten interactions of the full-store example against the reference serving it', async () => {
+    const full = await startReference({ contract });
+    try {
+      const run = await verify(['--base-url', full.url, '--token', TEST_TOKEN, '--contract', file]);
+      expect(summary(run), run.stdout + run.stderr).toBe(`plant-store verify: all 10 interactions hold against ${full.url}\n`);
+      expect(run.code).toBe(0);
+    } finally {
+      await full.close();
+    }
+  });
+
+  it('exits 1 naming the read of an implementation that does not find the plant the state stored', async () => {
+    const forgetful = await startFaulty(
+      (request, correct) => (request.method === 'GET' && /\/\d+$/.test(request.url) ? { status: 404, headers: { 'content-type': 'application/json' }, body: '{"error":404,"message":"not found"}' } : correct()),
+      { contract },
+    );
+    try {
+      const run = await verify(['--base-url', forgetful.url, '--token', TEST_TOKEN, '--contract', file]);
+      expect(Object.keys(failures(run)), run.stdout + run.stderr).toEqual([READ]);
+      expect(failures(run)[READ]).toContain('status: expected 200 but was 404');
+      expect(run.code).toBe(1);
+    } finally {
+      await forgetful.close();
+    }
+  });
+
+  it('exits 1 naming the read of a missing plant when it is not a 404 Error', async () => {
+    const careless = await startFaulty((_request, correct) => {
+      const answer = correct();
+      return answer.status === 404 ? { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":500,"message":"no such row"}' } : answer;
+    }, { contract });
+    try {
+      const run = await verify(['--base-url', careless.url, '--token', TEST_TOKEN, '--contract', file]);
+      expect(failures(run), run.stdout + run.stderr).toEqual({ 'a request to read a plant that is not stored': ['status: expected 404 but was 500'] });
+      expect(run.code).toBe(1);
+    } finally {
+      await careless.close();
+    }
+  });
+
+  it('exits 1 naming the list of an implementation that wraps its array in an object', async () => {
+    const wrapping = await startFaulty((request, correct) => {
+      const answer = correct();
+      return request.method === 'GET' && answer.status === 200 && answer.body.startsWith('[') ? { ...answer, body: `{"items":${answer.body}}` } : answer;
+    }, { contract });
+    try {
+      const run = await verify(['--base-url', wrapping.url, '--token', TEST_TOKEN, '--contract', file]);
+      expect(Object.keys(failures(run)), run.stdout + run.stderr).toEqual(['a request to list the plants']);
+      expect(run.code).toBe(1);
+    } finally {
+      await wrapping.close();
+    }
+  });
+
+  it('holds against the reference serving a contract with other names (collection, key, text property)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-contract-'));
+    const renamed = join(dir, 'orchard.yaml');
+    writeFileSync(renamed, stringify(rename(parse(readFileSync(file, 'utf8')))));
+    const orchard = await startReference({ contract: loadContract(renamed) });
+    try {
+      const run = await verify(['--base-url', orchard.url, '--token', TEST_TOKEN, '--contract', renamed]);
+      expect(summary(run), run.stdout + run.stderr).toBe(`plant-store verify: all 10 interactions hold against ${orchard.url}\n`);
+      // Pact's own report: the interactions were made from the renamed contract.
+      expect(run.stdout).toContain('a request with a serial beyond int64');
+      expect(run.code).toBe(0);
+    } finally {
+      await orchard.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("exits 1 before any request when the pacts ask for what the given contract does not have", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-pacts-'));
+    try {
+      const pact = await recordPacts(dir, contract);
+      const run = await verify(['--base-url', reference.url, '--token', TEST_TOKEN, '--pact', pact, '--contract', 'openapi.yaml']);
+      expect(run.stdout).toMatch(/^The pacts ask for what OpenAPI Plant Store 1\.0\.0 .* does not allow:$/m);
+      expect(run.stdout).toContain(' - a request to read a stored plant: [operation-declared] GET /plants/3 is not an operation of ');
+      expect(run.stdout).not.toContain('plant-store verify:');
+      expect(run.code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('plant-store verify exits 2', () => {
   it.each<[string, string[], Record<string, string>, RegExp]>([
     ['without --base-url', [], {}, /required option '--base-url <url>' not specified/],
@@ -239,6 +340,21 @@ describe('plant-store verify exits 2', () => {
     const run = await verify(['--base-url', reference.url, '--token', TEST_TOKEN], { PACT_BROKER_BASE_URL: gone.url, PACT_BROKER_TOKEN: 'broker-token' });
     expect(run.stderr).toMatch(/^plant-store: no interaction was verified: Failed to load pact; error: No pacts found for provider 'plant-store' .* Failed to access pact broker/m);
     expect(run.code).toBe(2);
+  });
+
+  it('with a contract the consumer contract cannot be made from (no request example to send)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-contract-'));
+    try {
+      const document = parse(readFileSync('openapi.yaml', 'utf8')) as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { examples?: unknown }> } }>> };
+      for (const item of Object.values(document.paths)) for (const operation of Object.values(item)) for (const media of Object.values(operation.requestBody?.content ?? {})) delete media.examples;
+      const file = join(dir, 'no-examples.yaml');
+      writeFileSync(file, stringify(document));
+      const run = await verify(['--base-url', reference.url, '--token', TEST_TOKEN, '--contract', file]);
+      expect(run.stderr).toMatch(/--contract: addPlant of .*no-examples\.yaml shows no request example for the consumer to send; give the pacts with --pact/);
+      expect(run.code).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('when nothing answers at the base URL', async () => {
