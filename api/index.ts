@@ -21,7 +21,7 @@ export type { ProxiedExchange, ProxySummary } from '../proxy/index.js';
 export { formatReport, runConformance, TargetUnreachableError, toHtml, type ConformanceOptions, type Report } from '../fuzz/index.js';
 
 // The typed client of POST /plants.
-export { createPlant, UnexpectedResponseError, type ClientOptions, type CreatePlantResult, type CreatePlantStatus, type ErrorBody, type NewPlant, type Plant } from '../contracts/client.js';
+export { createClient, createPlant, UnexpectedResponseError, type AnyResult, type ClientOptions, type CreatePlantResult, type CreatePlantStatus, type ErrorBody, type NewPlant, type OperationClient, type OperationInput, type OperationResult, type Plant } from '../contracts/client.js';
 
 // The contract: openapi.yaml, its operations and validators, and JSON that keeps every digit.
 export { loadContract, parseJson, stringifyJson, UnsupportedContractError, type BodyValidator, type Contract, type JsonValue, type OperationContract, type Validation, type ValidationIssue } from '../src/openapi/index.js';
