@@ -21,6 +21,9 @@ import { requiresAuth } from './checks/requires-auth.js';
 import { responseTime } from './checks/response-time.js';
 import { responseShape } from './checks/response-shape.js';
 import { statusDeclared } from './checks/status-declared.js';
+import { resourceAvailable } from './checks/resource-available.js';
+import { deletedStaysDeleted } from './checks/deleted-stays-deleted.js';
+import { replacementVisible } from './checks/replacement-visible.js';
 
 export const CHECKS = [
   responseShape,
@@ -38,6 +41,9 @@ export const CHECKS = [
   oneAnswerPerRequest,
   responseTime,
   degradation,
+  resourceAvailable,
+  deletedStaysDeleted,
+  replacementVisible,
 ] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];
