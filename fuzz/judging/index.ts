@@ -47,6 +47,8 @@ export const CHECKS = [
 ] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];
+/** The checks of the stateful phase (run/stateful-plan.ts): a run without the phase (a contract without links or reads) exercises none of them. */
+export const STATEFUL_CHECK_NAMES: readonly CheckName[] = [resourceAvailable.name, deletedStaysDeleted.name, replacementVisible.name];
 export const CHECK_NAMES: readonly CheckName[] = CHECKS.map((check) => check.name);
 
 export const EXCHANGE_CHECKS: readonly ExchangeCheck<CheckName>[] = (CHECKS as readonly Check<CheckName>[]).filter((check): check is ExchangeCheck<CheckName> => check.scope === 'exchange');
