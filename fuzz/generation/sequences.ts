@@ -82,9 +82,28 @@ function linkedWalks(contract: Contract, create: OperationContract): Walk[] {
       const byMethod = (method: string): LinkTarget | undefined => {
         const link = response.links.find((l) => contract.operationById(l.operationId)?.method === method);
         const operation = link === undefined ? undefined : contract.operationById(link.operationId);
-        return link === undefined || operation === undefined ? undefined : { name: link.name, operation, parameters: link.parameters };
+        const target = link === undefined || operation === undefined ? undefined : { name: link.name, operation, parameters: link.parameters };
+        return target !== undefined && followable(target, create) ? target : undefined;
       };
       return { create, status: response.status, read: byMethod('GET'), replace: byMethod('PUT'), remove: byMethod('DELETE'), inferred: false };
+    });
+}
+
+/**
+ * Whether the sequence can be made before it is sent: each required path parameter of the target
+ * is a constant or a required property of the body the create sends (a key the server assigns, known
+ * only from its answer, cannot be: such a link is not walked).
+ */
+function followable(target: LinkTarget, create: OperationContract): boolean {
+  const shape = create.requestBody?.shape;
+  return target.operation.parameters
+    .filter((parameter) => parameter.in === 'path' || parameter.required)
+    .every((parameter) => {
+      const given = target.parameters[parameter.name] ?? target.parameters[`${parameter.in}.${parameter.name}`];
+      if (given === undefined) return false;
+      if ('constant' in given) return true;
+      const property = (given.source === 'request.body' || given.source === 'response.body') && /^\/[^/]+$/.test(given.pointer) ? given.pointer.slice(1).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+      return property !== undefined && shape?.required.has(property) === true;
     });
 }
 

@@ -9,11 +9,33 @@ import { judgeExchange, runConformance, type HttpOutcome, type RequestCase } fro
 import { sequenceCase, walksOf } from '../../fuzz/generation/sequences.js';
 import { qualify } from '../../fuzz/run/options.js';
 import { statefulPlan } from '../../fuzz/run/stateful-plan.js';
-import { loadContract } from '../../src/openapi/index.js';
+import { compileContract, loadContract } from '../../src/openapi/index.js';
+import { parse as parseYaml } from 'yaml';
 import { fullStore, trees } from '../support/contracts.js';
 import { startFaulty, startReference, TEST_TOKEN } from '../support/servers.js';
 
 const full = fullStore();
+/** Notes whose id the server assigns: the create's body has none, its answer links the read by it. */
+const SERVER_KEYS = `
+openapi: 3.1.0
+info: { title: Notes, version: 1.0.0 }
+paths:
+  /notes:
+    post:
+      operationId: addNote
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [text], properties: { text: { type: string } } } } } }
+      responses:
+        '201':
+          description: added
+          content: { application/json: { schema: { type: object, properties: { id: { type: integer }, text: { type: string } } } } }
+          links: { ReadNote: { operationId: note, parameters: { noteId: $response.body#/id } } }
+  /notes/{noteId}:
+    get:
+      operationId: note
+      parameters: [ { name: noteId, in: path, required: true, schema: { type: integer } } ]
+      responses:
+        '200': { description: the note, content: { application/json: { schema: { type: object } } } }
+`;
 const options = { token: TEST_TOKEN, profile: 'reference' as const };
 const answer = (status: number, body: string): HttpOutcome => ({ kind: 'response', status, headers: { 'content-type': 'application/json' }, body: Buffer.from(body), durationMs: 1 });
 const closing: (() => Promise<void>)[] = [];
@@ -37,6 +59,11 @@ describe('walks', () => {
   it('follow the collection/item pattern where no link is declared, as inferred', () => {
     const walks = walksOf(trees());
     expect(walks.map((w) => [w.create.operationId, w.read?.operation.operationId, w.remove?.operation.operationId, w.replace, w.inferred])).toEqual([['plantTree', 'tree', 'fellTree', undefined, true]]);
+  });
+
+  it('leave out a link whose key the server assigns: the sequence cannot be made before it is sent', () => {
+    const assigned = compileContract(parseYaml(SERVER_KEYS) as Record<string, unknown>, '<notes>');
+    expect(walksOf(assigned)).toEqual([]);
   });
 
   it('are none for the bundled contract: a default run has no stateful phase, one that asks for it sends nothing', () => {
