@@ -54,6 +54,7 @@ export {
   runCheck,
   runChecks,
   sameJson,
+  STATEFUL_CHECK_NAMES,
   warning,
   type CanaryReading,
   type CanaryTrend,

@@ -34,8 +34,8 @@ export type Credentials = 'valid' | 'missing' | 'other-scheme' | 'wrong-token' |
 export type Content = 'valid' | 'invalid';
 
 /** The phases of a run, in order: see runner.ts. */
-export type Phase = 'coverage' | 'random' | 'capacity';
-export const PHASES: readonly Phase[] = ['coverage', 'capacity', 'random'];
+export type Phase = 'coverage' | 'random' | 'capacity' | 'stateful';
+export const PHASES: readonly Phase[] = ['coverage', 'capacity', 'random', 'stateful'];
 
 /** One HTTP request as it goes on the wire. Header names are lower case. */
 export interface HttpRequest {
@@ -95,6 +95,23 @@ export interface RequestCase extends HttpRequest {
    * `name/string-edge:nul`; see variants.ts), or the coverage probe it sends (`probe:id/integer:max+1`).
    */
   readonly tags?: readonly string[];
+  /** Set on the last request of a sequence along a link (run/stateful-plan.ts): what its answer must show. */
+  readonly link?: LinkStep;
+}
+
+/**
+ * What a read at the end of a sequence along the contract's links must answer (the stateful
+ * phase; checks resource-available, deleted-stays-deleted, replacement-visible).
+ */
+export interface LinkStep {
+  /** The links followed, for people: `addPlant 200 → DeletePlantById → GetPlantById`. */
+  readonly via: string;
+  /** `created`: the resource its setup created; `gone`: no resource (it was deleted); `replaced`: the replacement. */
+  readonly expects: 'created' | 'gone' | 'replaced';
+  /** The JSON text whose properties the read must answer exactly (for `created` and `replaced`). */
+  readonly resource?: string;
+  /** Where the sequence comes from the collection/item pattern, not a declared link: its findings are warnings. */
+  readonly inferred?: boolean;
 }
 
 /** Text made from the token: shown to people as a placeholder, written in commands as a shell expression of `$TOKEN`. */

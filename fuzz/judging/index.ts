@@ -21,6 +21,9 @@ import { requiresAuth } from './checks/requires-auth.js';
 import { responseTime } from './checks/response-time.js';
 import { responseShape } from './checks/response-shape.js';
 import { statusDeclared } from './checks/status-declared.js';
+import { resourceAvailable } from './checks/resource-available.js';
+import { deletedStaysDeleted } from './checks/deleted-stays-deleted.js';
+import { replacementVisible } from './checks/replacement-visible.js';
 
 export const CHECKS = [
   responseShape,
@@ -38,9 +41,14 @@ export const CHECKS = [
   oneAnswerPerRequest,
   responseTime,
   degradation,
+  resourceAvailable,
+  deletedStaysDeleted,
+  replacementVisible,
 ] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];
+/** The checks of the stateful phase (run/stateful-plan.ts): a run without the phase (a contract without links or reads) exercises none of them. */
+export const STATEFUL_CHECK_NAMES: readonly CheckName[] = [resourceAvailable.name, deletedStaysDeleted.name, replacementVisible.name];
 export const CHECK_NAMES: readonly CheckName[] = CHECKS.map((check) => check.name);
 
 export const EXCHANGE_CHECKS: readonly ExchangeCheck<CheckName>[] = (CHECKS as readonly Check<CheckName>[]).filter((check): check is ExchangeCheck<CheckName> => check.scope === 'exchange');

@@ -38,7 +38,7 @@ export function howFound(finding: ReportedFinding): string {
     ? 'did not show it again when replayed alone (intermittent, or it depends on earlier requests); shown as first seen'
     : finding.shrinks > 0
       ? `shrunk in ${finding.shrinks} steps`
-      : finding.phase === 'random'
+      : finding.phase === 'random' || finding.phase === 'stateful'
         ? 'already minimal'
         : `a ${finding.phase} request, sent in every run`;
 }

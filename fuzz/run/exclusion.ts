@@ -12,7 +12,9 @@ import type { PhasePlan, PlanItem } from './plan.js';
  * for a valid request with valid credentials. (Invalid requests store nothing on a correct target.)
  */
 export function writtenResource(contract: Contract, request: RequestCase): string | undefined {
-  return request.content === 'valid' && request.credentials === 'valid' ? resourceKey(contract, request) : undefined;
+  // A sequence along links (the stateful phase) is about the resource its first step creates.
+  const about = request.link === undefined ? request : (request.setup[0] ?? request);
+  return about.content === 'valid' && about.credentials === 'valid' ? resourceKey(contract, about) : undefined;
 }
 
 export type KeyedItem = PlanItem & { readonly key: string | undefined };

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_RESPONSE_TIME_MS } from '../judging/index.js';
 import { parseBaseUrl } from '../wire/base-url.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../wire/http-client.js';
 import { PHASES, type Phase, type Profile } from '../types.js';
+import { statefulRuns } from './stateful-plan.js';
 
 /**
  * Requests in a default run's random phase. A fault that shows on one request in 40 is missed by
@@ -140,7 +141,7 @@ export function qualify(options: ConformanceOptions): QualifiedOptions {
     canaryIntervalMs: options.canaryIntervalMs ?? DEFAULT_CANARY_INTERVAL_MS,
     shrinkTimeMs: options.shrinkTimeMs ?? DEFAULT_SHRINK_TIME_MS,
     maxTimeouts: options.maxTimeouts ?? DEFAULT_MAX_TIMEOUTS,
-    phases: PHASES.filter((phase) => (options.phases ?? PHASES).includes(phase) && (phase !== 'capacity' || capacityTarget > 0)),
+    phases: PHASES.filter((phase) => (options.phases ?? PHASES).includes(phase) && (phase !== 'capacity' || capacityTarget > 0) && (phase !== 'stateful' || statefulRuns(contract, profile, options.phases))),
     kinds: options.kinds,
     onProgress: options.onProgress,
   };

@@ -4,6 +4,7 @@ import { coverageCases, requestArbitrary } from '../generation/kinds/index.js';
 import { capacityPlan, type CapacityCounts } from './capacity-plan.js';
 import type { QualifiedOptions } from './options.js';
 import { listPlan, randomPlan, type PhasePlan } from './plan.js';
+import { statefulPlan } from './stateful-plan.js';
 
 /** The plans of the run's phases, in order. */
 export function planPhases(options: QualifiedOptions, capacity: CapacityCases, counts: CapacityCounts): PhasePlan[] {
@@ -15,6 +16,7 @@ export function planPhases(options: QualifiedOptions, capacity: CapacityCases, c
     if (phase === 'coverage') return listPlan('coverage', coverageCases(contract, generatorOptions));
     // A mock stores nothing: its capacity phase is a load within the budget, with nothing to replace.
     if (phase === 'capacity') return capacityPlan(capacity, options.capacityBudgetMs, counts, profile === 'mock' ? 0 : CAPACITY_FLOOR, profile !== 'mock');
+    if (phase === 'stateful') return statefulPlan(contract, options.seed, { token, profile });
     return randomPlan(arbitrary, options.seed, options.runs, options.durationMs);
   });
 }

@@ -10,6 +10,8 @@
  *   connection of its own, within a time budget, then the earliest tenth of them replaced;
  * - **random**: `runs` requests generated from the seed by fast-check, each kind by its weight -
  *   against a store that now holds thousands of plants - and for `durationMs` at least, if set.
+ * - **stateful**: sequences along the contract's links (create, then read; delete or replace,
+ *   then read), drawn from the seed, where the contract has links to walk (stateful-plan.ts).
  * Through all of them a **canary** (the same valid request) is sent at intervals, alone, a few
  * times in a row; its fastest time is one reading of the target's speed (checks/degradation.ts).
  *
