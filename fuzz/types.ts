@@ -34,8 +34,13 @@ export type Credentials = 'valid' | 'missing' | 'other-scheme' | 'wrong-token' |
 export type Content = 'valid' | 'invalid';
 
 /** The phases of a run, in order: see runner.ts. */
-export type Phase = 'coverage' | 'random' | 'capacity';
-export const PHASES: readonly Phase[] = ['coverage', 'capacity', 'random'];
+export type Phase = 'coverage' | 'random' | 'capacity' | 'overlap';
+export const PHASES: readonly Phase[] = [
+  'coverage',
+  'capacity',
+  'random',
+  'overlap',
+];
 
 /** One HTTP request as it goes on the wire. Header names are lower case. */
 export interface HttpRequest {
