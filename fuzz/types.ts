@@ -34,8 +34,14 @@ export type Credentials = 'valid' | 'missing' | 'other-scheme' | 'wrong-token' |
 export type Content = 'valid' | 'invalid';
 
 /** The phases of a run, in order: see runner.ts. */
-export type Phase = 'coverage' | 'random' | 'capacity' | 'stateful';
-export const PHASES: readonly Phase[] = ['coverage', 'capacity', 'random', 'stateful'];
+export type Phase = 'coverage' | 'random' | 'capacity' | 'stateful' | 'overlap';
+export const PHASES: readonly Phase[] = [
+  'coverage',
+  'capacity',
+  'random',
+  'stateful',
+  'overlap',
+];
 
 /** One HTTP request as it goes on the wire. Header names are lower case. */
 export interface HttpRequest {

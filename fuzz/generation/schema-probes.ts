@@ -12,7 +12,8 @@
  * - string schemas: every edge string (EDGE_STRINGS: whitespace, controls, quotes, lone
  *   surrogates, astral, combining marks, U+2028, bidi, a BOM inside text, ReDoS probes), lengths
  *   around the schema's limits and common column limits (255/256, 4095/4096/4097, 65535/65536)
- *   and 10,000, each string style;
+ *   and 10,000, each string style, and runs that make backtracking patterns slow, as long as the
+ *   schema's limits allow (values/backtracking-probes.ts);
  * - every schema: each JSON type it does not allow, and the values a lenient server coerces;
  * - object schemas: each property's probes, each required property missing, or sent under its
  *   key in another case (`Name`, `ID`) instead or besides, each hostile key and prototype-pollution
@@ -24,6 +25,7 @@ import { LONE_SURROGATE_LENIENCY } from '../judging/leniencies.js';
 import { codePointsOf } from '../judging/support.js';
 import { INTEGER_SPELLINGS, hasLoneSurrogate, nullModel, numberModel, spellInteger, STRING_STYLES, stringModel, writeJson, writeString, type JsonMember, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
+import { backtrackingProbes } from './values/backtracking-probes.js';
 import { EDGE_STRINGS } from './values/edge-strings.js';
 import { HOSTILE_KEYS, hostileKeyName, POLLUTION_MEMBERS } from './values/hostile-keys.js';
 import { describeInteger, integerBounds, NAMED_INTEGERS } from './values/integers.js';
@@ -253,6 +255,9 @@ function stringProbes(schema: Schema): Probe[] {
   const { min, max } = lengthBounds(schema);
   const lengths = [1, min - 1, min, min + 1, ...(max === undefined ? [] : [max - 1, max, max + 1]), ...COLUMN_LENGTHS, LONG_STRING].filter((n) => n >= 1 && n <= MAX_PROBE_LENGTH);
   for (const length of [...new Set(lengths)].sort((a, b) => a - b)) probes.push(fixed(`length:${length}`, `is ${length} ${length === 1 ? 'character' : 'characters'} long`, stringModel(asciiOfLength(length))));
+  for (const run of backtrackingProbes(Math.max(min, 1), Math.min(max ?? MAX_PROBE_LENGTH, MAX_PROBE_LENGTH))) {
+    probes.push(fixed(`backtracking:${run.name}`, `is ${shown(run.value)} (a run of ${run.units} that fails at its end: backtracking)`, stringModel(run.value)));
+  }
   const mixed = 'Mon/"stera"\\ 🌱\u0001é';
   for (const style of STRING_STYLES.slice(1)) probes.push(fixed(`string-style:${style}`, `is ${shown(mixed)} written ${writeString(mixed, style)}`, stringModel(mixed, style)));
   return probes;

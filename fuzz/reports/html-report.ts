@@ -8,6 +8,7 @@
 import { CHECKS } from '../judging/index.js';
 import { histogramPlot, latencyPlot, runPhases, type Marker } from './html-plots.js';
 import { exactText, html, markedText, render, trusted, type Html } from './html.js';
+import { replayLabel } from './replay-label.js';
 import { howFound, milliseconds, seconds, runVerdict, timeAndCapacity, tokenHint, verdictOf } from './text.js';
 import type { Report, ReportedFinding, ReportedOutcome, ReportedRequest } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
@@ -116,6 +117,12 @@ function findingId(finding: ReportedFinding): string {
 
 const SEVERITY_WORD = { failure: 'FAILED', warning: 'WARNING' } as const;
 
+/** How often its request showed it again alone (replay-label.ts), where it was replayed. */
+function replayParagraph(finding: ReportedFinding): Html | undefined {
+  const label = replayLabel(finding);
+  return label === undefined ? undefined : html`<p class="replays">Replayed alone: ${label}.</p>`;
+}
+
 function findingArticle(finding: ReportedFinding, report: Report): Html {
   const id = findingId(finding);
   const times = `${finding.occurrences} of ${report.requests} requests ${finding.severity === 'failure' ? 'broke' : 'warned of'} ${finding.check}`;
@@ -130,7 +137,7 @@ function findingArticle(finding: ReportedFinding, report: Report): Html {
       ? undefined
       : html`<details><summary>Sent before it in the same case: ${finding.setup.length} request${finding.setup.length === 1 ? '' : 's'}</summary>${finding.setup.map(requestBlock)}</details>`;
   return html`<article class="finding ${finding.severity}" id="${id}" aria-labelledby="${id}-title">${head}
-<p class="how">${kind}, ${howFound(finding)}; ${times}${finding.fresh === true ? '; sent on a connection of its own' : ''}.</p>
+<p class="how">${kind}, ${howFound(finding)}; ${times}${finding.fresh === true ? '; sent on a connection of its own' : ''}.</p>${replayParagraph(finding)}
 <h4>As a curl command</h4>${command(curl, 'curl command')}${setup}
 <div class="exchange"><section><h4>Request</h4>${requestBlock(request)}</section><section><h4>Response</h4>${responseBlock(response)}</section></div>
 </article>`;

@@ -6,6 +6,7 @@
 import { CHECK_NAMES, type CheckName } from '../judging/index.js';
 import type { Report, ReportedFinding, ReportedOutcome } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
+import { replayLabel } from './replay-label.js';
 
 /** A wall time for people, in seconds. */
 export function seconds(ms: number): string {
@@ -43,6 +44,12 @@ export function howFound(finding: ReportedFinding): string {
         : `a ${finding.phase} request, sent in every run`;
 }
 
+/** `; reproduced 3 of 3` after a finding's count, where its request was replayed. */
+function withLabel(finding: ReportedFinding): string {
+  const label = replayLabel(finding);
+  return label === undefined ? '' : `; ${label}`;
+}
+
 export function describeFinding(finding: ReportedFinding, report: Report, maxChars: number): string {
   const head = `${SEVERITY_WORD[finding.severity]} ${finding.check}: ${finding.message}`;
   const times = `${finding.occurrences} of ${report.requests} requests`;
@@ -56,7 +63,7 @@ export function describeFinding(finding: ReportedFinding, report: Report, maxCha
     indent(shorten(finding.curl, maxChars), '    '),
     '  response:',
     indent(describeOutcome(finding.response, maxChars), '    '),
-    `  ${times} ${finding.severity === 'failure' ? 'broke' : 'warned of'} ${finding.check}; replay with: ${replayCommand(report)}`,
+    `  ${times} ${finding.severity === 'failure' ? 'broke' : 'warned of'} ${finding.check}${withLabel(finding)}; replay with: ${replayCommand(report)}`,
   ].join('\n');
 }
 

@@ -8,6 +8,7 @@ import type { Severity } from '../types.js';
 import type { Progress } from './options.js';
 import { planOf, type PhasePlan } from './plan.js';
 import type { ReportedFinding } from './record.js';
+import { replayCount } from './replays.js';
 import { reportedOutcome, reportedRequest, toCurl } from './reported.js';
 import type { RunFinding } from './run-checks.js';
 import { minimise, type CaseReplay, type Found, type ShrinkParts } from './shrink.js';
@@ -56,7 +57,8 @@ export async function reportFindings(parts: FindingParts): Promise<Findings> {
       continue;
     }
     const finding = reportedFinding(name, severity, found, replay, verdict, parts);
-    if (finding) reported.push(finding);
+    const culprit = culpritOf(found, replay);
+    if (finding && culprit) reported.push({ ...finding, replays: await replayCount(culprit, caseReplay.shows, parts) });
   }
   return { reported, unconfirmed };
 }
@@ -90,9 +92,14 @@ async function findCase(name: CheckName, severity: Severity, replay: CaseReplay 
   return found;
 }
 
+/** The exchange of a found case that shows the finding: its last when none does (any longer). */
+function culpritOf(found: Found, replay: Replay): Exchange | undefined {
+  return found.exchanges.find((e) => replay.shows(e)) ?? found.exchanges[found.exchanges.length - 1];
+}
+
 /** A finding with its minimal request, the requests before it in its case, its answer. */
 function reportedFinding(name: CheckName, severity: Severity, found: Found, replay: Replay, verdict: RunFinding | undefined, parts: FindingParts): ReportedFinding | undefined {
-  const culprit = found.exchanges.find((e) => replay.shows(e)) ?? found.exchanges[found.exchanges.length - 1];
+  const culprit = culpritOf(found, replay);
   if (!culprit) return undefined;
   const before = found.exchanges.slice(0, found.exchanges.indexOf(culprit));
   const { base, token } = parts;

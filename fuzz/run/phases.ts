@@ -3,6 +3,7 @@ import { CAPACITY_FLOOR, type CapacityCases } from '../generation/capacity.js';
 import { coverageCases, requestArbitrary } from '../generation/kinds/index.js';
 import { capacityPlan, type CapacityCounts } from './capacity-plan.js';
 import type { QualifiedOptions } from './options.js';
+import { overlapPlan } from './overlap.js';
 import { listPlan, randomPlan, type PhasePlan } from './plan.js';
 import { statefulPlan } from './stateful-plan.js';
 
@@ -17,6 +18,7 @@ export function planPhases(options: QualifiedOptions, capacity: CapacityCases, c
     // A mock stores nothing: its capacity phase is a load within the budget, with nothing to replace.
     if (phase === 'capacity') return capacityPlan(capacity, options.capacityBudgetMs, counts, profile === 'mock' ? 0 : CAPACITY_FLOOR, profile !== 'mock');
     if (phase === 'stateful') return statefulPlan(contract, options.seed, { token, profile });
+    if (phase === 'overlap') return overlapPlan(options);
     return randomPlan(arbitrary, options.seed, options.runs, options.durationMs);
   });
 }

@@ -62,9 +62,17 @@ export interface ReportedFinding {
   readonly reproduced: boolean;
   /** Successful shrinking steps from the first request to this one (0 for a coverage request, which is not shrunk). */
   readonly shrinks: number;
+  /** The reported request replayed alone after shrinking: how many of the replays showed the finding (absent for a finding about the run as a whole). */
+  readonly replays?: ReplayCount;
   readonly seed: number;
   /** For a random-phase finding, fast-check's counterexample path: with the seed, `fc.check(..., { seed, path })` replays it. */
   readonly path?: string;
+}
+
+/** Replays of a finding's request: `reproduced` of `of` showed it again. */
+export interface ReplayCount {
+  readonly reproduced: number;
+  readonly of: number;
 }
 
 export interface PhaseSummary {

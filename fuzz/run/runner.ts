@@ -9,9 +9,10 @@
  * - **capacity**: thousands of distinct small valid plants (capacity.ts), one in eight on a
  *   connection of its own, within a time budget, then the earliest tenth of them replaced;
  * - **random**: `runs` requests generated from the seed by fast-check, each kind by its weight -
- *   against a store that now holds thousands of plants - and for `durationMs` at least, if set.
+ *   against a store that now holds thousands of plants - and for `durationMs` at least, if set;
  * - **stateful**: sequences along the contract's links (create, then read; delete or replace,
- *   then read), drawn from the seed, where the contract has links to walk (stateful-plan.ts).
+ *   then read), drawn from the seed, where the contract has links to walk (stateful-plan.ts);
+ * - **overlap**: valid requests held in flight at the server together (overlap.ts).
  * Through all of them a **canary** (the same valid request) is sent at intervals, alone, a few
  * times in a row; its fastest time is one reading of the target's speed (checks/degradation.ts).
  *
@@ -34,6 +35,7 @@ import { performance } from 'node:perf_hooks';
 import { capacityCases } from '../generation/capacity.js';
 import { runChecks, type CheckContext } from '../judging/index.js';
 import type { Phase, RequestCase } from '../types.js';
+import { sendHeldTogether } from '../wire/held-exchange.js';
 import { createHttpClient, type HttpClient } from '../wire/http-client.js';
 import { Canary, InFlight } from './canary.js';
 import { writtenResource } from './exclusion.js';
@@ -41,6 +43,7 @@ import { Executor } from './execute.js';
 import { reportFindings } from './findings.js';
 import { LateBytesJudge, type Judge } from './late-bytes.js';
 import { qualify, type ConformanceOptions, type QualifiedOptions } from './options.js';
+import { runOverlap, type OverlapSender } from './overlap.js';
 import { planPhases } from './phases.js';
 import type { PhasePlan } from './plan.js';
 import { reachTarget } from './reachable.js';
@@ -72,7 +75,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   try {
     const executor = new Executor(client, judge, late, started);
     const checkingStarted = performance.now();
-    await runPhases(qualified, plans, { tally, late, executor, started, canary: capacity.canary });
+    const overlap: OverlapSender = {
+      held: (requests) => sendHeldTogether(client.baseUrl, requests, qualified),
+      judge: (request, outcome, startedMs) => ({ request, outcome, findings: judge(request, outcome), startedMs, fresh: true }),
+      now: () => performance.now() - started,
+    };
+    await runPhases(qualified, plans, { tally, late, executor, started, canary: capacity.canary, overlap });
     const checkingMs = performance.now() - checkingStarted;
     // The run as a whole: run checks see the timeline's record.
     const run = tally.timeline.record(qualified.maxResponseTimeMs);
@@ -106,6 +114,7 @@ interface PhaseParts {
   readonly started: number;
   /** The canary's request. */
   readonly canary: RequestCase;
+  readonly overlap: OverlapSender;
 }
 
 /** The phases in order, with a canary reading before the first request and one after the last, so that its series spans the run. */
@@ -136,7 +145,7 @@ async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[],
     if (tally.stoppedEarly !== undefined) break;
     const began = performance.now();
     const before = tally.requests;
-    await runPhase(plan, pool);
+    await (plan.phase === 'overlap' ? runOverlap(plan, pool, parts.overlap) : runPhase(plan, pool));
     tally.phases[plan.phase] = { requests: tally.requests - before, startedMs: began - started, durationMs: performance.now() - began };
   }
   const lastPhase = plans[plans.length - 1]?.phase;

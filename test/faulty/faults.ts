@@ -17,6 +17,7 @@ import * as bearer from './bearer-stores.js';
 import { COVERAGE_FAULTS } from './coverage-faults.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
 import { HYGIENE_FAULTS } from './hygiene.js';
+import { OVERLAP_FAULTS } from './overlap-faults.js';
 import { sendEndlessBody, sendGarbage } from './hostile.js';
 import { answerAfter, regexPool } from './resources.js';
 
@@ -339,5 +340,7 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
 
   // --- hygiene of answers: byte order marks, charsets, codings, framing, answers per request ---
   ...HYGIENE_FAULTS,
+  // --- requests in flight together (the overlap phase) ---
+  ...OVERLAP_FAULTS,
 ];
 

@@ -179,6 +179,13 @@ describe('toHtml', () => {
     expect(page.indexOf('id="failure-no-server-error"')).toBeLessThan(page.indexOf('id="warning-degradation"'));
   });
 
+  it('says how often each finding\'s request showed it again when replayed alone, and nothing for one about the whole run', () => {
+    const replayed = toHtml({ ...report, failures: [{ ...echoFailure, replays: { reproduced: 3, of: 3 } }, { ...serverError, occurrences: 1, replays: { reproduced: 0, of: 3 } }] });
+    expect(replayed).toContain('<p class="replays">Replayed alone: reproduced 3 of 3.</p>');
+    expect(replayed).toContain('<p class="replays">Replayed alone: seen once (reproduced 0 of 3 replays).</p>');
+    expect(replayed.match(/class="replays"/g)).toHaveLength(2);
+  });
+
   it('folds long bodies into <details>, short ones stay open', () => {
     expect(page).toMatch(/<details><summary>response body, 800 bytes<\/summary><pre>&lt;html&gt;&lt;p&gt;stack frame/);
     expect(page).toContain('<p class="how">request body, 22 bytes</p><pre>{&quot;name&quot;:&quot;a&lt;b&gt;&quot;,&quot;id&quot;:0}</pre>');

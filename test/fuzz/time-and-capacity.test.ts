@@ -114,7 +114,7 @@ describe('the run checks of time, end to end', () => {
     expect(report.passed, JSON.stringify(report.failures)).toBe(true);
     expect(canaryCrowded).toBe(0);
     const phases = new Set(report.degradation.readings.map((r) => r.phase));
-    expect([...phases]).toEqual(['coverage', 'capacity', 'random']);
+    expect([...phases]).toEqual(['coverage', 'capacity', 'random', 'overlap']);
     const positions = report.degradation.readings.map((r) => r.afterExchanges);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(report.degradation.trend?.degraded).toBe(false);

@@ -71,6 +71,18 @@ describe('formatReport and toJUnit', () => {
     expect(text).toContain('plant-store conform --base-url http://127.0.0.1:3000 --token "$TOKEN" --runs 1000 --seed 42');
   });
 
+  it('say how often a finding\'s request showed it again when replayed alone: reproduced k of n, or seen once', () => {
+    const steady = formatReport({ ...report, failures: [{ ...echoFailure, replays: { reproduced: 3, of: 3 } }] });
+    expect(steady).toContain('3 of 1100 requests broke echo; reproduced 3 of 3; replay with:');
+    const once = { ...echoFailure, occurrences: 1, replays: { reproduced: 0, of: 3 } };
+    expect(formatReport({ ...report, failures: [once] })).toContain('1 of 1100 requests broke echo; seen once (reproduced 0 of 3 replays); replay with:');
+    const overlapOnly = { ...echoFailure, occurrences: 18, replays: { reproduced: 0, of: 3 } };
+    expect(formatReport({ ...report, failures: [overlapOnly] })).toContain('seen 18 times in the run, reproduced 0 of 3 alone');
+    const xml = toJUnit({ ...report, failures: [{ ...echoFailure, replays: { reproduced: 2, of: 3 } }] });
+    expect(xml).toContain('reproduced 2 of 3');
+    expect(JSON.parse(JSON.stringify({ ...report, failures: [once] })) as Report).toMatchObject({ failures: [{ replays: { reproduced: 0, of: 3 } }] });
+  });
+
   it('say what the capacity phase stored, the connections it opened, the response times and the canary, and replay the settings a run changed', () => {
     const readings = Array.from({ length: 12 }, (_, i) => ({ afterExchanges: i * 500, startedMs: i * 150, phase: 'random' as const, durationMs: 0.4, samples: 5 }));
     const trend = { readings: 12, quartersMs: [0.4, 0.4, 0.4, 0.4], firstMs: 0.4, lastMs: 0.4, ratio: 1, z: -0.5, tau: -0.1, firstHalfZ: 0, secondHalfZ: 0, lineDeviationMs: 0, stepDeviationMs: 0, stepAt: 6, msPer1000: 0, degraded: false };

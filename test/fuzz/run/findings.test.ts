@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RunTimeline } from '../../../fuzz/run/timeline.js';
 import { reportFindings, type FindingParts } from '../../../fuzz/run/findings.js';
 import { listPlan } from '../../../fuzz/run/plan.js';
+import { REPLAYS } from '../../../fuzz/run/replays.js';
 import { judgeRun } from '../../../fuzz/run/run-checks.js';
 import { Tally } from '../../../fuzz/run/tally.js';
 import type { RequestCase } from '../../../fuzz/types.js';
@@ -42,12 +43,26 @@ describe('reportFindings', () => {
     const { reported, unconfirmed } = await reportFindings(parts);
     const checks = [...new Set(first.findings.filter((f) => f.severity === 'failure').map((f) => f.check))];
     expect(reported.map((f) => f.check)).toEqual(expect.arrayContaining(checks));
-    expect(parts.sent).toHaveLength(1);
+    // One replay to confirm it, shared by every check it shows; then each reported request replayed REPLAYS times to count.
+    expect(parts.sent).toHaveLength(1 + REPLAYS * reported.length);
     const serverError = reported.find((f) => f.check === 'no-server-error');
-    expect(serverError).toMatchObject({ severity: 'failure', phase: 'coverage', reproduced: true, shrinks: 0, occurrences: 2, seed: 5, response: { status: 500 } });
+    expect(serverError).toMatchObject({ severity: 'failure', phase: 'coverage', reproduced: true, shrinks: 0, occurrences: 2, seed: 5, response: { status: 500 }, replays: { reproduced: REPLAYS, of: REPLAYS } });
     expect(serverError?.curl).toContain('${TOKEN}');
     expect(serverError?.curl).not.toContain(token);
     expect(unconfirmed).toEqual({});
+  });
+
+  it('counts the replays of a flaky failure: seen once in the run, shown again by one replay of three', async () => {
+    const tally = new Tally({ contract, profile: 'reference', maxTimeouts: 3, timeoutMs: 50 }, plants.target);
+    const first = broken(0);
+    tally.record({ phase: 'coverage', order: 0, item: { index: 0, request: first.request, fresh: false } }, [first]);
+    let sends = 0;
+    // Fails on every fourth send: the confirming replay, then one of the three counted.
+    const parts = partsOf(tally, tally.timeline, [first.request], () => (sends++ % 4 === 0 ? answer(500, { error: 500, message: 'boom' }) : answer(200, {})));
+    const { reported } = await reportFindings(parts);
+    const serverError = reported.find((f) => f.check === 'no-server-error');
+    expect(serverError).toMatchObject({ occurrences: 1, reproduced: true, replays: { of: REPLAYS } });
+    expect(serverError?.replays?.reproduced).toBeLessThan(REPLAYS);
   });
 
   it('drops a slow answer that no replay alone shows again, and keeps its count apart', async () => {

@@ -22,7 +22,7 @@ describe('qualify', () => {
       canaryIntervalMs: DEFAULT_CANARY_INTERVAL_MS,
       shrinkTimeMs: DEFAULT_SHRINK_TIME_MS,
       maxTimeouts: DEFAULT_MAX_TIMEOUTS,
-      phases: ['coverage', 'capacity', 'random'],
+      phases: ['coverage', 'capacity', 'random', 'overlap'],
     });
     expect(options.base.href).toBe(baseUrl);
   });
@@ -47,7 +47,7 @@ describe('qualify', () => {
 
   it('keeps the phases in the run order, without capacity when its target is 0, and at least one worker', () => {
     expect(qualify({ baseUrl, token: 't', phases: ['random', 'coverage'] }).phases).toEqual(['coverage', 'random']);
-    expect(qualify({ baseUrl, token: 't', capacity: 0 }).phases).toEqual(['coverage', 'random']);
+    expect(qualify({ baseUrl, token: 't', capacity: 0 }).phases).toEqual(['coverage', 'random', 'overlap']);
     expect(qualify({ baseUrl, token: 't', capacity: 2.9 }).capacityTarget).toBe(2);
     expect(qualify({ baseUrl, token: 't', concurrency: 0 }).concurrency).toBe(1);
   });

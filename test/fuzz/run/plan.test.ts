@@ -86,7 +86,7 @@ describe('planPhases', () => {
   it('plans the qualified phases in order', () => {
     const options = qualify({ baseUrl: 'http://127.0.0.1:1', token, seed: 1, capacity: 10, runs: 5 });
     const plans = planPhases(options, capacityCases(contract, { token, target: 10 }), newCapacityCounts());
-    expect(plans.map((p) => p.phase)).toEqual(['coverage', 'capacity', 'random']);
+    expect(plans.map((p) => p.phase)).toEqual(['coverage', 'capacity', 'random', 'overlap']);
     expect(plans[2]?.total()).toBe(5);
   });
 });

@@ -119,7 +119,7 @@ describe('runConformance', () => {
     expect(progress.filter((p) => p.phase === 'capacity').map((p) => p.done)).toEqual(Array.from({ length: 110 }, (_, i) => i + 1));
     expect(progress.filter((p) => p.phase === 'random').map((p) => p.done)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     const phases = progress.map((p) => p.phase).filter((p, i, all) => p !== all[i - 1]);
-    expect(phases).toEqual(['coverage', 'capacity', 'random']);
+    expect(phases).toEqual(['coverage', 'capacity', 'random', 'overlap']);
     expect(report.requestsPerSecond).toBeGreaterThan(0);
     await expect(runConformance({ baseUrl: server.url, token: TEST_TOKEN, runs: 0 })).rejects.toThrow(RangeError);
     await expect(runConformance({ baseUrl: server.url, token: TEST_TOKEN, durationMs: -1 })).rejects.toThrow(RangeError);
