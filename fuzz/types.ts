@@ -87,6 +87,13 @@ export interface RequestCase extends HttpRequest {
    */
   readonly lenientAbout?: 'refusal';
   /**
+   * Set on a valid request whose meaning the contract and RFC 8259 leave open (section 4:
+   * duplicate names; section 9: limits on nesting and on numbers): a declared 4xx then passes as
+   * a 200 does, a 5xx never; a 200 must echo one of its `readings` (the bodies it may be read as:
+   * every first member wins, or every last one), never a mix (see generation/kinds/open-texts.ts).
+   */
+  readonly open?: { readonly reason: string; readonly readings: readonly Uint8Array[] };
+  /**
    * Requests sent first, in order, on their own (all valid): e.g. the same id posted before with
    * another name, so that a repeated id is tested without depending on what else the run sent.
    */

@@ -18,9 +18,22 @@ export type StringStyle =
 
 export const STRING_STYLES: readonly StringStyle[] = ['plain', 'ascii', 'escape-all', 'solidus'];
 
-/** Whitespace between tokens (RFC 8259, section 2: space, tab, line feed, carriage return). */
-export type Layout = 'compact' | 'spaced' | 'pretty' | 'tabs-crlf';
-export const LAYOUTS: readonly Layout[] = ['compact', 'spaced', 'pretty', 'tabs-crlf'];
+/**
+ * Whitespace between tokens and around the value (RFC 8259, section 2: `JSON-text = ws value ws`,
+ * ws being space, tab, line feed, carriage return). `trailing-newline` is the compact text and a
+ * line feed, as `curl -d @plant.json` sends a file; `surrounded` is `tabs-crlf` inside every kind
+ * of whitespace before and after the value.
+ */
+export type Layout = 'compact' | 'spaced' | 'pretty' | 'tabs-crlf' | 'trailing-newline' | 'surrounded';
+export const LAYOUTS: readonly Layout[] = ['compact', 'spaced', 'pretty', 'tabs-crlf', 'trailing-newline', 'surrounded'];
+
+/** The layout of the same tokens without whitespace around the value: what edits of a text at its ends (the malformed kind's) start from. */
+export function tokenLayout(layout: Layout): Layout {
+  return layout === 'trailing-newline' ? 'compact' : layout === 'surrounded' ? 'tabs-crlf' : layout;
+}
+
+/** Whitespace before and after the value, by layout. */
+const AROUND: Readonly<Partial<Record<Layout, readonly [string, string]>>> = { 'trailing-newline': ['', '\n'], surrounded: [' \t\r\n', '\r\n\t \n'] };
 
 /**
  * A JSON value as the generators build it. `tags` name the table entries a value was drawn from
@@ -201,11 +214,16 @@ export function writeString(value: string, style: StringStyle): string {
   return out + '"';
 }
 
-const NEWLINE: Readonly<Record<Layout, string>> = { compact: '', spaced: '', pretty: '\n', 'tabs-crlf': '\r\n' };
-const INDENT: Readonly<Record<Layout, string>> = { compact: '', spaced: '', pretty: '  ', 'tabs-crlf': '\t' };
+const NEWLINE: Readonly<Record<Layout, string>> = { compact: '', spaced: '', pretty: '\n', 'tabs-crlf': '\r\n', 'trailing-newline': '', surrounded: '\r\n' };
+const INDENT: Readonly<Record<Layout, string>> = { compact: '', spaced: '', pretty: '  ', 'tabs-crlf': '\t', 'trailing-newline': '', surrounded: '\t' };
 
 /** The JSON text of a model. */
 export function writeJson(model: JsonModel, layout: Layout = 'compact'): string {
+  const [before, after] = AROUND[layout] ?? ['', ''];
+  return before + writeTokens(model, tokenLayout(layout)) + after;
+}
+
+function writeTokens(model: JsonModel, layout: Layout): string {
   const colon = layout === 'compact' ? ':' : layout === 'tabs-crlf' ? '\t:\t' : ': ';
   const comma = layout === 'spaced' ? ', ' : ',';
   const lead = layout === 'spaced' ? ' ' : '';

@@ -11,7 +11,9 @@ import { gzipSync } from 'node:zlib';
 import { stringify } from 'lossless-json';
 import { isJsonObject, isLosslessNumber, LosslessNumber, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/openapi/index.js';
 import type { AppResponse } from '../../src/reference/index.js';
-import { header, responseObject, withBody } from '../faulty/helpers.js';
+import { spellInteger } from '../../fuzz/generation/json-text.js';
+import { errorResponse, header, responseObject, withBody } from '../faulty/helpers.js';
+import { duplicateMembers, reading } from '../faulty/json-texts.js';
 import { answerAfter } from '../faulty/resources.js';
 import { startFaulty, type Fault } from '../support/servers.js';
 
@@ -47,6 +49,14 @@ function send(answer: AppResponse, headers: Record<string, string>, body: Buffer
 /** JSON with every character outside ASCII written as a \u escape (surrogate pairs for astral ones). */
 function asciiJson(value: JsonValue): string {
   return stringifyJson(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A JSON value with every integer spelled with an exponent (json-text.ts spellInteger). */
+function withExponents(value: JsonValue): JsonValue {
+  if (isLosslessNumber(value)) return /^-?\d+$/.test(value.value) ? new LosslessNumber(spellInteger(BigInt(value.value), 'exponent')) : value;
+  if (Array.isArray(value)) return value.map(withExponents);
+  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withExponents(item)]));
+  return value;
 }
 
 /** The reference, closing a kept-alive connection once it has been idle for `ms` after an answer. */
@@ -114,5 +124,19 @@ export const UNUSUAL_IMPLEMENTATIONS: readonly UnusualImplementation[] = [
     if (!gzipAllowed) return answer;
     const body = gzipSync(answer.body);
     return send(answer, { 'content-encoding': 'gzip', 'content-length': String(body.length), vary: 'Accept-Encoding' }, body);
+  }),
+  unusual('crlf-and-tabs-in-json', 'answers are indented with tabs, lines ending in CR LF, the value surrounded by whitespace: all JSON whitespace (RFC 8259, section 2)', () =>
+    rewrite((value) => `\r\n${(stringify(value, null, '\t') ?? '').replace(/\n/g, '\r\n')}\r\n\t `),
+  ),
+  unusual('exponent-integers', 'every integer of an answer is written with an exponent (100 as 1e2, 400 as 4e2): JSON Schema counts them as integers (decision 7)', () =>
+    rewrite((value) => stringifyJson(withExponents(value))),
+  ),
+  unusual('duplicate-names-refused', 'a body with a name twice in an object is refused with 400: RFC 8259, section 4 leaves such a body to the receiver', () => (request, correct) => {
+    const answer = correct();
+    return answer.status === 200 && duplicateMembers(request) !== undefined ? errorResponse(400, 'malformed JSON: a name appears twice in an object') : answer;
+  }),
+  unusual('last-member-wins', 'of a name twice in an object the last member counts, for validation and storage alike, as JSON.parse does (RFC 8259, section 4)', () => (request, correct, app) => {
+    const members = duplicateMembers(request);
+    return members === undefined ? correct() : app.request({ ...request, body: reading(members, 'last') });
   }),
 ];

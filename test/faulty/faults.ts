@@ -18,6 +18,7 @@ import { COVERAGE_FAULTS } from './coverage-faults.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
 import { HYGIENE_FAULTS } from './hygiene.js';
 import { OVERLAP_FAULTS } from './overlap-faults.js';
+import { JSON_TEXT_FAULTS } from './json-texts.js';
 import { sendEndlessBody, sendGarbage } from './hostile.js';
 import { answerAfter, regexPool } from './resources.js';
 
@@ -342,5 +343,8 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
   ...HYGIENE_FAULTS,
   // --- requests in flight together (the overlap phase) ---
   ...OVERLAP_FAULTS,
+
+  // --- JSON texts (RFC 8259) and the challenge's grammar (RFC 9110, section 11) ---
+  ...JSON_TEXT_FAULTS,
 ];
 

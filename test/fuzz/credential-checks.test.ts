@@ -48,9 +48,14 @@ describe('requires-auth', () => {
   });
 
   it('takes a Bearer challenge among several, on one line or on two (joined by the client), in any case', () => {
-    for (const header of ['Basic realm="x", Bearer realm="y"', 'Basic realm="x", bearer', 'Newauth realm="apps", type=1, title="Login to \\"apps\\"", BEARER error="invalid_token"']) {
+    for (const header of ['Basic realm="x", Bearer realm="y"', 'Basic realm="x", bearer realm="y"', 'Newauth realm="apps", type=1, title="Login to \\"apps\\"", BEARER error="invalid_token"']) {
       expect(requiresAuth(request('missing'), response(401, { 'www-authenticate': header })), header).toEqual([]);
     }
+  });
+
+  it('finds a bare Bearer challenge (RFC 6750, section 3) and an unquoted value with a space (RFC 9110, section 5.6.4)', () => {
+    expect(requiresAuth(request('missing'), response(401, { 'www-authenticate': 'Bearer' }))).toMatchObject([{ severity: 'failure', message: expect.stringMatching(/without auth-params/) as unknown }]);
+    expect(requiresAuth(request('missing'), response(401, { 'www-authenticate': 'Bearer realm=Plant Store' }))).toMatchObject([{ severity: 'failure', message: expect.stringMatching(/quoted-string/) as unknown }]);
   });
 
   it('finds a 401 whose challenges are all of other schemes, even where "Bearer" is written inside a parameter', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exactInteger, INT64_MAX, isLosslessNumber, parseJson } from '../../src/openapi/index.js';
+import { EVERY_ESCAPE } from '../../fuzz/generation/tables/escapes.js';
 import { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type JsonModel } from '../../fuzz/generation/json-text.js';
 
 describe('spellInteger', () => {
@@ -62,6 +63,12 @@ describe('writeString and writeJson', () => {
     expect(writeString('\udc00\ud800', 'solidus')).toBe('"\\udc00\\ud800"');
   });
 
+  it('the escape bodies carry every escape RFC 8259, section 7 allows', () => {
+    const written = STRING_STYLES.map((style) => writeString(EVERY_ESCAPE, style)).join('');
+    for (const escape of ['\\"', '\\\\', '\\/', '\\b', '\\f', '\\n', '\\r', '\\t', '\\u0001', '\\u00e9', '\\ud83c\\udf31']) expect(written).toContain(escape);
+    for (const style of STRING_STYLES) expect(JSON.parse(writeString(EVERY_ESCAPE, style))).toBe(EVERY_ESCAPE);
+  });
+
   it('every layout writes the same value', () => {
     const model: JsonModel = {
       kind: 'object',
@@ -74,6 +81,9 @@ describe('writeString and writeJson', () => {
     const compact = JSON.stringify(JSON.parse(writeJson(model)));
     for (const layout of LAYOUTS) expect(JSON.stringify(JSON.parse(writeJson(model, layout)))).toBe(compact);
     expect(writeJson(model, 'tabs-crlf')).toContain('\r\n\t');
+    // Whitespace around the value (RFC 8259, section 2): a trailing newline, and every kind of it on both sides.
+    expect(writeJson(model, 'trailing-newline')).toBe(`${writeJson(model)}\n`);
+    expect(writeJson(model, 'surrounded')).toMatch(/^ \t\r\n\{[^]*\}\r\n\t \n$/);
     expect(compact).toBe('{"name":"Mon\\"stera","id":100,"x":[null,{}]}');
   });
 });

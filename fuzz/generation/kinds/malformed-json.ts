@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { UTF8_IN_STRING_LENIENCY } from '../../judging/leniencies.js';
-import { tagsOf, writeJson, type JsonMember, type JsonModel, type Layout } from '../json-text.js';
+import { tagsOf, tokenLayout, writeJson, type JsonMember, type JsonModel, type Layout } from '../json-text.js';
 import { table, variantTag } from '../variants.js';
 import type { KindContext } from '../tables/context.js';
 import { requestKind } from './kind.js';
@@ -213,7 +213,7 @@ export const malformedJson = requestKind({
   random: (context) => {
     const usable = usableMalformations(context);
     return fc
-      .record({ model: context.body, layout: context.layout, mediaType: context.mediaType, auth: context.goodAuth, how: fc.constantFrom(...usable), at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }) })
+      .record({ model: context.body, layout: context.layout.map(tokenLayout), mediaType: context.mediaType, auth: context.goodAuth, how: fc.constantFrom(...usable), at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }) })
       .map(({ model, layout, mediaType, auth, how, at }) => {
         // A generated body may lack what a malformation needs (no string, no integer): then it is cut off instead.
         const applied = how.apply(model, layout, context.integerKeys, at);

@@ -14,6 +14,7 @@ import type { AuthSpelling } from '../tables/credential-spellings.js';
 import { NO_EXTRAS, REQUEST_EXTRAS, type RequestExtras } from '../tables/extras.js';
 import { requestKind } from './kind.js';
 import { judgedProbes, probeTag } from '../tables/probes.js';
+import { escapeBodies } from '../tables/escapes.js';
 
 /** How often (out of 100) a valid request is preceded by a request for the same id with other values. */
 const REPEAT_RATE = 20;
@@ -112,6 +113,7 @@ export const valid = requestKind({
     // Every spelling of valid credentials the credential table (credentials.ts) says a server must accept.
     for (const auth of context.acceptedAuth) add({ auth });
     for (const layout of LAYOUTS) add({ layout });
+    for (const { model, key, style } of escapeBodies(context, context.plainBody(n++))) add({ model, what: `every escape RFC 8259, section 7 allows in ${key}, written ${style}` });
     for (const extras of REQUEST_EXTRAS) add({ extras });
     if (context.integerKeys.length > 0) {
       const first = context.plainBody(n++);

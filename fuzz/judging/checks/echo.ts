@@ -6,10 +6,23 @@
  * stored plant rather than merging with it (decision 2), so a tag sent before does not survive a
  * request without one. A server may add properties the request schema does not have.
  * Not under the `mock` profile: a mock does not store what it was sent. An answer that carries
- * another request's plant is `one-answer-per-request`'s finding, not this one's.
+ * another request's plant is `one-answer-per-request`'s finding, not this one's. A body whose
+ * meaning is left open (duplicate names) must come back as one of its readings, not a mix.
  */
 import { exchangeCheck, failure, warning } from '../check.js';
-import { describeRequest, echoDifferences, firstDifference, misdelivered, show, type EchoDifference } from '../support.js';
+import { describeRequest, echoDifferences, firstDifference, misdelivered, show, type EchoDifference, type Response } from '../support.js';
+import type { Contract } from '../../../src/openapi/index.js';
+import type { RequestCase } from '../../types.js';
+
+/**
+ * A body whose meaning is left open (RequestCase.open) is echoed when the answer is one of its
+ * readings: none of its differences then. Otherwise the differences from its first reading.
+ */
+function oneReading(contract: Contract, request: RequestCase, outcome: Response): EchoDifference[] | undefined {
+  const each = (request.open?.readings ?? []).map((body) => echoDifferences(contract, { ...request, body }, outcome));
+  if (each.some((differences) => differences?.length === 0)) return [];
+  return each[0];
+}
 
 function describe(difference: EchoDifference): string {
   const { key, sent, got } = difference;
@@ -26,10 +39,11 @@ export const echo = exchangeCheck({
   applies: (request, outcome, { profile }) => profile !== 'mock' && request.content === 'valid' && request.credentials === 'valid' && outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
-    const differences = echoDifferences(contract, request, outcome);
+    const differences = request.open === undefined ? echoDifferences(contract, request, outcome) : oneReading(contract, request, outcome);
     if (differences === undefined || differences.length === 0 || misdelivered(contract, request, outcome) !== undefined) return [];
     return differences.map((difference) => {
-      const message = `${describe(difference)}; ${describeRequest(request)}`;
+      const open = request.open === undefined ? '' : `, and the answer is none of the readings of the body (${request.open.reason})`;
+      const message = `${describe(difference)}${open}; ${describeRequest(request)}`;
       // A leniency about refusal only leaves nothing open once the request is accepted.
       return request.lenient === undefined || request.lenientAbout === 'refusal' ? failure(message) : warning(`${message} (allowed: ${request.lenient})`);
     });

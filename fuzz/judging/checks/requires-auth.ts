@@ -1,7 +1,8 @@
 /**
  * `requires-auth`: a request without valid credentials never gets a 2xx, and gets 401 with a
  * `WWW-Authenticate` challenge for the contract's scheme (RFC 6750, section 3; the challenge may
- * be one of several, on one line or on several, RFC 9110, section 11.6.1). What else is allowed
+ * be one of several, on one line or on several, RFC 9110, section 11.6.1), read by RFC 9110's
+ * grammar, a Bearer challenge with one or more auth-params (challenge-grammar.ts). What else is allowed
  * follows from what the credentials are (see judging/credential-table.ts, the credential table):
  *
  * - malformed credentials may get a declared 400 (RFC 6750, section 3.1: invalid_request);
@@ -13,11 +14,12 @@
  *   query), a 2xx is a warning.
  */
 import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
-import { challenges, describeRequest, excerpt, isDeclared4xx, isServerError, operationOf } from '../support.js';
+import { challengeProblem } from '../challenge-grammar.js';
+import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf } from '../support.js';
 
 export const requiresAuth = exchangeCheck({
   name: 'requires-auth',
-  description: 'missing, wrong or malformed credentials never get a 2xx, and get 401 with a WWW-Authenticate: Bearer challenge; malformed credentials may get a declared 400 (RFC 6750, section 3.1)',
+  description: 'missing, wrong or malformed credentials never get a 2xx, and get 401 with a WWW-Authenticate: Bearer challenge in the grammar of RFC 9110 with auth-params (RFC 6750, section 3); malformed credentials may get a declared 400 (RFC 6750, section 3.1)',
   applies: (request, outcome) => request.credentials !== 'valid' && !isServerError(outcome),
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
@@ -30,8 +32,9 @@ export const requiresAuth = exchangeCheck({
     }
     if (outcome.status === 401) {
       const header = outcome.headers['www-authenticate'];
-      if (challenges(header, scheme)) return [];
-      return fail(header === undefined ? 'a 401 without a WWW-Authenticate header (RFC 6750, section 3)' : `a 401 whose WWW-Authenticate "${header}" has no ${scheme} challenge (RFC 6750, section 3)`);
+      if (header === undefined) return fail('a 401 without a WWW-Authenticate header (RFC 6750, section 3)');
+      const problem = challengeProblem(header, scheme);
+      return problem === undefined ? [] : fail(`a 401 whose ${problem}`);
     }
     const declared = isDeclared4xx(operation, outcome.status);
     if (declared && request.content === 'invalid') return [];
