@@ -166,6 +166,8 @@ export interface WireFacts {
   /** `deflate` sent as raw DEFLATE without the zlib wrapper RFC 9110, section 8.4.1.2 defines (decoded all the same). */
   readonly rawDeflate?: boolean;
   readonly extraBytes?: ExtraBytes;
+  /** What the answer's sender MUST NOT do and the reader read all the same (bare LF, obs-fold, a repeated Content-Length...: RFC 9112). */
+  readonly senderFaults?: readonly string[];
   /**
    * Requests whose answer this one could have been: the request the connection carried before,
    * and those in flight on other connections at the same time. An answer carrying one of them

@@ -21,6 +21,7 @@ import { requiresAuth } from './checks/requires-auth.js';
 import { responseTime } from './checks/response-time.js';
 import { responseShape } from './checks/response-shape.js';
 import { statusDeclared } from './checks/status-declared.js';
+import { messageFraming } from './checks/message-framing.js';
 
 export const CHECKS = [
   responseShape,
@@ -38,6 +39,7 @@ export const CHECKS = [
   oneAnswerPerRequest,
   responseTime,
   degradation,
+  messageFraming,
 ] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];
