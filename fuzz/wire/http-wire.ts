@@ -6,7 +6,7 @@
  * and judged instead of being dropped or read as the next answer (see http-client.ts for why
  * node:http and undici cannot show that).
  */
-import type { Framing } from '../types.js';
+import type { Framing, RequestFraming } from '../types.js';
 
 /** Why a response could not be read: it is not HTTP/1.1 as RFC 9112 frames it, or it is too large. */
 export class WireError extends Error {
@@ -387,6 +387,8 @@ export interface OutgoingHead {
   readonly bodyLength: number;
   /** Ask the server to close the connection after its answer (RFC 9112, section 9.6). */
   readonly close: boolean;
+  /** Other framings than plain HTTP/1.1 with Host and Content-Length (see RequestFraming). */
+  readonly framing?: RequestFraming;
 }
 
 /**
@@ -397,16 +399,20 @@ export interface OutgoingHead {
 export function writeRequestHead(request: OutgoingHead): Buffer {
   if (!TOKEN.test(request.method)) throw new TypeError(`not a method: ${JSON.stringify(request.method)}`);
   if (!/^[\x21-\x7e]+$/.test(request.target)) throw new TypeError(`not a request target: ${JSON.stringify(request.target)}`);
-  let head = `${request.method} ${request.target} HTTP/1.1\r\n`;
+  const framing = request.framing ?? {};
+  let head = `${request.method} ${request.target} HTTP/${framing.version ?? '1.1'}\r\n`;
   const fields: [string, string][] = [];
-  if (!Object.keys(request.headers).some((name) => name.toLowerCase() === 'host')) fields.push(['host', request.host]);
+  if (framing.noHost !== true && !Object.keys(request.headers).some((name) => name.toLowerCase() === 'host')) fields.push(['host', request.host]);
   for (const [name, values] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
     if (lower === 'content-length' || lower === 'connection' || lower === 'transfer-encoding') continue;
     for (const value of typeof values === 'string' ? [values] : values) fields.push([name, value]);
   }
-  fields.push(['content-length', String(request.bodyLength)]);
+  if (framing.expectContinue === true) fields.push(['expect', '100-continue']);
+  // A chunked body has no Content-Length (RFC 9112, section 6.2: a sender MUST NOT send both).
+  fields.push(framing.chunked === true ? ['transfer-encoding', 'chunked'] : ['content-length', String(request.bodyLength)]);
   if (request.close) fields.push(['connection', 'close']);
+  else if (framing.keepAlive === true) fields.push(['connection', 'keep-alive']);
   for (const [name, value] of fields) {
     if (!TOKEN.test(name)) throw new TypeError(`invalid header name ${JSON.stringify(name)}`);
     if (!SENDABLE_VALUE.test(value)) throw new TypeError(`invalid character in the ${name} header's value`);

@@ -16,8 +16,17 @@ import { invalidBody } from './invalid-body.js';
 import type { RequestKind } from './kind.js';
 import { malformedJson } from './malformed-json.js';
 import { valid } from './valid.js';
+import { framing } from './framing.js';
 
-export const KINDS = [valid, invalidBody, malformedJson, badMediaType, badAuth, doubleFault] as const satisfies readonly RequestKind[];
+export const KINDS = [
+  valid,
+  invalidBody,
+  malformedJson,
+  badMediaType,
+  badAuth,
+  doubleFault,
+  framing,
+] as const satisfies readonly RequestKind[];
 
 export type KindName = (typeof KINDS)[number]['name'];
 export const KIND_NAMES: readonly KindName[] = KINDS.map((kind) => kind.name);
