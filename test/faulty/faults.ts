@@ -17,6 +17,7 @@ import * as bearer from './bearer-stores.js';
 import { COVERAGE_FAULTS } from './coverage-faults.js';
 import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, withBody } from './helpers.js';
 import { HYGIENE_FAULTS } from './hygiene.js';
+import { WIRE_FAULTS } from './wire-faults.js';
 import { sendEndlessBody, sendGarbage } from './hostile.js';
 import { answerAfter, regexPool } from './resources.js';
 
@@ -339,5 +340,8 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
 
   // --- hygiene of answers: byte order marks, charsets, codings, framing, answers per request ---
   ...HYGIENE_FAULTS,
+
+  // --- what goes on the wire: framings of requests, answers a sender must not write ---
+  ...WIRE_FAULTS,
 ];
 
