@@ -14,6 +14,7 @@ import type { AppResponse } from '../../src/reference/index.js';
 import { header, responseObject, withBody } from '../faulty/helpers.js';
 import { answerAfter } from '../faulty/resources.js';
 import { startFaulty, type Fault } from '../support/servers.js';
+import { UNUSUAL_WIRE } from './unusual-wire.js';
 
 export interface UnusualImplementation {
   readonly name: string;
@@ -115,4 +116,5 @@ export const UNUSUAL_IMPLEMENTATIONS: readonly UnusualImplementation[] = [
     const body = gzipSync(answer.body);
     return send(answer, { 'content-encoding': 'gzip', 'content-length': String(body.length), vary: 'Accept-Encoding' }, body);
   }),
+  ...UNUSUAL_WIRE,
 ];
