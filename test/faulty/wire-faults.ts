@@ -42,6 +42,32 @@ function refuseExpect(server: Server): void {
   });
 }
 
+/**
+ * The store's process dies on the first target with an invalid percent-escape: decodeURIComponent
+ * throws a URIError nobody catches (here: the server stops listening and drops its connections,
+ * so every later request is refused, as it is when the process is gone).
+ */
+async function startDyingOnBadEscapes(): Promise<{ readonly url: string; close(): Promise<void> }> {
+  let listening: Server | undefined;
+  const running = await startFaulty(
+    (request, correct) => {
+      try {
+        decodeURIComponent(request.url);
+      } catch {
+        listening?.close();
+        listening?.closeAllConnections();
+        return 'reset';
+      }
+      return correct();
+    },
+    {},
+    (server) => {
+      listening = server;
+    },
+  );
+  return running;
+}
+
 export const WIRE_FAULTS: readonly HygieneFault[] = [
   wireFault('bare-lf-answers', 'message-framing', [], 'the answer\'s head is written with "\\n" line ends (a template built on a Unix editor): RFC 9112, section 2.2 says a sender MUST use CRLF', (answer) => rawBytes(answer, { eol: '\n' })),
   wireFault('obs-fold-answers', 'message-framing', [], 'a long header is folded onto a second line that starts with a space (obs-fold, as old mail-style writers do): RFC 9112, section 5.2', (answer) =>
@@ -59,5 +85,12 @@ export const WIRE_FAULTS: readonly HygieneFault[] = [
     touches: ['status-declared'],
     defect: 'a 417 to every request with Expect: 100-continue (what curl sends for a body over 1 kB): RFC 9110, section 10.1.1 lets a server ignore the expectation, never refuse a valid request for it',
     start: () => startFaulty((_request, correct) => correct(), {}, refuseExpect),
+  },
+  {
+    name: 'dies-on-bad-percent-escape',
+    caughtBy: 'no-server-error',
+    touches: [],
+    defect: 'the target is decoded with decodeURIComponent, whose URIError on `%zz` nobody catches: the process dies, and every later request is refused',
+    start: startDyingOnBadEscapes,
   },
 ];
