@@ -1,7 +1,6 @@
 /**
  * `framing`: the operation's plain valid request, framed in the other ways HTTP/1.1 allows, each
- * of which a server must read as it reads the plain one (rule 1 still holds) - or, without Host,
- * must refuse with 400 (RFC 9112, section 3.2). And query strings with percent-escapes, valid and
+ * of which a server must read as it reads the plain one (rule 1 still holds). And query strings with percent-escapes, valid and
  * invalid (RFC 3986, section 2.1): a server may refuse them, never with a 5xx or by dying (every
  * later request would then fail too). Each goes on a connection of its own (the client's
  * `Connection: close`, RFC 9112, section 9.6), except the escapes, which go on the pooled ones.
@@ -19,12 +18,25 @@ interface FramingVariant {
 /** The framings of a valid request (RFC 9112 sections; RFC 9110, section 10.1.1 for Expect). */
 export const VALID_FRAMINGS: readonly FramingVariant[] = [
   { variant: 'Connection: close from the client (RFC 9112, section 9.6)', framing: {} },
-  { variant: 'an absolute-form target (RFC 9112, section 3.2.2)', framing: { absoluteForm: true } },
   { variant: 'HTTP/1.0 (RFC 9112, section 2.3)', framing: { version: '1.0' } },
   { variant: 'HTTP/1.0 with Connection: keep-alive (RFC 9112, section 9.3)', framing: { version: '1.0', keepAlive: true } },
   { variant: 'Expect: 100-continue (RFC 9110, section 10.1.1)', framing: { expectContinue: true } },
   { variant: 'a chunked body (RFC 9112, section 7.1)', framing: { chunked: true } },
 ];
+
+/**
+ * Held back from the default run: RFC 9112 demands both, and Express, fastify, Hono, node:http
+ * (a 404 to an absolute-form target: they route on the raw target) and Python's http.server (a
+ * 200 without Host) all break them, so sending them by default would fail the field's common
+ * stores. Whether they are failures or warnings is still to decide; the client sends them.
+ */
+export function heldBackFramingCases(context: KindContext): RequestCase[] {
+  const body = (n: number): Uint8Array => context.text(context.plainBody(FIRST_BODY + 100 + n));
+  return [
+    { ...context.make({ kind: 'framing', variant: 'an absolute-form target (RFC 9112, section 3.2.2)', content: 'valid', auth: context.validAuth, contentType: context.jsonTypes[0], body: body(0), tags: ['framing:absolute-form'] }), framing: { absoluteForm: true } },
+    { ...context.make({ kind: 'framing', variant: 'no Host field: 400 (RFC 9112, section 3.2)', content: 'invalid', auth: context.validAuth, contentType: context.jsonTypes[0], body: body(1), tags: ['framing:no-host'] }), framing: { noHost: true } },
+  ];
+}
 
 /** Query strings with percent-escapes: valid ones, one of bytes that are not UTF-8, and invalid ones (RFC 3986, section 2.1). */
 export const ESCAPED_QUERIES: readonly string[] = ['q=%41', 'q=caf%C3%A9', 'q=%E9', 'q=%zz', 'q=%', 'q=%2', '%zz=1'];
@@ -39,10 +51,6 @@ function framingCases(context: KindContext): RequestCase[] {
     ...context.make({ kind: 'framing', variant, content: 'valid', auth: context.validAuth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(FIRST_BODY + i)), tags: [`framing:${i}`] }),
     framing,
   }));
-  const noHost = {
-    ...context.make({ kind: 'framing', variant: 'no Host field: 400 (RFC 9112, section 3.2)', content: 'invalid', auth: context.validAuth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(FIRST_BODY + cases.length)), tags: ['framing:no-host'] }),
-    framing: { noHost: true },
-  };
   const escapes = ESCAPED_QUERIES.map((query, i) =>
     context.make({
       kind: 'framing',
@@ -57,12 +65,12 @@ function framingCases(context: KindContext): RequestCase[] {
       tags: [`framing:query:${query}`],
     }),
   );
-  return [...cases, noHost, ...escapes];
+  return [...cases, ...escapes];
 }
 
 export const framing = requestKind({
   name: 'framing',
-  description: 'a valid NewPlant framed otherwise: Connection: close, an absolute-form target, HTTP/1.0 with and without keep-alive, Expect: 100-continue, a chunked body (each must get 200); no Host (400); query strings with valid and invalid percent-escapes (never a 5xx)',
+  description: 'a valid NewPlant framed otherwise: Connection: close, HTTP/1.0 with and without keep-alive, Expect: 100-continue, a chunked body (each must get 200); query strings with valid and invalid percent-escapes (never a 5xx)',
   weight: 0,
   random: () => undefined,
   coverage: framingCases,
