@@ -57,6 +57,26 @@ export interface HttpRequest {
   readonly extraLines?: readonly (readonly [name: string, value: string])[];
   /** The body, byte for byte: the generators write JSON text themselves (ids digit for digit, any spelling). */
   readonly body: Uint8Array;
+  /** How the request is framed where it is not the client's plain HTTP/1.1 (see RequestFraming); sent on a connection of its own. */
+  readonly framing?: RequestFraming;
+}
+
+/**
+ * A request framed in one of the other ways HTTP allows (RFC 9112), each of which a server must
+ * read as it reads the plain request: the `framing` kind sends them.
+ */
+export interface RequestFraming {
+  /** HTTP/1.0 (RFC 9112, section 2.3); `keepAlive` adds `Connection: keep-alive` (section 9.3). */
+  readonly version?: '1.0';
+  readonly keepAlive?: boolean;
+  /** The target in absolute form, `http://host/path` (RFC 9112, section 3.2.2: a server MUST accept it). */
+  readonly absoluteForm?: boolean;
+  /** No Host field: an HTTP/1.1 server MUST answer 400 (RFC 9112, section 3.2). */
+  readonly noHost?: boolean;
+  /** `Expect: 100-continue` (RFC 9110, section 10.1.1); the body follows at once, which section 10.1.1 allows. */
+  readonly expectContinue?: boolean;
+  /** The body in the chunked transfer coding, in two chunks (RFC 9112, section 7.1). */
+  readonly chunked?: boolean;
 }
 
 /**
@@ -196,6 +216,8 @@ export interface WireFacts {
   /** `deflate` sent as raw DEFLATE without the zlib wrapper RFC 9110, section 8.4.1.2 defines (decoded all the same). */
   readonly rawDeflate?: boolean;
   readonly extraBytes?: ExtraBytes;
+  /** What the answer's sender MUST NOT do and the reader read all the same (bare LF, obs-fold, a repeated Content-Length...: RFC 9112). */
+  readonly senderFaults?: readonly string[];
   /**
    * Requests whose answer this one could have been: the request the connection carried before,
    * and those in flight on other connections at the same time. An answer carrying one of them

@@ -24,6 +24,7 @@ import { statusDeclared } from './checks/status-declared.js';
 import { resourceAvailable } from './checks/resource-available.js';
 import { deletedStaysDeleted } from './checks/deleted-stays-deleted.js';
 import { replacementVisible } from './checks/replacement-visible.js';
+import { messageFraming } from './checks/message-framing.js';
 
 export const CHECKS = [
   responseShape,
@@ -44,6 +45,7 @@ export const CHECKS = [
   resourceAvailable,
   deletedStaysDeleted,
   replacementVisible,
+  messageFraming,
 ] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];

@@ -75,6 +75,7 @@ export function answerOf(reader: ResponseReader, facts: AnswerFacts): { readonly
     ...('error' in decoded ? { undecodable: decoded.error } : {}),
     ...('rawDeflate' in decoded && decoded.rawDeflate ? { rawDeflate: true } : {}),
     ...(extraBytes === undefined ? {} : { extraBytes }),
+    ...(reader.senderFaults.length === 0 ? {} : { senderFaults: [...reader.senderFaults] }),
     others: facts.others,
   };
   const durationMs = endedAt - facts.started;

@@ -46,7 +46,7 @@ import { parseBaseUrl } from './base-url.js';
 import { InFlightExchanges, type Exchange, type Result } from './exchange.js';
 import { extraOf, isGoodbye, STRAY_WINDOW_MS, withExtra } from './late-bytes.js';
 import { ConnectionPool, type Connection } from './pool.js';
-import { requestHead, writeRequest } from './request-writing.js';
+import { bodyBytes, requestHead, writeRequest } from './request-writing.js';
 
 export interface ClientOptions {
   /** Requests in flight at most; the pool keeps up to twice as many connections. Default 8. */
@@ -117,7 +117,8 @@ class EngineClient implements HttpClient {
   }
 
   async send(request: HttpRequest, sendOptions: SendOptions = {}): Promise<HttpOutcome> {
-    const fresh = sendOptions.fresh === true;
+    // A request framed otherwise (HTTP/1.0, no Host...) goes on a connection of its own, closed after it.
+    const fresh = sendOptions.fresh === true || request.framing !== undefined;
     let head: Buffer;
     try {
       head = requestHead(this.baseUrl, request, fresh);
@@ -286,7 +287,7 @@ class EngineClient implements HttpClient {
       const exchange: Exchange = {
         request,
         connection: connection.id,
-        reader: new ResponseReader({ method: request.method, maxBodyBytes: this.maxBytes, allowLeftover: connection.exchanges > 0 }),
+        reader: new ResponseReader({ method: request.method, maxBodyBytes: this.maxBytes, allowLeftover: connection.exchanges > 0, ...(request.framing?.version === undefined ? {} : { requestVersion: request.framing.version }) }),
         started: performance.now(),
         others,
         timer: setTimeout(() => {
@@ -302,7 +303,7 @@ class EngineClient implements HttpClient {
       connection.current = exchange;
       // On a reused connection, whatever comes before the request is complete cannot answer it: it
       // is the previous exchange's, and the request goes again on a new connection.
-      writeRequest(connection.socket, head, request.body, exchange.holding, () => {
+      writeRequest(connection.socket, head, bodyBytes(request), exchange.holding, () => {
         if (exchange.settled) return false;
         exchange.holding = false;
         if (exchange.early.length === 0) return true;

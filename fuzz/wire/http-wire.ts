@@ -6,7 +6,7 @@
  * and judged instead of being dropped or read as the next answer (see http-client.ts for why
  * node:http and undici cannot show that).
  */
-import type { Framing } from '../types.js';
+import type { Framing, RequestFraming } from '../types.js';
 
 /** Why a response could not be read: it is not HTTP/1.1 as RFC 9112 frames it, or it is too large. */
 export class WireError extends Error {
@@ -46,6 +46,8 @@ export interface ReaderOptions {
    * and kept in `leftover`, instead of making this answer unreadable.
    */
   readonly allowLeftover?: boolean;
+  /** The request's HTTP version: an answer to HTTP/1.0 carries no Transfer-Encoding (RFC 9112, section 6.1). Default 1.1. */
+  readonly requestVersion?: '1.0' | '1.1';
 }
 
 const CR = 0x0d;
@@ -76,6 +78,11 @@ export class ResponseReader {
   interim = 0;
   /** Whether any byte of the answer came. */
   started = false;
+  /**
+   * What the answer's sender MUST NOT do but a recipient may still read (RFC 9112: a bare LF line
+   * end, obs-fold, a repeated Content-Length...), each said once: `message-framing`'s findings.
+   */
+  readonly senderFaults: string[] = [];
 
   readonly #options: ReaderOptions;
   readonly #maxHead: number;
@@ -163,6 +170,11 @@ export class ResponseReader {
     this.#body.push(bytes);
   }
 
+  /** Notes a sender's fault once. */
+  #fault(message: string): void {
+    if (!this.senderFaults.includes(message)) this.senderFaults.push(message);
+  }
+
   #finish(): void {
     this.#state = 'done';
     this.complete = true;
@@ -176,6 +188,8 @@ export class ResponseReader {
       return undefined;
     }
     const end = lf > from && data[lf - 1] === CR ? lf - 1 : lf;
+    // A recipient MAY read a bare LF as a line end; a sender MUST NOT send one (RFC 9112, section 2.2).
+    if (end === lf) this.#fault(`a ${what} line ended by a bare LF, not CRLF (RFC 9112, section 2.2)`);
     const line = data.toString('latin1', from, end);
     // A CR anywhere else is not a line ending (RFC 9112, section 2.2: a bare CR is invalid).
     if (line.includes('\r')) throw new WireError('malformed-response', `a bare CR in a ${what} line: ${JSON.stringify(line.slice(0, 80))}`);
@@ -214,7 +228,11 @@ export class ResponseReader {
       }
       throw new WireError('malformed-response', `not an HTTP/1.1 status line: ${JSON.stringify(first.slice(0, 80))}`);
     }
-    const head = parseHead(lines, this.#options.method);
+    const head = parseHead(lines, this.#options.method, (message) => {
+      this.#fault(message);
+    });
+    // A server MUST NOT send Transfer-Encoding unless the request is HTTP/1.1 or later (RFC 9112, section 6.1).
+    if (this.#options.requestVersion === '1.0' && head.transferCodings.length > 0) this.#fault(`Transfer-Encoding: ${head.headers['transfer-encoding'] ?? ''} in the answer to an HTTP/1.0 request (RFC 9112, section 6.1: a server MUST NOT)`);
     if (head.status >= 100 && head.status < 200) {
       // Interim answers come before the final one (RFC 9110, section 15.2); 101 is never asked for.
       if (head.status === 101) throw new WireError('malformed-response', 'a 101 (Switching Protocols) that no request asked for');
@@ -264,6 +282,7 @@ export class ResponseReader {
   #readChunkEnd(data: Buffer): Buffer {
     // The data of a chunk is followed by CRLF; anything else means its size was wrong.
     if (data[0] === LF) {
+      this.#fault('chunk data ended by a bare LF, not CRLF (RFC 9112, sections 2.2 and 7.1)');
       this.#state = 'chunk-size';
       return data.subarray(1);
     }
@@ -297,7 +316,7 @@ export class ResponseReader {
 }
 
 /** Status line and fields as RFC 9112 frames them, and how the body is delimited (section 6.3). */
-function parseHead(lines: readonly string[], method: string): ResponseHead {
+function parseHead(lines: readonly string[], method: string, fault: (message: string) => void): ResponseHead {
   const status = STATUS_LINE.exec(lines[0] ?? '');
   if (!status) throw new WireError('malformed-response', `not an HTTP/1.1 status line: ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`);
   const version = status[1] === '0' ? '1.0' : '1.1';
@@ -307,8 +326,9 @@ function parseHead(lines: readonly string[], method: string): ResponseHead {
   let last: string | undefined;
   for (const line of lines.slice(1)) {
     if (line.startsWith(' ') || line.startsWith('\t')) {
-      // obs-fold: a user agent replaces it with SP (RFC 9112, section 5.2).
+      // obs-fold: a user agent replaces it with SP; a sender MUST NOT generate it (RFC 9112, section 5.2).
       if (last === undefined) throw new WireError('malformed-response', 'a folded line before any field');
+      fault(`the ${last} field folded onto a line that starts with whitespace (obs-fold; RFC 9112, section 5.2: a sender MUST NOT)`);
       headers[last] = `${headers[last] ?? ''} ${line.trim()}`;
       continue;
     }
@@ -339,6 +359,8 @@ function parseHead(lines: readonly string[], method: string): ResponseHead {
     if (!contentLengths.every((v) => /^[0-9]{1,15}$/.test(v)) || new Set(contentLengths.map(Number)).size !== 1) {
       throw new WireError('malformed-response', `an invalid Content-Length: ${JSON.stringify(headers['content-length'] ?? '')}`);
     }
+    // Content-Length = 1*DIGIT (RFC 9110, section 8.6): a repeated one is a sender's error even where the values agree.
+    if (contentLengths.length > 1) fault(`Content-Length repeated: ${JSON.stringify(headers['content-length'] ?? '')} (RFC 9110, section 8.6: its value is one number; RFC 9112, section 6.3 lets a recipient reject it)`);
     framing = 'content-length';
     contentLength = Number(contentLengths[0]);
   } else framing = 'close';
@@ -365,6 +387,8 @@ export interface OutgoingHead {
   readonly bodyLength: number;
   /** Ask the server to close the connection after its answer (RFC 9112, section 9.6). */
   readonly close: boolean;
+  /** Other framings than plain HTTP/1.1 with Host and Content-Length (see RequestFraming). */
+  readonly framing?: RequestFraming;
 }
 
 /**
@@ -375,16 +399,20 @@ export interface OutgoingHead {
 export function writeRequestHead(request: OutgoingHead): Buffer {
   if (!TOKEN.test(request.method)) throw new TypeError(`not a method: ${JSON.stringify(request.method)}`);
   if (!/^[\x21-\x7e]+$/.test(request.target)) throw new TypeError(`not a request target: ${JSON.stringify(request.target)}`);
-  let head = `${request.method} ${request.target} HTTP/1.1\r\n`;
+  const framing = request.framing ?? {};
+  let head = `${request.method} ${request.target} HTTP/${framing.version ?? '1.1'}\r\n`;
   const fields: [string, string][] = [];
-  if (!Object.keys(request.headers).some((name) => name.toLowerCase() === 'host')) fields.push(['host', request.host]);
+  if (framing.noHost !== true && !Object.keys(request.headers).some((name) => name.toLowerCase() === 'host')) fields.push(['host', request.host]);
   for (const [name, values] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
     if (lower === 'content-length' || lower === 'connection' || lower === 'transfer-encoding') continue;
     for (const value of typeof values === 'string' ? [values] : values) fields.push([name, value]);
   }
-  fields.push(['content-length', String(request.bodyLength)]);
+  if (framing.expectContinue === true) fields.push(['expect', '100-continue']);
+  // A chunked body has no Content-Length (RFC 9112, section 6.2: a sender MUST NOT send both).
+  fields.push(framing.chunked === true ? ['transfer-encoding', 'chunked'] : ['content-length', String(request.bodyLength)]);
   if (request.close) fields.push(['connection', 'close']);
+  else if (framing.keepAlive === true) fields.push(['connection', 'keep-alive']);
   for (const [name, value] of fields) {
     if (!TOKEN.test(name)) throw new TypeError(`invalid header name ${JSON.stringify(name)}`);
     if (!SENDABLE_VALUE.test(value)) throw new TypeError(`invalid character in the ${name} header's value`);

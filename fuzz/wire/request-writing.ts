@@ -8,7 +8,19 @@ import { urlFor } from './base-url.js';
 /** The request's head under the base URL; `close` asks for the connection to close after it. Throws when the request cannot be written. */
 export function requestHead(base: URL, request: HttpRequest, close: boolean): Buffer {
   const url = urlFor(base, request.path);
-  return writeRequestHead({ method: request.method, target: `${url.pathname}${url.search}`, host: base.host, headers: headerLines(request), bodyLength: request.body.length, close });
+  const framing = request.framing;
+  // HTTP/1.0 closes unless asked to keep the connection (RFC 9112, section 9.3): no `close` to add.
+  const closing = close && framing?.version !== '1.0';
+  const target = framing?.absoluteForm === true ? `${url.protocol}//${url.host}${url.pathname}${url.search}` : `${url.pathname}${url.search}`;
+  return writeRequestHead({ method: request.method, target, host: base.host, headers: headerLines(request), bodyLength: request.body.length, close: closing, ...(framing === undefined ? {} : { framing }) });
+}
+
+/** The body as it goes on the wire: as it is, or in the chunked coding, in two chunks and the last (RFC 9112, section 7.1). */
+export function bodyBytes(request: HttpRequest): Uint8Array {
+  if (request.framing?.chunked !== true) return request.body;
+  const half = Math.ceil(request.body.length / 2);
+  const chunks = [request.body.subarray(0, half), request.body.subarray(half)].filter((c) => c.length > 0);
+  return Buffer.concat([...chunks.flatMap((c) => [Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from('\r\n')]), Buffer.from('0\r\n\r\n')]);
 }
 
 /**

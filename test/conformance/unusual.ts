@@ -16,6 +16,7 @@ import { errorResponse, header, responseObject, withBody } from '../faulty/helpe
 import { duplicateMembers, reading } from '../faulty/json-texts.js';
 import { answerAfter } from '../faulty/resources.js';
 import { startFaulty, type Fault } from '../support/servers.js';
+import { UNUSUAL_WIRE } from './unusual-wire.js';
 
 export interface UnusualImplementation {
   readonly name: string;
@@ -139,4 +140,5 @@ export const UNUSUAL_IMPLEMENTATIONS: readonly UnusualImplementation[] = [
     const members = duplicateMembers(request);
     return members === undefined ? correct() : app.request({ ...request, body: reading(members, 'last') });
   }),
+  ...UNUSUAL_WIRE,
 ];

@@ -19,6 +19,7 @@ import { bodyOf, errorResponse, forward, header, objectBodyOf, responseObject, w
 import { HYGIENE_FAULTS } from './hygiene.js';
 import { OVERLAP_FAULTS } from './overlap-faults.js';
 import { JSON_TEXT_FAULTS } from './json-texts.js';
+import { WIRE_FAULTS } from './wire-faults.js';
 import { sendEndlessBody, sendGarbage } from './hostile.js';
 import { answerAfter, regexPool } from './resources.js';
 
@@ -346,5 +347,8 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
 
   // --- JSON texts (RFC 8259) and the challenge's grammar (RFC 9110, section 11) ---
   ...JSON_TEXT_FAULTS,
+
+  // --- what goes on the wire: framings of requests, answers a sender must not write ---
+  ...WIRE_FAULTS,
 ];
 

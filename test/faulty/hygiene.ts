@@ -11,7 +11,7 @@
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { exactInteger, isLosslessNumber, stringifyJson, type JsonObject } from '../../src/openapi/index.js';
 import { createApp, type AppRequest, type AppResponse } from '../../src/reference/index.js';
 import type { CheckName, Severity } from '../../fuzz/index.js';
@@ -171,5 +171,8 @@ export const HYGIENE_FAULTS: readonly HygieneFault[] = [
   }),
   fault('not-acceptable-unless-exactly-json', 'status-declared', ['accepts-valid'], 'content negotiation compares Accept with === "application/json": curl\'s */*, a browser\'s list or no Accept at all get 406', () => (request, correct) =>
     header(request, 'accept') === 'application/json' ? correct() : { status: 406, headers: { 'content-type': 'application/json' }, body: stringifyJson({ error: 406, message: 'not acceptable' }) },
+  ),
+  fault('raw-deflate', 'content-coding', [], 'Content-Encoding: deflate over raw DEFLATE (zlib\'s deflateRaw, as some frameworks write it): not the zlib format RFC 9110, section 8.4.1.2 defines', () => (_request, correct) =>
+    rawAnswer(correct(), { encode: (body) => deflateRawSync(body), headers: { 'content-encoding': 'deflate' } }),
   ),
 ];

@@ -119,8 +119,8 @@ describe('content-coding (RFC 9110, section 12.5.3)', () => {
     expect(checksFinding(plant, zstd)).toEqual(['content-coding']);
   });
 
-  it('warns about raw DEFLATE sent as deflate, and a transfer coding nobody asked for', () => {
-    expect(check('content-coding', plant, gzipped({ contentCodings: ['deflate'], rawDeflate: true }))).toSatisfy(one('warning', /raw DEFLATE/));
+  it('fails raw DEFLATE sent as deflate (RFC 9110, section 8.4.1.2), and warns about a transfer coding nobody asked for', () => {
+    expect(check('content-coding', plant, gzipped({ contentCodings: ['deflate'], rawDeflate: true }))).toSatisfy(one('failure', /raw DEFLATE/));
     expect(check('content-coding', plant, response(200, PLANT, { ...JSON_TYPE, 'transfer-encoding': 'gzip, chunked' }, { transferCodings: ['gzip'] }))).toSatisfy(one('warning', /TE field/));
   });
 });

@@ -17,6 +17,7 @@ import type { RequestKind } from './kind.js';
 import { malformedJson } from './malformed-json.js';
 import { valid } from './valid.js';
 import { openTexts } from './open-texts.js';
+import { framing } from './framing.js';
 
 export const KINDS = [
   valid,
@@ -26,6 +27,7 @@ export const KINDS = [
   badAuth,
   doubleFault,
   openTexts,
+  framing,
 ] as const satisfies readonly RequestKind[];
 
 export type KindName = (typeof KINDS)[number]['name'];

@@ -5,7 +5,8 @@
  * not acceptable - a request that says `Accept-Encoding: identity` can read only an unencoded
  * answer, and the server can always send one (section 12.5.3: it SHOULD then answer without a
  * coding). A coding nobody can be expected to decode, or data that is not what its coding says,
- * leaves the answer unreadable.
+ * leaves the answer unreadable; so does `deflate` sent as raw DEFLATE, which is not the zlib
+ * format RFC 9110, section 8.4.1.2 names `deflate` (the engine reads it all the same, to judge the rest).
  */
 import { acceptsCoding } from '../accept-encoding.js';
 import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
@@ -31,7 +32,7 @@ export const contentCoding = exchangeCheck({
       judgements.push(failure(`the answer (status ${outcome.status}, Content-Encoding: ${outcome.headers['content-encoding'] ?? ''}${wire.transferCodings.length > 0 ? `, Transfer-Encoding: ${outcome.headers['transfer-encoding'] ?? ''}` : ''}) cannot be read: ${wire.undecodable}; ${describeRequest(request)}`));
     }
     if (wire.rawDeflate === true) {
-      judgements.push(warning(`Content-Encoding: deflate is raw DEFLATE, not the zlib format RFC 9110, section 8.4.1.2 calls deflate: browsers read both, zlib-based clients fail; status ${outcome.status}; ${describeRequest(request)}`));
+      judgements.push(failure(`Content-Encoding: deflate is raw DEFLATE, not the zlib format RFC 9110, section 8.4.1.2 defines deflate to be (RFC 1950 around RFC 1951): zlib-based clients cannot read it; status ${outcome.status}; ${describeRequest(request)}`));
     }
     if (wire.transferCodings.length > 0 && wire.undecodable === undefined) {
       judgements.push(warning(`Transfer-Encoding: ${outcome.headers['transfer-encoding'] ?? ''} applies a transfer coding besides chunked that the request did not ask for (it sent no TE field, RFC 9110, section 10.1.4): most clients cannot read it; status ${outcome.status}; ${describeRequest(request)}`));

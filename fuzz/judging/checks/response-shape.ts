@@ -7,7 +7,9 @@ export const responseShape = exchangeCheck({
   name: 'response-shape',
   description: 'the body and media type are what openapi.yaml declares for the status (a Plant for 200, an Error otherwise, application/json with any parameters); declared required headers are present',
   // A body in a coding the client cannot undo is content-coding's finding, not a broken body.
-  applies: (request, outcome, { contract }) => outcome.kind === 'response' && !bodyUnreadable(outcome) && operationOf(contract, request)?.response(outcome.status) !== undefined,
+  // The 400 to a request without Host comes from the HTTP layer before any operation is found
+  // (node:http writes it bare): its status is judged (RFC 9112, section 3.2), not its body.
+  applies: (request, outcome, { contract }) => outcome.kind === 'response' && !bodyUnreadable(outcome) && request.framing?.noHost !== true && operationOf(contract, request)?.response(outcome.status) !== undefined,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
     const declared = operationOf(contract, request)?.response(outcome.status);

@@ -120,13 +120,27 @@ def make_handler(token, defect):
                 self.answer(401, {"error": 401, "message": "authorization: bearer token not accepted"}, [("WWW-Authenticate", 'Bearer realm="plants", error="invalid_token"')])
             return accepted
 
+        def read_body(self):
+            # http.server leaves the body to the handler: a chunked one (RFC 9112, section 7.1) too.
+            if "chunked" not in (self.headers.get("Transfer-Encoding") or "").lower():
+                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            chunks = []
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    return b"".join(chunks)
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+
         def do_POST(self):
             if self.path.split("?", 1)[0] != "/plants":
                 self.answer(404, {"error": 404, "message": "not found"})
                 return
             if not self.authenticated():
                 return
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            body = self.read_body()
             try:
                 if self.headers.get_content_type() != "application/json":
                     raise Invalid("content-type: must be application/json")

@@ -1,0 +1,93 @@
+/**
+ * The client sends every framing of the `framing` kind as RFC 9112 writes it (the bytes, seen by a
+ * raw server), and the kit's reference answers each as it answers the plain request: 200 for a
+ * valid body however framed, 400 without Host, never a 5xx for a percent-escape.
+ */
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { coverageCases } from '../../../fuzz/generation/kinds/index.js';
+import { kindContext } from '../../../fuzz/generation/tables/context.js';
+import { heldBackFramingCases } from '../../../fuzz/generation/kinds/framing.js';
+import { createHttpClient } from '../../../fuzz/wire/http-client.js';
+import { loadContract } from '../../../src/openapi/index.js';
+import { startReference, TEST_TOKEN } from '../../support/servers.js';
+
+const contract = loadContract();
+const operation = contract.operations.find((o) => o.requestBody !== undefined);
+if (operation === undefined) throw new Error('no operation with a body');
+const cases = [...coverageCases(contract, { token: TEST_TOKEN, kinds: ['framing'] }), ...heldBackFramingCases(kindContext(contract, operation, { token: TEST_TOKEN }))];
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+/** A server that keeps the bytes of the first request and answers 204, closing. */
+async function recorder(): Promise<{ url: string; heads: Promise<string> }> {
+  let resolveHead: (text: string) => void = () => undefined;
+  const heads = new Promise<string>((resolve) => {
+    resolveHead = resolve;
+  });
+  const server = createServer((socket: Socket) => {
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (/\r\n\r\n/.test(text) && (text.endsWith('0\r\n\r\n') || text.endsWith('}'))) {
+        resolveHead(text);
+        socket.end('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => { resolve(); })));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, heads };
+}
+
+async function sentBytes(variant: RegExp): Promise<string> {
+  const request = cases.find((c) => variant.test(c.variant));
+  if (request === undefined) throw new Error(`no case ${String(variant)}`);
+  const { url, heads } = await recorder();
+  const client = createHttpClient(url);
+  await client.send(request);
+  client.close();
+  return heads;
+}
+
+describe('the client writes each framing (RFC 9112)', () => {
+  it('an absolute-form target', async () => {
+    expect(await sentBytes(/absolute-form/)).toMatch(/^POST http:\/\/127\.0\.0\.1:[0-9]+\/plants HTTP\/1\.1\r\n/);
+  });
+  it('HTTP/1.0, with no Connection field, and with keep-alive', async () => {
+    const plain = await sentBytes(/^HTTP\/1\.0 \(/);
+    expect(plain).toMatch(/^POST \/plants HTTP\/1\.0\r\n/);
+    expect(plain).not.toMatch(/connection:/i);
+    expect(await sentBytes(/keep-alive/)).toMatch(/connection: keep-alive\r\n/);
+  });
+  it('no Host, Expect: 100-continue, Connection: close', async () => {
+    expect(await sentBytes(/no Host/)).not.toMatch(/\r\nhost:/i);
+    expect(await sentBytes(/Expect/)).toMatch(/\r\nexpect: 100-continue\r\n/);
+    expect(await sentBytes(/Connection: close/)).toMatch(/\r\nconnection: close\r\n/);
+  });
+  it('a chunked body, without Content-Length', async () => {
+    const bytes = await sentBytes(/chunked/);
+    expect(bytes).toMatch(/\r\ntransfer-encoding: chunked\r\n/);
+    expect(bytes).not.toMatch(/content-length/i);
+    const body = bytes.slice(bytes.indexOf('\r\n\r\n') + 4);
+    expect(body).toMatch(/^[0-9a-f]+\r\n\{.*\r\n[0-9a-f]+\r\n.*\}\r\n0\r\n\r\n$/s);
+  });
+});
+
+describe('the reference answers each framing as the plain request', () => {
+  it('200 to every valid one, 400 without Host, no 5xx to an escape', async () => {
+    const server = await startReference();
+    closers.push(() => server.close());
+    const client = createHttpClient(server.url);
+    const outcomes = await Promise.all(cases.map(async (c) => [c.variant, c.content, await client.send(c)] as const));
+    client.close();
+    for (const [variant, content, outcome] of outcomes) {
+      const status = outcome.kind === 'response' ? outcome.status : outcome.failure;
+      expect([variant, status]).toEqual([variant, content === 'valid' ? 200 : 400]);
+      if (outcome.kind === 'response') expect([variant, outcome.wire?.senderFaults]).toEqual([variant, undefined]);
+    }
+  });
+});
