@@ -33,7 +33,8 @@ import { capacityCases } from '../generation/capacity.js';
 import { runChecks, type CheckContext } from '../judging/index.js';
 import type { Phase, RequestCase } from '../types.js';
 import { createHttpClient, type HttpClient } from '../wire/http-client.js';
-import { Canary, InFlight } from './canary.js';
+import { Canary, InFlight, type ControlSender } from './canary.js';
+import { startControl } from './control.js';
 import { writtenResource } from './exclusion.js';
 import { Executor } from './execute.js';
 import { reportFindings } from './findings.js';
@@ -67,10 +68,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       late.onLateBytes(bytes);
     },
   });
+  // The canary's control, started beside the run (control.ts).
+  const control = startControl();
   try {
     const executor = new Executor(client, judge, late, started);
     const checkingStarted = performance.now();
-    await runPhases(qualified, plans, { tally, late, executor, started, canary: capacity.canary });
+    await runPhases(qualified, plans, { tally, late, executor, started, canary: capacity.canary, control: control.sender });
     const checkingMs = performance.now() - checkingStarted;
     // The run as a whole: run checks see the timeline's record.
     const run = tally.timeline.record(qualified.maxResponseTimeMs);
@@ -93,6 +96,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     return reportOf(qualified, tally, plans, run, findings, { started, checkingMs, capacityTarget: capacity.target });
   } finally {
     client.close();
+    await control.close();
   }
 }
 
@@ -104,6 +108,7 @@ interface PhaseParts {
   readonly started: number;
   /** The canary's request. */
   readonly canary: RequestCase;
+  readonly control: ControlSender;
 }
 
 /** The phases in order, with a canary reading before the first request and one after the last, so that its series spans the run. */
@@ -115,7 +120,7 @@ async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[],
     tally.record(place, exchanges, probe);
   };
   const inFlight = new InFlight();
-  const canary = new Canary({ item: { index: -1, request: parts.canary, fresh: false }, intervalMs: options.canaryIntervalMs, inFlight, tally, started, send: (item) => executor.exchange(item.request, false), record, orderOf });
+  const canary = new Canary({ item: { index: -1, request: parts.canary, fresh: false }, intervalMs: options.canaryIntervalMs, inFlight, tally, started, send: (item) => executor.exchange(item.request, false), record, orderOf, control: parts.control });
   const pool: PoolParts = {
     concurrency: options.concurrency,
     inFlight,

@@ -127,6 +127,11 @@ export function describeConformance(implementation: Implementation, seeds: reado
           // Every check not skipped (with a reason) was exercised: a pass that checked nothing is no pass.
           for (const check of CHECK_NAMES) {
             if (implementation.skips?.[check] !== undefined) continue;
+            // A run too short (or a machine too loaded) for enough canary readings says so: not a failure of the target's.
+            if (check === 'degradation' && report.degradation.notJudged !== undefined) {
+              expect(report.degradation.notJudged, text).toMatch(/^not enough readings/);
+              continue;
+            }
             expect(report.checks[check].requests, `${check} was exercised`).toBeGreaterThan(0);
           }
         }
