@@ -25,7 +25,7 @@ process.stdin.resume();
 `;
 
 /** Requests sent to the control when it starts, so that its own warm-up (JIT) is over before it is read. */
-export const CONTROL_WARM_UP = 200;
+export const CONTROL_WARM_UP = 100;
 
 export class Control {
   readonly #agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -88,14 +88,15 @@ function quarterMedians(values: readonly number[]): number[] {
 }
 
 /**
- * The series judged: the ratio canary / control when every judged reading has its control (and
- * there are enough of them), else the canary alone.
+ * The series judged: the ratio canary / control over the readings that have their control, when
+ * there are enough of them (the control starts beside the run: on a loaded machine the first
+ * readings may come before it is up), else the canary alone over every reading.
  */
-function judgedSeries(readings: readonly CanaryReading[]): { readonly values: readonly number[]; readonly controls?: readonly number[] } {
-  const canary = readings.map((r) => r.durationMs);
-  const controls = readings.map((r) => r.controlMs ?? 0);
-  if (controls.some((c) => !(c > 0))) return { values: canary };
-  return { values: canary.map((ms, i) => ms / (controls[i] as number)), controls };
+function judgedSeries(judged: readonly CanaryReading[]): { readonly readings: readonly CanaryReading[]; readonly values: readonly number[]; readonly controls?: readonly number[] } {
+  const controlled = judged.filter((r) => (r.controlMs ?? 0) > 0);
+  if (controlled.length < MIN_READINGS) return { readings: judged, values: judged.map((r) => r.durationMs) };
+  const controls = controlled.map((r) => r.controlMs ?? 1);
+  return { readings: controlled, values: controlled.map((r, i) => r.durationMs / (controls[i] as number)), controls };
 }
 
 /**
@@ -111,10 +112,9 @@ export function notJudgedReason(all: readonly CanaryReading[]): string | undefin
 
 /** The trend of the canary's judged readings; undefined with fewer than MIN_READINGS of them. */
 export function canaryTrend(all: readonly CanaryReading[]): CanaryTrend | undefined {
-  const readings = judgedReadings(all);
+  if (judgedReadings(all).length < MIN_READINGS) return undefined;
+  const { readings, values, controls } = judgedSeries(judgedReadings(all));
   const n = readings.length;
-  if (n < MIN_READINGS) return undefined;
-  const { values, controls } = judgedSeries(readings);
   const quartersMs = quarterMedians(readings.map((r) => r.durationMs));
   const judgedQuarters = quarterMedians(values);
   const firstMs = quartersMs[0] as number;
