@@ -6,8 +6,10 @@
  *
  * Against a control: each send of the canary is followed by one to a bare node:http server the
  * runner starts in a child process (run/control.ts), for an answer of the same size. Whatever
- * slows the machine - other processes, busy loops that come and go - slows both, so the series
- * judged is the ratio canary / control, the target's own speed. Without a control (it could not
+ * slows the machine - other processes, busy loops that come and go - slows both, so the ratio
+ * canary / control is the target's own speed: the rise overall is read on the canary (a ratio
+ * would add the control's noise to the canary's), its steadiness (each half) and its size on the
+ * ratio. Without a control (it could not
  * start) the canary is judged alone, by the rules below and one more: a line must fit it as well
  * as a step, since another process starting partway through is a step.
  *
@@ -92,11 +94,11 @@ function quarterMedians(values: readonly number[]): number[] {
  * there are enough of them (the control starts beside the run: on a loaded machine the first
  * readings may come before it is up), else the canary alone over every reading.
  */
-function judgedSeries(judged: readonly CanaryReading[]): { readonly readings: readonly CanaryReading[]; readonly values: readonly number[]; readonly controls?: readonly number[] } {
+function judgedSeries(judged: readonly CanaryReading[]): { readonly readings: readonly CanaryReading[]; readonly ratios: readonly number[]; readonly controls?: readonly number[] } {
   const controlled = judged.filter((r) => (r.controlMs ?? 0) > 0);
-  if (controlled.length < MIN_READINGS) return { readings: judged, values: judged.map((r) => r.durationMs) };
+  if (controlled.length < MIN_READINGS) return { readings: judged, ratios: judged.map((r) => r.durationMs) };
   const controls = controlled.map((r) => r.controlMs ?? 1);
-  return { readings: controlled, values: controlled.map((r, i) => r.durationMs / (controls[i] as number)), controls };
+  return { readings: controlled, ratios: controlled.map((r, i) => r.durationMs / (controls[i] as number)), controls };
 }
 
 /**
@@ -113,16 +115,19 @@ export function notJudgedReason(all: readonly CanaryReading[]): string | undefin
 /** The trend of the canary's judged readings; undefined with fewer than MIN_READINGS of them. */
 export function canaryTrend(all: readonly CanaryReading[]): CanaryTrend | undefined {
   if (judgedReadings(all).length < MIN_READINGS) return undefined;
-  const { readings, values, controls } = judgedSeries(judgedReadings(all));
+  const { readings, ratios, controls } = judgedSeries(judgedReadings(all));
   const n = readings.length;
-  const quartersMs = quarterMedians(readings.map((r) => r.durationMs));
-  const judgedQuarters = quarterMedians(values);
+  // The rise overall is read on the canary itself (a ratio adds the control's noise to the
+  // canary's); its steadiness and size on the ratio, where a load that came and went is divided out.
+  const values = readings.map((r) => r.durationMs);
+  const quartersMs = quarterMedians(values);
+  const judgedQuarters = quarterMedians(ratios);
   const firstMs = quartersMs[0] as number;
   const lastMs = quartersMs[3] as number;
   const overall = mannKendall(values);
   const half = Math.floor(n / 2);
-  const firstHalfZ = mannKendall(values.slice(0, half)).z;
-  const secondHalfZ = mannKendall(values.slice(n - half)).z;
+  const firstHalfZ = mannKendall(ratios.slice(0, half)).z;
+  const secondHalfZ = mannKendall(ratios.slice(n - half)).z;
   const lineDeviationMs = lineDeviation(values);
   const step = bestStep(values);
   const msPer1000 = theilSen(readings.map((r) => ({ x: r.afterExchanges, y: r.durationMs }))) * 1000;
