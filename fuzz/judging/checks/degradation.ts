@@ -170,7 +170,7 @@ export const degradation = runCheck({
   name: 'degradation',
   description: `the target does not get steadily slower: a canary request sent alone at intervals through the run, over a bare control server read in the same rounds, does not rise (Mann–Kendall z ≥ ${TREND_Z} overall and ≥ ${HALF_Z} in each half, the last quarter at least ${RATIO_FLOOR} × the first and the canary ${RISE_FLOOR_MS} ms above it)`,
   // Too few readings say nothing: then the check was not exercised (the report says why: summaries.ts).
-  looksAt: (run) => canaryTrend(run.canary)?.readings ?? 0,
+  looksAt: (run) => (canaryTrend(run.canary) === undefined ? 0 : judgedReadings(run.canary).length),
   judge: (run) => {
     const trend = canaryTrend(run.canary);
     if (!trend?.degraded) return [];
