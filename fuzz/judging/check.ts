@@ -73,6 +73,8 @@ export interface CanaryReading {
   readonly durationMs: number;
   /** Sends it is the fastest of (more than a reading's own when a long run's readings were merged). */
   readonly samples: number;
+  /** The fastest of the control's answers read in the same round, send for send in turn (run/control.ts); absent without a control. */
+  readonly controlMs?: number;
 }
 
 /** The response times of a run, summarised in constant memory (see statistics.ts). */

@@ -144,6 +144,6 @@ export function replayOf(name: CheckName, severity: Severity, run: RunRecord, co
 }
 
 export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type ResponseTimes, type RunCheck, type RunRecord, type RunJudgement, type TimedExchange, type Judgement } from './check.js';
-export { canaryTrend, MIN_READINGS, type CanaryTrend } from './checks/degradation.js';
+export { canaryTrend, MIN_READINGS, notJudgedReason, type CanaryTrend } from './checks/degradation.js';
 export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type ResponseTimeBound } from './checks/response-time.js';
 export { challenges, decodeJson, essence, excerpt, resourceKey, resourceKeyProperties, sameJson } from './support.js';

@@ -125,6 +125,8 @@ export interface DegradationSummary {
   readonly readings: readonly CanaryReading[];
   /** Absent with too few readings to judge. */
   readonly trend?: CanaryTrend;
+  /** Why there is no trend (too few readings): `degradation` was not exercised. */
+  readonly notJudged?: string;
 }
 
 export interface Report {

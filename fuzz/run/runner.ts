@@ -37,7 +37,8 @@ import { runChecks, type CheckContext } from '../judging/index.js';
 import type { Phase, RequestCase } from '../types.js';
 import { sendHeldTogether } from '../wire/held-exchange.js';
 import { createHttpClient, type HttpClient } from '../wire/http-client.js';
-import { Canary, InFlight } from './canary.js';
+import { Canary, InFlight, type ControlSender } from './canary.js';
+import { startControl } from './control.js';
 import { writtenResource } from './exclusion.js';
 import { Executor } from './execute.js';
 import { reportFindings } from './findings.js';
@@ -72,6 +73,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       late.onLateBytes(bytes);
     },
   });
+  // The canary's control, started beside the run (control.ts).
+  const control = startControl();
   try {
     const executor = new Executor(client, judge, late, started);
     const checkingStarted = performance.now();
@@ -80,7 +83,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       judge: (request, outcome, startedMs) => ({ request, outcome, findings: judge(request, outcome), startedMs, fresh: true }),
       now: () => performance.now() - started,
     };
-    await runPhases(qualified, plans, { tally, late, executor, started, canary: capacity.canary, overlap });
+    await runPhases(qualified, plans, { tally, late, executor, started, canary: capacity.canary, overlap, control: control.sender });
     const checkingMs = performance.now() - checkingStarted;
     // The run as a whole: run checks see the timeline's record.
     const run = tally.timeline.record(qualified.maxResponseTimeMs);
@@ -103,6 +106,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     return reportOf(qualified, tally, plans, run, findings, { started, checkingMs, capacityTarget: capacity.target });
   } finally {
     client.close();
+    await control.close();
   }
 }
 
@@ -115,6 +119,7 @@ interface PhaseParts {
   /** The canary's request. */
   readonly canary: RequestCase;
   readonly overlap: OverlapSender;
+  readonly control: ControlSender;
 }
 
 /** The phases in order, with a canary reading before the first request and one after the last, so that its series spans the run. */
@@ -126,7 +131,7 @@ async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[],
     tally.record(place, exchanges, probe);
   };
   const inFlight = new InFlight();
-  const canary = new Canary({ item: { index: -1, request: parts.canary, fresh: false }, intervalMs: options.canaryIntervalMs, inFlight, tally, started, send: (item) => executor.exchange(item.request, false), record, orderOf });
+  const canary = new Canary({ item: { index: -1, request: parts.canary, fresh: false }, intervalMs: options.canaryIntervalMs, inFlight, tally, started, send: (item) => executor.exchange(item.request, false), record, orderOf, control: parts.control });
   const pool: PoolParts = {
     concurrency: options.concurrency,
     inFlight,

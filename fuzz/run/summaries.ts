@@ -1,6 +1,6 @@
 /** The record of a finished run (record.ts), made from the tally, the run checks' record and the reported findings. */
 import { performance } from 'node:perf_hooks';
-import { canaryTrend, responseTimeBound, type RunRecord } from '../judging/index.js';
+import { canaryTrend, notJudgedReason, responseTimeBound, type RunRecord } from '../judging/index.js';
 import { round } from '../judging/statistics.js';
 import { CANARY_SENDS } from './canary.js';
 import type { Findings } from './findings.js';
@@ -65,7 +65,7 @@ export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonl
       unconfirmed: findings.unconfirmed['response-time'] ?? 0,
       slowest: tally.timeline.slowest(SLOWEST_REPORTED),
     },
-    degradation: { intervalMs: options.canaryIntervalMs, sends: CANARY_SENDS, readings: run.canary, ...(trend === undefined ? {} : { trend }) },
+    degradation: { intervalMs: options.canaryIntervalMs, sends: CANARY_SENDS, readings: run.canary, ...(trend === undefined ? { notJudged: notJudgedReason(run.canary) ?? '' } : { trend }) },
     checks: tally.checks,
     failures,
     warnings: findings.reported.filter((f) => f.severity === 'warning' && !failed.has(f.check)),

@@ -149,9 +149,10 @@ export class RunTimeline {
   }
 }
 
-/** Two neighbouring readings as one: where and when the first was taken, the faster time, the sends of both. */
+/** Two neighbouring readings as one: where and when the first was taken, the faster time (and control), the sends of both. */
 function merged(a: CanaryReading, b: CanaryReading): CanaryReading {
-  return { ...a, durationMs: Math.min(a.durationMs, b.durationMs), samples: a.samples + b.samples };
+  const control = a.controlMs === undefined || b.controlMs === undefined ? {} : { controlMs: Math.min(a.controlMs, b.controlMs) };
+  return { ...a, durationMs: Math.min(a.durationMs, b.durationMs), samples: a.samples + b.samples, ...control };
 }
 
 /** Neighbours in pairs: [a0, a1], [a2, a3], ..., the last alone when the count is odd. */

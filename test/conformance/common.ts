@@ -129,6 +129,11 @@ export function describeConformance(implementation: Implementation, seeds: reado
             if (implementation.skips?.[check] !== undefined) continue;
             // The stateful phase's checks have nothing to judge where the contract links nothing (the bundled one).
             if (report.phases.stateful === undefined && STATEFUL_CHECK_NAMES.includes(check)) continue;
+            // A run too short (or a machine too loaded) for enough canary readings says so: not a failure of the target's.
+            if (check === 'degradation' && report.degradation.notJudged !== undefined) {
+              expect(report.degradation.notJudged, text).toMatch(/^not enough readings/);
+              continue;
+            }
             expect(report.checks[check].requests, `${check} was exercised`).toBeGreaterThan(0);
           }
         }

@@ -117,9 +117,11 @@ describe('the run checks of time, end to end', () => {
     expect([...phases]).toEqual(['coverage', 'capacity', 'random', 'overlap']);
     const positions = report.degradation.readings.map((r) => r.afterExchanges);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
-    expect(report.degradation.trend?.degraded).toBe(false);
+    // Judged and not degraded; or, on a machine too loaded for enough readings, not judged, and the report says why.
+    if (report.degradation.trend === undefined) expect(report.degradation.notJudged).toMatch(/^not enough readings/);
+    else expect(report.degradation.trend.degraded).toBe(false);
     // Readings of the coverage phase are reported, not judged (its odd bodies slow the first of them).
-    expect(report.checks.degradation.requests).toBe(report.degradation.readings.filter((r) => r.phase !== 'coverage').length);
+    if (report.degradation.trend !== undefined) expect(report.checks.degradation.requests).toBe(report.degradation.readings.filter((r) => r.phase !== 'coverage').length);
     expect(report.responseTimes.windows.length).toBeLessThanOrEqual(MAX_WINDOWS);
     expect(report.responseTimes.slowest.length).toBeLessThanOrEqual(10);
     expect(report.responseTimes.histogram.reduce((sum, b) => sum + b.count, 0)).toBe(report.responseTimes.responses);

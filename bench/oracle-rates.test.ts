@@ -1,0 +1,112 @@
+/**
+ * The oracle's error rates on time: `npm run bench:oracle` (ORACLE_SEEDS=N, default 3;
+ * ORACLE_BUSY=0,1,2; ORACLE_TARGETS=name,name to pick). For each number of busy loops beside the
+ * run, N default runs against each correct target (the reference, a store answering after 50 ms, a
+ * store closing kept-alive connections after 1 s idle) and each time-family fault (a listener
+ * leaked per request); prints every run with its replay command, then the false-alarm rate (a
+ * correct target failed) and the detection rate (a fault caught by its check) per load.
+ *
+ * A vitest file, not a bench script compiled into dist/: its targets are the conformance suite's
+ * (test/faulty, test/conformance/unusual.ts), run in process as the suite runs them, with the
+ * engine on a worker thread (test/conformance/engine-pool.ts, which needs `npm run build`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { it } from 'vitest';
+import type { CheckName, Report } from '../fuzz/index.js';
+import { EnginePool } from '../test/conformance/engine-pool.js';
+import { UNUSUAL_IMPLEMENTATIONS } from '../test/conformance/unusual.js';
+import { FAULTY_IMPLEMENTATIONS } from '../test/faulty/faults.js';
+import { startReference, TEST_TOKEN } from '../test/support/servers.js';
+
+interface Target {
+  readonly name: string;
+  /** The check that must catch it; undefined for a correct target. */
+  readonly caughtBy?: CheckName;
+  start(): Promise<{ readonly url: string; close(): Promise<void> }>;
+}
+
+const unusual = (name: string): Target => {
+  const found = UNUSUAL_IMPLEMENTATIONS.find((u) => u.name === name);
+  if (found === undefined) throw new Error(`no unusual implementation ${name}`);
+  return { name, start: () => found.start() };
+};
+const faulty = (name: string): Target => {
+  const found = FAULTY_IMPLEMENTATIONS.find((f) => f.name === name);
+  if (found === undefined) throw new Error(`no faulty implementation ${name}`);
+  return { name, caughtBy: found.caughtBy, start: () => found.start() };
+};
+
+const TARGETS: readonly Target[] = [{ name: 'reference', start: startReference }, unusual('fifty-ms-per-answer'), unusual('one-second-keep-alive'), faulty('leaks-a-listener-per-request')];
+
+function listed(name: string, fallback: string): string[] {
+  return (process.env[name] ?? fallback).split(',').filter((s) => s !== '');
+}
+
+function busyLoops(count: number): ChildProcess[] {
+  return Array.from({ length: count }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+}
+
+interface Row {
+  readonly target: Target;
+  readonly busy: number;
+  readonly seed: number;
+  readonly report: Report;
+}
+
+/** What a run says about time: its verdict, the checks that failed, and the canary against its control. */
+function line(row: Row): string {
+  const { report, target, busy, seed } = row;
+  const failed = [...new Set(report.failures.map((f) => f.check))].join(',') || '-';
+  const trend = report.degradation.trend;
+  const canary = trend === undefined ? `not judged (${report.degradation.readings.length} readings)` : `canary ${trend.firstMs.toFixed(2)}→${trend.lastMs.toFixed(2)} ms, ratio ×${trend.ratio.toFixed(2)}, z ${trend.z.toFixed(1)}${trend.controlled ? '' : ' (no control)'}`;
+  const replay = `ORACLE_TARGETS=${target.name} ORACLE_BUSY=${busy} ORACLE_SEED_LIST=${seed} npm run bench:oracle`;
+  return `${target.name.padEnd(30)} busy ${busy} seed ${String(seed).padEnd(4)} ${report.passed ? 'passed' : 'FAILED'} (${failed}); ${canary}\n    ${replay}`;
+}
+
+function rates(rows: readonly Row[], busy: number): string {
+  const at = rows.filter((r) => r.busy === busy);
+  const correct = at.filter((r) => r.target.caughtBy === undefined);
+  const faults = at.filter((r) => r.target.caughtBy !== undefined);
+  const alarms = correct.filter((r) => !r.report.passed).length;
+  const caught = faults.filter((r) => r.report.failures.some((f) => f.check === r.target.caughtBy)).length;
+  return `busy ${busy}: false alarms ${alarms} of ${correct.length} runs against correct targets; detected ${caught} of ${faults.length} runs against faults`;
+}
+
+it('prints the oracle error rates on time', async () => {
+  const seeds = process.env.ORACLE_SEED_LIST !== undefined ? listed('ORACLE_SEED_LIST', '').map(Number) : Array.from({ length: Number(process.env.ORACLE_SEEDS ?? '3') }, (_, i) => 1000 + i);
+  const loads = listed('ORACLE_BUSY', '0,1,2').map(Number);
+  const names = listed('ORACLE_TARGETS', TARGETS.map((t) => t.name).join(','));
+  const targets = TARGETS.filter((t) => names.includes(t.name));
+  const pool = new EnginePool(1);
+  const rows: Row[] = [];
+  const out = (text: string): void => {
+    process.stdout.write(`${text}\n`);
+  };
+  out(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  try {
+    for (const busy of loads) {
+      const loops = busyLoops(busy);
+      try {
+        for (const seed of seeds) {
+          for (const target of targets) {
+            const server = await target.start();
+            try {
+              const report = await pool.run({ baseUrl: server.url, token: TEST_TOKEN, profile: 'reference', seed });
+              rows.push({ target, busy, seed, report });
+              out(line({ target, busy, seed, report }));
+            } finally {
+              await server.close();
+            }
+          }
+        }
+      } finally {
+        for (const loop of loops) loop.kill();
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+  out(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  for (const busy of loads) out(rates(rows, busy));
+});
