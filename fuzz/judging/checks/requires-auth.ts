@@ -18,7 +18,7 @@ import { challenges, describeRequest, excerpt, isDeclared4xx, isServerError, ope
 export const requiresAuth = exchangeCheck({
   name: 'requires-auth',
   description: 'missing, wrong or malformed credentials never get a 2xx, and get 401 with a WWW-Authenticate: Bearer challenge; malformed credentials may get a declared 400 (RFC 6750, section 3.1)',
-  applies: (request, outcome) => request.credentials !== 'valid' && !isServerError(outcome),
+  applies: (request, outcome, { contract }) => request.credentials !== 'valid' && !isServerError(outcome) && operationOf(contract, request) !== undefined,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
     const operation = operationOf(contract, request);

@@ -1,0 +1,42 @@
+/**
+ * conform tests every operation of a contract: the reference started with the example full store
+ * (examples/contracts/plant-store-full.yaml: list, read, replace, delete) passes a run whose
+ * requests reach every operation - parameters from their schemas, bad parameters, bad
+ * credentials on secured operations without a body, undeclared methods and HEAD on every path.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coverageCases } from '../../fuzz/generation/kinds/index.js';
+import { runConformance } from '../../fuzz/run/runner.js';
+import { fullStore } from '../support/contracts.js';
+import { startReference, TEST_TOKEN } from '../support/servers.js';
+
+const contract = fullStore();
+
+describe('conform --contract with the full store', () => {
+  let server: Awaited<ReturnType<typeof startReference>>;
+  beforeAll(async () => {
+    server = await startReference({ contract });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('the coverage phase sends every operation, and an undeclared method and HEAD on every path', () => {
+    const cases = coverageCases(contract, { token: TEST_TOKEN });
+    const sent = new Set(cases.map((c) => `${c.method} ${c.path.split('?', 1)[0] ?? ''}`.replace(/\/[^/]+$/, (tail) => (tail === '/plants' ? tail : '/{item}'))));
+    for (const operation of contract.operations) expect(cases.some((c) => contract.findOperation(c.method, c.path.split('?', 1)[0] ?? '') === operation)).toBe(true);
+    expect(sent).toContain('HEAD /plants/{item}');
+    expect(sent).toContain('PATCH /plants/{item}');
+    // An int64 path parameter is written digit for digit: its bounds are probed exactly.
+    expect(cases.some((c) => c.kind === 'invalid-parameter' && c.path.endsWith('/9223372036854775808'))).toBe(true);
+    expect(cases.some((c) => c.kind === 'valid-parameters' && c.path.endsWith('/9223372036854775807'))).toBe(true);
+  });
+
+  it('the reference passes coverage and random phases (seed 5)', async () => {
+    const report = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract, seed: 5, runs: 200, phases: ['coverage', 'random'] });
+    console.log(`seed 5: ${report.requests} requests`, report.kinds, report.warnings.map((w) => w.message));
+    expect(report.failures.map((f) => f.message)).toEqual([]);
+    for (const kind of ['valid-parameters', 'invalid-parameter', 'bad-auth-no-body', 'other-method']) expect(report.kinds[kind] ?? 0).toBeGreaterThan(0);
+    expect(report.checks['method-semantics'].requests).toBeGreaterThan(0);
+  }, 120_000);
+});
