@@ -9,7 +9,7 @@ import { coverageCases } from '../../fuzz/generation/kinds/index.js';
 import type { Report } from '../../fuzz/index.js';
 import { runConformance } from '../../fuzz/run/runner.js';
 import { OPERATION_FAULTS, OPERATION_UNUSUAL, startOperationImplementation, type OperationImplementation } from '../faulty/operations.js';
-import { fullStore } from '../support/contracts.js';
+import { fullStore, trees } from '../support/contracts.js';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
 
 const contract = fullStore();
@@ -32,6 +32,16 @@ describe('conform --contract with the full store', () => {
     // An int64 path parameter is written digit for digit: its bounds are probed exactly.
     expect(cases.some((c) => c.kind === 'invalid-parameter' && c.path.endsWith('/9223372036854775808'))).toBe(true);
     expect(cases.some((c) => c.kind === 'valid-parameters' && c.path.endsWith('/9223372036854775807'))).toBe(true);
+  });
+
+  it('an operation the contract opens (security: []) is not attacked with credentials; the secured ones are', () => {
+    const orchard = trees();
+    const cases = coverageCases(orchard, { token: TEST_TOKEN });
+    const open = orchard.operations.filter((o) => o.security.length === 0);
+    expect(open.length).toBeGreaterThan(0);
+    const attacked = cases.filter((c) => c.credentials !== 'valid').map((c) => orchard.findOperation(c.method, c.path.split('?', 1)[0] ?? ''));
+    for (const operation of open) expect(attacked).not.toContain(operation);
+    for (const operation of orchard.operations.filter((o) => o.security.length > 0)) expect(attacked).toContain(operation);
   });
 
   it('the reference passes coverage and random phases (seed 5)', async () => {
