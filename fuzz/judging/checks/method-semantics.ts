@@ -17,6 +17,13 @@ import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
 import { describeRequest, excerpt, isServerError, operationOf, type Response } from '../support.js';
 import type { RequestCase } from '../../types.js';
 
+/**
+ * The tag the engine's requests of another method carry (`method:PATCH`): the check judges the
+ * requests made to test methods, not every request to a path that happens to use one (the proxy
+ * observes what clients send; their 405s are the target's business with them).
+ */
+export const METHOD_TAG_PREFIX = 'method:';
+
 /** The methods the contract declares for the request's path, when the request's own method is not among them. */
 function declaredElsewhere(contract: Contract, request: RequestCase): readonly string[] | undefined {
   if (operationOf(contract, request) !== undefined) return undefined;
@@ -55,7 +62,7 @@ function judgeOther(request: RequestCase, outcome: Response, declared: readonly 
 export const methodSemantics = exchangeCheck({
   name: 'method-semantics',
   description: 'a method a path does not declare gets 405 with an Allow header listing the declared methods (RFC 9110, section 15.5.6); HEAD where GET is declared is answered as GET without content (section 9.3.2)',
-  applies: (request, outcome, { contract }) => !isServerError(outcome) && declaredElsewhere(contract, request) !== undefined,
+  applies: (request, outcome, { contract }) => !isServerError(outcome) && request.tags?.some((tag) => tag.startsWith(METHOD_TAG_PREFIX)) === true && declaredElsewhere(contract, request) !== undefined,
   judge: (request, outcome, { contract }) => {
     const declared = declaredElsewhere(contract, request);
     if (outcome.kind !== 'response' || declared === undefined) return [];
