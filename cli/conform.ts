@@ -72,11 +72,6 @@ export async function runConform(options: ConformOptions, io: Io): Promise<Outco
   if (options.token === undefined && options.profile === 'reference') {
     return usage('conform needs a bearer token the target accepts: --token T (or PLANT_STORE_TOKENS); with --profile mock any token will do');
   }
-  const templated = options.contract.operations.filter((operation) => operation.parameters.some((parameter) => parameter.in === 'path'));
-  if (templated.length > 0) {
-    // The engine (fuzz/) does not generate path parameters yet: say so rather than fail midway.
-    return usage(`conform cannot test ${templated.map((operation) => `${operation.method} ${operation.path}`).join(', ')} yet: the conformance engine does not send path parameters (docs/contracts.md)`);
-  }
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);
   // The seed first, so that a run that is stopped or crashes can still be replayed.
   const duration = options.duration === undefined ? '' : `, for ${options.duration} s at least`;

@@ -13,6 +13,7 @@ import { credentialsFirst } from './checks/credentials-first.js';
 import { degradation } from './checks/degradation.js';
 import { echo } from './checks/echo.js';
 import { jsonCharset } from './checks/json-charset.js';
+import { methodSemantics } from './checks/method-semantics.js';
 import { noByteOrderMark } from './checks/no-byte-order-mark.js';
 import { noServerError } from './checks/no-server-error.js';
 import { oneAnswerPerRequest } from './checks/one-answer-per-request.js';
@@ -46,6 +47,7 @@ export const CHECKS = [
   deletedStaysDeleted,
   replacementVisible,
   messageFraming,
+  methodSemantics,
 ] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];

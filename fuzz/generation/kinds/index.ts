@@ -10,10 +10,15 @@ import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Profile, RequestCase } from '../../types.js';
 import { badAuth } from './bad-auth.js';
 import { badMediaType } from './bad-media-type.js';
-import { kindContext, type KindContext } from '../tables/context.js';
+import { bearerScheme, kindContext, validAuthOf, type KindContext } from '../tables/context.js';
 import { doubleFault } from './double-fault.js';
 import { invalidBody } from './invalid-body.js';
-import type { RequestKind } from './kind.js';
+import type { OperationKind, RequestKind } from './kind.js';
+import { badAuthNoBody } from './bad-auth-no-body.js';
+import { invalidParameter } from './invalid-parameter.js';
+import { otherMethod } from './other-method.js';
+import { validParameters } from './valid-parameters.js';
+import { operationContext, type OperationContext } from '../tables/operation-context.js';
 import { malformedJson } from './malformed-json.js';
 import { valid } from './valid.js';
 import { openTexts } from './open-texts.js';
@@ -30,8 +35,16 @@ export const KINDS = [
   framing,
 ] as const satisfies readonly RequestKind[];
 
-export type KindName = (typeof KINDS)[number]['name'];
-export const KIND_NAMES: readonly KindName[] = KINDS.map((kind) => kind.name);
+/** Kinds that send every operation, with or without a body, built from its parameters. */
+export const OPERATION_KINDS = [
+  validParameters,
+  invalidParameter,
+  badAuthNoBody,
+  otherMethod,
+] as const satisfies readonly OperationKind[];
+
+export type KindName = (typeof KINDS)[number]['name'] | (typeof OPERATION_KINDS)[number]['name'];
+export const KIND_NAMES: readonly KindName[] = [...KINDS.map((kind) => kind.name), ...OPERATION_KINDS.map((kind) => kind.name)];
 
 export interface GeneratorOptions {
   /** The bearer token the target accepts. Under the `mock` profile any well-formed token will do. */
@@ -41,24 +54,41 @@ export interface GeneratorOptions {
   readonly kinds?: readonly string[];
   /** Relative frequency of each kind in the random phase; defaults to each kind's weight. */
   readonly weights?: Readonly<Record<string, number>>;
-  /** The operation to target; by default every operation of the contract that takes a JSON body. */
+  /** The operation to target; by default every operation of the contract (those with a JSON body for the body's kinds). */
   readonly operation?: OperationContract;
 }
 
-function operationsOf(contract: Contract, options: GeneratorOptions): OperationContract[] {
-  const operations = options.operation ? [options.operation] : contract.operations.filter((o) => o.requestBody !== undefined && !o.path.includes('{')); // path parameters: the stateful phase's (sequences.ts) until the kinds send them
-  if (operations.length === 0) throw new Error('the contract declares no operation with a JSON request body');
-  return operations;
+function operationsOf(contract: Contract, options: GeneratorOptions): readonly OperationContract[] {
+  return options.operation ? [options.operation] : contract.operations;
 }
 
-function selected(options: GeneratorOptions): RequestKind[] {
+function selected(options: GeneratorOptions): { body: RequestKind[]; operation: OperationKind[] } {
   const unknown = options.kinds?.filter((name) => !(KIND_NAMES as readonly string[]).includes(name)) ?? [];
   if (unknown.length > 0) throw new RangeError(`unknown request kind ${unknown.join(', ')}; the kinds are ${KIND_NAMES.join(', ')}`);
-  return KINDS.filter((kind) => options.kinds === undefined || options.kinds.includes(kind.name));
+  const wanted = (kind: { name: string }): boolean => options.kinds === undefined || options.kinds.includes(kind.name);
+  return { body: KINDS.filter(wanted), operation: OPERATION_KINDS.filter(wanted) };
 }
 
-function contexts(contract: Contract, options: GeneratorOptions): KindContext[] {
-  return operationsOf(contract, options).map((operation) => kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }) }));
+/** A context for each operation with a JSON body (the body's kinds) and one for every operation (the operation kinds). */
+function contexts(contract: Contract, options: GeneratorOptions): { body: KindContext[]; operation: OperationContext[] } {
+  const profile = options.profile ?? 'reference';
+  const operations = operationsOf(contract, options);
+  return {
+    body: operations.filter((o) => o.requestBody !== undefined).map((operation) => kindContext(contract, operation, { token: options.token, profile })),
+    operation: operations.map((operation) => {
+      const scheme = bearerScheme(operation);
+      return operationContext(contract, operation, { token: options.token, profile, scheme, validAuth: validAuthOf(scheme, options.token) });
+    }),
+  };
+}
+
+/** Each kind's generator for a context, by its weight; none where it has nothing to send. */
+function weighted<C>(kinds: readonly (RequestKind | OperationKind)[], context: C, options: GeneratorOptions, random: (kind: RequestKind | OperationKind, context: C) => fc.Arbitrary<RequestCase> | undefined): fc.WeightedArbitrary<RequestCase>[] {
+  return kinds.flatMap((kind) => {
+    const weight = options.weights?.[kind.name] ?? kind.weight;
+    const arbitrary = weight > 0 ? random(kind, context) : undefined;
+    return arbitrary === undefined ? [] : [{ weight, arbitrary }];
+  });
 }
 
 /**
@@ -69,22 +99,24 @@ function contexts(contract: Contract, options: GeneratorOptions): KindContext[] 
  */
 export function requestArbitrary(contract: Contract = loadContract(), options: GeneratorOptions): fc.Arbitrary<RequestCase> {
   const kinds = selected(options);
-  const arbitraries = contexts(contract, options).map((context) => {
-    const choices = kinds.flatMap((kind) => {
-      const weight = options.weights?.[kind.name] ?? kind.weight;
-      const arbitrary = weight > 0 ? kind.random(context) : undefined;
-      return arbitrary === undefined ? [] : [{ weight, arbitrary }];
-    });
-    if (choices.length === 0) throw new Error(`${context.operation.operationId}: none of the kinds ${kinds.map((k) => k.name).join(', ')} can be generated`);
-    return fc.oneof(...choices);
-  });
+  const all = contexts(contract, options);
+  // One choice per operation, each as likely as the others: the random phase mixes operations.
+  const byOperation = new Map<OperationContract, fc.WeightedArbitrary<RequestCase>[]>();
+  const add = (operation: OperationContract, choices: fc.WeightedArbitrary<RequestCase>[]): void => {
+    byOperation.set(operation, [...(byOperation.get(operation) ?? []), ...choices]);
+  };
+  for (const context of all.body) add(context.operation, weighted(kinds.body, context, options, (kind, c) => (kind as RequestKind).random(c)));
+  for (const context of all.operation) add(context.operation, weighted(kinds.operation, context, options, (kind, c) => (kind as OperationKind).random(c)));
+  const arbitraries = [...byOperation.values()].filter((choices) => choices.length > 0).map((choices) => fc.oneof(...choices));
+  if (arbitraries.length === 0) throw new Error(`none of the kinds ${[...kinds.body, ...kinds.operation].map((k) => k.name).join(', ')} can be generated for the contract's operations`);
   return arbitraries.length === 1 ? (arbitraries[0] as fc.Arbitrary<RequestCase>) : fc.oneof(...arbitraries);
 }
 
 /** The coverage phase's requests: every kind's deterministic list, the same for every seed. */
 export function coverageCases(contract: Contract = loadContract(), options: GeneratorOptions): RequestCase[] {
   const kinds = selected(options);
-  return contexts(contract, options).flatMap((context) => kinds.flatMap((kind) => kind.coverage(context)));
+  const all = contexts(contract, options);
+  return [...all.body.flatMap((context) => kinds.body.flatMap((kind) => kind.coverage(context))), ...all.operation.flatMap((context) => kinds.operation.flatMap((kind) => kind.coverage(context)))];
 }
 
 /** Valid request bodies (as JSON models) for an operation: what `valid` requests carry. */
@@ -96,4 +128,4 @@ export function validBodyArbitrary(contract: Contract, operation: OperationContr
 export { caseSpellings, mediaTypeSpellings, type CaseSpec, type KindContext } from '../tables/context.js';
 export type { AuthSpelling } from '../tables/credential-spellings.js';
 export { REQUEST_EXTRAS, type RequestExtras } from '../tables/extras.js';
-export { requestKind, type RequestKind } from './kind.js';
+export { operationKind, requestKind, type OperationKind, type RequestKind } from './kind.js';

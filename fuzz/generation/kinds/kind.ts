@@ -10,6 +10,7 @@ import type fc from 'fast-check';
 import type { RequestCase } from '../../types.js';
 import type { VariantTable } from '../variants.js';
 import type { KindContext } from '../tables/context.js';
+import type { OperationContext } from '../tables/operation-context.js';
 
 export interface RequestKind<N extends string = string> {
   readonly name: N;
@@ -31,5 +32,23 @@ export interface RequestKind<N extends string = string> {
 
 /** Keeps a kind's name a literal type, so the registry's names are a union. */
 export function requestKind<const N extends string>(kind: RequestKind<N>): RequestKind<N> {
+  return kind;
+}
+
+/**
+ * A kind that sends every operation of the contract, with or without a body: it is built from the
+ * operation's parameters (tables/operation-context.ts) rather than its request body.
+ */
+export interface OperationKind<N extends string = string> {
+  readonly name: N;
+  /** One line, for the docs: what the kind sends. */
+  readonly description: string;
+  /** Its share of the random phase (relative to the other kinds' weights); 0 for coverage only. */
+  readonly weight: number;
+  random(context: OperationContext): fc.Arbitrary<RequestCase> | undefined;
+  coverage(context: OperationContext): readonly RequestCase[];
+}
+
+export function operationKind<const N extends string>(kind: OperationKind<N>): OperationKind<N> {
   return kind;
 }

@@ -14,6 +14,7 @@ import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Content, Profile, RequestCase } from '../../types.js';
 import { credentialSpellings, type AuthSpelling } from './credential-spellings.js';
 import { extrasArbitrary, NO_EXTRAS, type RequestExtras } from './extras.js';
+import { plainParameters, requestTarget } from './operation-context.js';
 
 export interface CaseSpec {
   readonly kind: string;
@@ -100,13 +101,15 @@ export function mediaTypeSpellings(declared: string): string[] {
   return [...new Set([declared, `${declared}; charset=utf-8`, `${declared};charset=UTF-8`, declared.toUpperCase(), `${capitalised}; Charset=utf-8`, `${declared} ; charset=utf-8`])];
 }
 
-function pathOf(operation: OperationContract): string {
-  if (operation.path.includes('{')) throw new Error(`${operation.operationId}: path parameters are not supported by the generators yet (${operation.path})`);
-  return operation.path;
+/** The operation's path with its required parameters' plain values (operation-context.ts): the body's kinds vary the body, not the parameters. */
+function pathOf(contract: Contract, operation: OperationContract): string {
+  const target = requestTarget(operation, plainParameters(new SchemaArbitraries(contract), operation, 0));
+  if (Object.keys(target.headers).length > 0) throw new Error(`${operation.operationId}: required header parameters on an operation with a body are not generated yet`);
+  return target.query === '' ? target.path : `${target.path}?${target.query}`;
 }
 
 /** The bearer scheme word of an operation, or undefined when it needs no credentials. */
-function bearerScheme(operation: OperationContract): string | undefined {
+export function bearerScheme(operation: OperationContract): string | undefined {
   const requirement = operation.security[0];
   if (requirement === undefined || requirement.length === 0) return undefined;
   const scheme = requirement[0];
@@ -133,7 +136,7 @@ function caseMaker(operation: OperationContract, path: string): (spec: CaseSpec)
     const query = [spec.auth.query, extras.query].filter((q): q is string => q !== undefined && q !== '').join('&');
     return {
       method: operation.method,
-      path: query === '' ? path : `${path}?${query}`,
+      path: query === '' ? path : `${path}${path.includes('?') ? '&' : '?'}${query}`,
       headers,
       body: spec.body,
       kind: spec.kind,
@@ -150,6 +153,11 @@ function caseMaker(operation: OperationContract, path: string): (spec: CaseSpec)
   };
 }
 
+/** Valid credentials as most clients write them (none for an operation the contract opens). */
+export function validAuthOf(scheme: string | undefined, token: string): AuthSpelling {
+  return scheme === undefined ? { header: undefined, credentials: 'valid', shown: '' } : { header: `${scheme} ${token}`, credentials: 'valid', shown: `Authorization: ${scheme} <token>` };
+}
+
 export function kindContext(contract: Contract, operation: OperationContract, options: ContextOptions): KindContext {
   const requestBody = operation.requestBody;
   if (!requestBody) throw new Error(`${operation.operationId}: the generators need an operation with a JSON request body`);
@@ -157,13 +165,13 @@ export function kindContext(contract: Contract, operation: OperationContract, op
   const schemas = new SchemaArbitraries(contract);
   const shape = requestBody.shape;
   const isObject = contract.resolve(requestBody.schema).type === 'object' || shape.properties.size > 0;
-  const path = pathOf(operation);
+  const path = pathOf(contract, operation);
   const scheme = bearerScheme(operation);
   const jsonTypes = requestBody.mediaTypes.filter((t) => /^application\/json$/i.test(t));
   if (jsonTypes.length === 0) throw new Error(`${operation.operationId}: the request body declares no application/json content`);
   const integerKeys = resourceKeyProperties(contract, operation);
 
-  const validAuth: AuthSpelling = scheme === undefined ? { header: undefined, credentials: 'valid', shown: '' } : { header: `${scheme} ${options.token}`, credentials: 'valid', shown: `Authorization: ${scheme} <token>` };
+  const validAuth = validAuthOf(scheme, options.token);
   const acceptedAuth = scheme === undefined ? [] : credentialSpellings('accept', scheme, options.token, profile);
   // Spellings a request of any kind may carry: none the RFCs leave open, so that the request's
   // `lenient` stays about its body.

@@ -8,8 +8,8 @@ import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf } f
 
 export const rejectsInvalid = exchangeCheck({
   name: 'rejects-invalid',
-  description: 'every invalid body, malformed JSON or wrong media type gets a declared 4xx - any of them, not only the 400 the reference uses - never a success',
-  applies: (request, outcome) => request.content === 'invalid' && request.credentials === 'valid' && !isServerError(outcome),
+  description: 'every invalid body, malformed JSON, wrong media type or invalid parameter gets a declared 4xx - any of them, not only the 400 the reference uses - never a success',
+  applies: (request, outcome, { contract }) => request.content === 'invalid' && request.credentials === 'valid' && !isServerError(outcome) && operationOf(contract, request) !== undefined,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
     const operation = operationOf(contract, request);

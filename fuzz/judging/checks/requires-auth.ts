@@ -20,7 +20,7 @@ import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf } f
 export const requiresAuth = exchangeCheck({
   name: 'requires-auth',
   description: 'missing, wrong or malformed credentials never get a 2xx, and get 401 with a WWW-Authenticate: Bearer challenge in the grammar of RFC 9110 with auth-params (RFC 6750, section 3); malformed credentials may get a declared 400 (RFC 6750, section 3.1)',
-  applies: (request, outcome) => request.credentials !== 'valid' && !isServerError(outcome),
+  applies: (request, outcome, { contract }) => request.credentials !== 'valid' && !isServerError(outcome) && operationOf(contract, request) !== undefined,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
     const operation = operationOf(contract, request);

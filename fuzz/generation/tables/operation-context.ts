@@ -1,0 +1,173 @@
+/**
+ * What the kinds that send every operation are built from: the operation's parameters as the
+ * contract declares them (path, query, header), valid values drawn from their schemas and written
+ * as a request carries them - int64 digit for digit, never through a double - and a request of the
+ * operation made from them, with a plain valid body only where the operation declares one.
+ *
+ * The contract judges every value: a parameter's text is valid when the operation's own reading of
+ * a request (OperationContract.parseParameters, what the kit's pipeline runs) accepts it.
+ */
+import fc from 'fast-check';
+import type { Contract, OperationContract, ParameterContract } from '../../../src/openapi/index.js';
+import { writeJson, type JsonModel } from '../json-text.js';
+import { SchemaArbitraries } from '../schema-arbitraries.js';
+import type { Content, Profile, RequestCase } from '../../types.js';
+import type { AuthSpelling } from './credential-spellings.js';
+
+/** A parameter's value as a request carries it: one text, or a list's items. */
+export type ParameterText = string | readonly string[];
+
+/** Parameter values by `in name` (parameterKey); a parameter left out is absent from the request. */
+export type ParameterTexts = Readonly<Record<string, ParameterText>>;
+
+export function parameterKey(parameter: ParameterContract): string {
+  return `${parameter.in} ${parameter.name}`;
+}
+
+/** A model of a parameter's value as its text: a string as it is, anything else as its JSON text (a number's digits). */
+export function modelText(model: JsonModel): ParameterText {
+  if (model.kind === 'string') return model.value;
+  if (model.kind === 'array') return model.items.map((item) => (item.kind === 'string' ? item.value : writeJson(item)));
+  return writeJson(model);
+}
+
+/** A UTF-16 unit with no partner: not text percent-encoding can carry (encodeURIComponent throws). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * How long a parameter's text may be, percent-encoded: RFC 9110, section 4.1 recommends that
+ * recipients support request lines of 8000 octets at least; a longer one may get 414 or 431
+ * whatever the contract says (sections 15.5.15, RFC 6585 section 5).
+ */
+const MAX_PARAMETER_OCTETS = 4000;
+
+/** Text a request can carry in the parameter's place: a path segment that is not empty or a dot segment; a header field's visible ASCII (RFC 9110, section 5.5); within the length every recipient supports. */
+export function carriable(parameter: ParameterContract, text: ParameterText): boolean {
+  const items = typeof text === 'string' ? [text] : text;
+  if (items.some((item) => LONE_SURROGATE.test(item))) return false;
+  if (items.reduce((n, item) => n + encodeURIComponent(item).length + 1, 0) > MAX_PARAMETER_OCTETS) return false;
+  if (parameter.in === 'path') return items.length > 0 && items.every((item) => item !== '' && item !== '.' && item !== '..');
+  if (parameter.in === 'header') return items.every((item) => /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(item));
+  return true;
+}
+
+/** The request target and header fields of the operation with these parameter values (OpenAPI 3.1 default styles: simple, form). */
+export function requestTarget(operation: OperationContract, values: ParameterTexts): { path: string; query: string; headers: Record<string, string> } {
+  let path = operation.path;
+  const query: string[] = [];
+  const headers: Record<string, string> = {};
+  for (const parameter of operation.parameters) {
+    const text = values[parameterKey(parameter)];
+    if (text === undefined) continue;
+    const items = typeof text === 'string' ? [text] : text;
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, items.map(encodeURIComponent).join(','));
+    else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = items.join(',');
+    else if (parameter.array && parameter.explode) query.push(...items.map((item) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(item)}`));
+    else query.push(`${encodeURIComponent(parameter.name)}=${items.map(encodeURIComponent).join(',')}`);
+  }
+  return { path, query: query.join('&'), headers };
+}
+
+/** Whether the operation reads these values as valid parameters: the contract's own judgement. */
+export function parametersValid(operation: OperationContract, values: ParameterTexts): boolean {
+  const target = requestTarget(operation, values);
+  const path: Record<string, string> = {};
+  for (const parameter of operation.parameters) {
+    const text = values[parameterKey(parameter)];
+    if (parameter.in === 'path' && text !== undefined) path[parameter.name] = (typeof text === 'string' ? [text] : text).map(encodeURIComponent).join(',');
+  }
+  return !('problem' in operation.parseParameters({ path, query: target.query, headers: target.headers }));
+}
+
+/** The plain values of the operation's required parameters (and of none other): different for each `n` where the schema allows. */
+export function plainParameters(schemas: SchemaArbitraries, operation: OperationContract, n: number): ParameterTexts {
+  const values: Record<string, ParameterText> = {};
+  for (const parameter of operation.parameters) if (parameter.required) values[parameterKey(parameter)] = modelText(schemas.plain(parameter.schema, n));
+  return values;
+}
+
+/** Valid values of the operation's parameters, each optional one present or not, drawn from their schemas. */
+export function parametersArbitrary(schemas: SchemaArbitraries, operation: OperationContract): fc.Arbitrary<ParameterTexts> {
+  const entries = operation.parameters.map((parameter) => {
+    const value = schemas
+      .valid(parameter.schema)
+      .map(modelText)
+      .filter((text) => carriable(parameter, text));
+    return [parameterKey(parameter), parameter.required ? value : fc.option(value, { nil: undefined })] as const;
+  });
+  return fc
+    .record(Object.fromEntries(entries) as Record<string, fc.Arbitrary<ParameterText | undefined>>)
+    .map((record) => Object.fromEntries(Object.entries(record).filter((entry): entry is [string, ParameterText] => entry[1] !== undefined)))
+    .filter((values) => parametersValid(operation, values));
+}
+
+/** What a request of the operation is, besides its parameters. */
+export interface OperationSpec {
+  readonly kind: string;
+  readonly variant: string;
+  readonly content: Content;
+  readonly auth: AuthSpelling;
+  readonly values: ParameterTexts;
+  /** Another method than the operation's (an undeclared one, HEAD for a GET). */
+  readonly method?: string;
+  /** The body's number: a plain valid body where the operation declares one (different for each n). */
+  readonly n?: number;
+  readonly tags?: readonly string[];
+  readonly setup?: readonly RequestCase[];
+}
+
+export interface OperationContext {
+  readonly contract: Contract;
+  readonly operation: OperationContract;
+  readonly profile: Profile;
+  readonly token: string;
+  readonly schemas: SchemaArbitraries;
+  /** The scheme word of the operation's bearer scheme, or undefined when the contract opens it. */
+  readonly scheme: string | undefined;
+  readonly validAuth: AuthSpelling;
+  readonly parameters: fc.Arbitrary<ParameterTexts>;
+  plainParameters(n: number): ParameterTexts;
+  make(spec: OperationSpec): RequestCase;
+}
+
+export function operationContext(contract: Contract, operation: OperationContract, options: { token: string; profile: Profile; scheme: string | undefined; validAuth: AuthSpelling }): OperationContext {
+  const schemas = new SchemaArbitraries(contract);
+  const requestBody = operation.requestBody;
+  const jsonType = requestBody?.mediaTypes.find((t) => /^application\/json$/i.test(t));
+  const make = (spec: OperationSpec): RequestCase => {
+    const target = requestTarget(operation, spec.values);
+    const headers: Record<string, string> = { accept: 'application/json', ...target.headers };
+    if (spec.auth.header !== undefined) headers.authorization = spec.auth.header;
+    const withBody = requestBody !== undefined && jsonType !== undefined && spec.method === undefined;
+    if (withBody) headers['content-type'] = jsonType;
+    const query = [target.query, spec.auth.query].filter((q): q is string => q !== undefined && q !== '').join('&');
+    return {
+      method: spec.method ?? operation.method,
+      path: query === '' ? target.path : `${target.path}?${query}`,
+      headers,
+      body: withBody ? Buffer.from(writeJson(schemas.plain(requestBody.schema, spec.n ?? 0)), 'utf8') : new Uint8Array(0),
+      kind: spec.kind,
+      variant: spec.variant,
+      content: spec.content,
+      credentials: spec.auth.credentials,
+      setup: spec.setup ?? [],
+      // A spelling of credentials the RFCs leave open leaves only its refusal open (as caseMaker, context.ts).
+      ...(spec.auth.lenient === undefined ? {} : { lenient: spec.auth.lenient, lenientAbout: 'refusal' as const }),
+      ...(spec.auth.moreHeaders === undefined ? {} : { extraLines: spec.auth.moreHeaders.map((value) => ['authorization', value] as const) }),
+      ...(spec.auth.derived === undefined ? {} : { derived: spec.auth.derived }),
+      ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
+    };
+  };
+  return {
+    contract,
+    operation,
+    profile: options.profile,
+    token: options.token,
+    schemas,
+    scheme: options.scheme,
+    validAuth: options.validAuth,
+    parameters: parametersArbitrary(schemas, operation),
+    plainParameters: (n) => plainParameters(schemas, operation, n),
+    make,
+  };
+}

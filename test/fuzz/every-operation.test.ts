@@ -1,0 +1,76 @@
+/**
+ * conform tests every operation of a contract: the reference started with the example full store
+ * (examples/contracts/plant-store-full.yaml: list, read, replace, delete) passes a run whose
+ * requests reach every operation - parameters from their schemas, bad parameters, bad
+ * credentials on secured operations without a body, undeclared methods and HEAD on every path.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coverageCases } from '../../fuzz/generation/kinds/index.js';
+import type { Report } from '../../fuzz/index.js';
+import { runConformance } from '../../fuzz/run/runner.js';
+import { OPERATION_FAULTS, OPERATION_UNUSUAL, startOperationImplementation, type OperationImplementation } from '../faulty/operations.js';
+import { fullStore, trees } from '../support/contracts.js';
+import { startReference, TEST_TOKEN } from '../support/servers.js';
+
+const contract = fullStore();
+
+describe('conform --contract with the full store', () => {
+  let server: Awaited<ReturnType<typeof startReference>>;
+  beforeAll(async () => {
+    server = await startReference({ contract });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('the coverage phase sends every operation, and an undeclared method and HEAD on every path', () => {
+    const cases = coverageCases(contract, { token: TEST_TOKEN });
+    const sent = new Set(cases.map((c) => `${c.method} ${c.path.split('?', 1)[0] ?? ''}`.replace(/\/[^/]+$/, (tail) => (tail === '/plants' ? tail : '/{item}'))));
+    for (const operation of contract.operations) expect(cases.some((c) => contract.findOperation(c.method, c.path.split('?', 1)[0] ?? '') === operation)).toBe(true);
+    expect(sent).toContain('HEAD /plants/{item}');
+    expect(sent).toContain('PATCH /plants/{item}');
+    // An int64 path parameter is written digit for digit: its bounds are probed exactly.
+    expect(cases.some((c) => c.kind === 'invalid-parameter' && c.path.endsWith('/9223372036854775808'))).toBe(true);
+    expect(cases.some((c) => c.kind === 'valid-parameters' && c.path.endsWith('/9223372036854775807'))).toBe(true);
+  });
+
+  it('an operation the contract opens (security: []) is not attacked with credentials; the secured ones are', () => {
+    const orchard = trees();
+    const cases = coverageCases(orchard, { token: TEST_TOKEN });
+    const open = orchard.operations.filter((o) => o.security.length === 0);
+    expect(open.length).toBeGreaterThan(0);
+    const attacked = cases.filter((c) => c.credentials !== 'valid').map((c) => orchard.findOperation(c.method, c.path.split('?', 1)[0] ?? ''));
+    for (const operation of open) expect(attacked).not.toContain(operation);
+    for (const operation of orchard.operations.filter((o) => o.security.length > 0)) expect(attacked).toContain(operation);
+  });
+
+  it('the reference passes coverage and random phases (seed 5)', async () => {
+    const report = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract, seed: 5, runs: 200, phases: ['coverage', 'random'] });
+    console.log(`seed 5: ${report.requests} requests`, report.kinds, report.warnings.map((w) => w.message));
+    expect(report.failures.map((f) => f.message)).toEqual([]);
+    for (const kind of ['valid-parameters', 'invalid-parameter', 'bad-auth-no-body', 'other-method']) expect(report.kinds[kind] ?? 0).toBeGreaterThan(0);
+    expect(report.checks['method-semantics'].requests).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('faulty implementations of the other operations are caught by their check; unusual ones pass', () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    await Promise.all(closers.map((close) => close()));
+  });
+  const run = async (implementation: OperationImplementation): Promise<Report> => {
+    const server = await startOperationImplementation(implementation);
+    closers.push(() => server.close());
+    return runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract, seed: 7, phases: ['coverage'] });
+  };
+
+  it.each(OPERATION_FAULTS.map((f) => [f.name, f] as const))('%s is caught', async (_name, implementation) => {
+    const report = await run(implementation);
+    expect(report.failures.map((f) => f.check)).toContain(implementation.caughtBy);
+  }, 120_000);
+
+  it.each(OPERATION_UNUSUAL.map((f) => [f.name, f] as const))('%s passes', async (_name, implementation) => {
+    const report = await run(implementation);
+    expect(report.failures.map((f) => f.message)).toEqual([]);
+  }, 120_000);
+});
