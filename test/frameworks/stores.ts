@@ -55,14 +55,17 @@ const token = TEST_TOKEN;
 
 const LENIENT_UTF8 = 'bytes that are not UTF-8 inside a string are decoded to U+FFFD and the plant stored (RFC 8259, section 9 lets a parser accept them)';
 
+const ROUTER_404 = 'its router knows paths, not methods: a method the path does not declare gets 404, where RFC 9110, section 15.5.6 answers 405 with Allow';
+
 export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
-  { name: 'express', framework: 'Express', warns: { 'rejects-invalid': `body-parser's decoder: ${LENIENT_UTF8}` }, start: () => startExpressStore({ token }) },
+  { name: 'express', framework: 'Express', warns: { 'rejects-invalid': `body-parser's decoder: ${LENIENT_UTF8}`, 'method-semantics': ROUTER_404 }, start: () => startExpressStore({ token }) },
   {
     name: 'fastify',
     framework: 'Fastify',
     warns: {
       'accepts-valid': 'secure-json-parse refuses a body with a __proto__ key, or a constructor holding prototype, with 400 (prototype poisoning)',
       'rejects-invalid': `parseAs: 'string': ${LENIENT_UTF8}`,
+      'method-semantics': ROUTER_404,
     },
     start: () => startFastifyStore({ token }),
   },
@@ -72,6 +75,7 @@ export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
     warns: {
       'requires-auth': "bearerAuth answers an Authorization field of another scheme (Basic, Token, Bearer<token>) with 400 invalid_request, where RFC 6750, section 3.1 answers 401",
       'rejects-invalid': `c.req.text(): ${LENIENT_UTF8}`,
+      'method-semantics': ROUTER_404,
     },
     start: () => startHonoStore({ token }),
   },
@@ -85,7 +89,7 @@ export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
     },
     start: () => startPythonStore({ token }),
   },
-  { name: 'node-http', framework: 'node:http', warns: {}, start: () => startNodeHttpStore({ token }) },
+  { name: 'node-http', framework: 'node:http', warns: { 'method-semantics': ROUTER_404 }, start: () => startNodeHttpStore({ token }) },
 ];
 
 // --- the faulty ones' single lines ---

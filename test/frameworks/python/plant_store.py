@@ -134,6 +134,16 @@ def make_handler(token, defect):
                 chunks.append(self.rfile.read(size))
                 self.rfile.readline()
 
+        def refuse_method(self):
+            # http.server answers a method without a do_ handler 501; the path supports POST only (RFC 9110, section 15.5.6).
+            self.read_body()
+            self.answer(405, {"error": 405, "message": f"method: {self.command} is not allowed"}, [("Allow", "POST")])
+
+        do_GET = do_PUT = do_DELETE = do_PATCH = refuse_method
+
+        def do_HEAD(self):
+            self.answer(405, {"error": 405, "message": "method: HEAD is not allowed"}, [("Allow", "POST")])
+
         def do_POST(self):
             if self.path.split("?", 1)[0] != "/plants":
                 self.answer(404, {"error": 404, "message": "not found"})
@@ -146,7 +156,7 @@ def make_handler(token, defect):
                     raise Invalid("content-type: must be application/json")
                 try:
                     value = json.loads(body, parse_float=Decimal)
-                except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an int over 4300 digits
+                except (ValueError, RecursionError) as error:  # JSONDecodeError, UnicodeDecodeError, an int over 4300 digits, nesting deeper than the interpreter recurses
                     raise Invalid(f"malformed JSON: {error}") from error
                 plant = read_plant(value, defect)
             except Invalid as error:
