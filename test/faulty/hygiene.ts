@@ -131,7 +131,8 @@ export const HYGIENE_FAULTS: readonly HygieneFault[] = [
   {
     name: 'second-answer-after-an-error',
     caughtBy: 'one-answer-per-request',
-    touches: [],
+    // Its HTTP layer reads Content-Length bodies only: a valid body sent chunked is refused (accepts-valid).
+    touches: ['accepts-valid'],
     defect: 'a server on raw sockets whose error path forgets to return: after the 400 for a body that is not JSON, the code that expected a plant writes a 500 too',
     start: () =>
       startRawServer((socket, _request, answer) => {
@@ -141,7 +142,7 @@ export const HYGIENE_FAULTS: readonly HygieneFault[] = [
         }
       }),
   },
-  fault('answers-swapped-between-requests', 'one-answer-per-request', [], 'the plant being saved is kept in a module-level variable across an await: under concurrent requests an answer carries the plant of another request', () => {
+  fault('answers-swapped-between-requests', 'one-answer-per-request', ['echo'], 'the plant being saved is kept in a module-level variable across an await: under concurrent requests an answer carries the plant of another request', () => {
     let saving: string | undefined;
     return (_request, correct) => {
       const answer = correct();
