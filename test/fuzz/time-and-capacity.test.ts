@@ -142,8 +142,10 @@ describe('the run checks of time, end to end', () => {
     const [finding] = report.failures;
     expect(finding).toMatchObject({ phase: 'random', reproduced: true });
     expect(finding?.shrinks).toBeGreaterThan(0);
-    const name = (JSON.parse(finding?.request?.body ?? '{}') as { name?: string }).name ?? '';
-    expect(name, `${name.length} characters after ${finding?.shrinks ?? 0} shrinks`).toBe(`${'a'.repeat(20)}!`);
+    // Read from the text, not JSON.parse: the shrunk request may be one refused for another reason (a malformed body).
+    const name = /"name"\s*:\s*"([^"]*)"/.exec(finding?.request?.body ?? '')?.[1] ?? '';
+    // The shortest name that is still slow: 20 of one word character and one other (which ones, the shrinking's path decides).
+    expect(name, `${name.length} characters after ${finding?.shrinks ?? 0} shrinks`).toMatch(/^(\w)\1{19}[^\w\s]$/);
     // The name is slow in any request: a valid one, or one refused for another reason (id missing).
     expect(finding?.message).toMatch(/ request \(.*\) was answered (200|400) after \d+ ms; the bound is 250 ms/);
     expect(report.responseTimes.boundMs).toBe(250);
