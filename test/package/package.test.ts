@@ -199,7 +199,8 @@ function importedPackages(dir: string): Set<string> {
   const names = new Set<string>();
   for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
     const code = readFileSync(join(dir, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, ''); // not the examples in comments
-    for (const [, specifier = ''] of code.matchAll(/(?:\bfrom|\bimport\s*\()\s*'([^'.][^']*)'/g)) {
+    // import … from 'x', import('x'), and a require made with createRequire: createRequire(…)('x').
+    for (const [, specifier = ''] of code.matchAll(/(?:\bfrom|\bimport\s*\(|\)\()\s*'([^'.][^']*)'/g)) {
       if (specifier.startsWith('node:')) continue;
       names.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
     }
