@@ -111,6 +111,16 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/** The value below which a share `q` (0 to 1) of the values lie, interpolated between neighbours; NaN for none. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const below = Math.floor(at);
+  const above = Math.min(sorted.length - 1, below + 1);
+  return (sorted[below] as number) + ((sorted[above] as number) - (sorted[below] as number)) * (at - below);
+}
+
 /** The Mann–Kendall test of a series for a monotonic trend. */
 export interface MannKendall {
   readonly n: number;

@@ -95,7 +95,7 @@ export function timeAndCapacity(report: Report): string[] {
   }
   const trend = report.degradation.trend;
   if (trend) {
-    const control = trend.controlQuartersMs === undefined ? '' : `; control ${milliseconds(trend.controlQuartersMs[0] ?? 0)} then ${milliseconds(trend.controlQuartersMs[3] ?? 0)}, ratio × ${trend.ratio.toFixed(2)}`;
+    const control = trend.controlQuartersMs === undefined ? '' : `; control ${milliseconds(trend.controlQuartersMs[0] ?? 0)} then ${milliseconds(trend.controlQuartersMs[3] ?? 0)}: canary × ${trend.ratio.toFixed(2)}, control × ${(trend.controlRatio ?? 1).toFixed(2)}`;
     lines.push(`canary: ${milliseconds(trend.firstMs)} at first, ${milliseconds(trend.lastMs)} at last (${trend.readings} readings, Mann–Kendall z = ${trend.z.toFixed(2)}${control})`);
   } else if (report.degradation.notJudged !== undefined) {
     lines.push(`canary: degradation not exercised: ${report.degradation.notJudged}`);

@@ -2,8 +2,8 @@
  * The canary's control: a bare node:http server in a child process the runner starts, read in the
  * same rounds as the canary (canary.ts), send for send in turn. Both are processes on the same
  * machine answering a request of the same size, so whatever slows the machine (other processes,
- * a busy loop, the kit's own garbage collection) slows both; the ratio canary / control is the
- * target's own speed, and `degradation` judges the ratio (judging/checks/degradation.ts).
+ * a busy loop, the kit's own garbage collection) slows both; `degradation` takes the part of the
+ * canary's rise the control shares for the machine's (judging/checks/degradation.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';

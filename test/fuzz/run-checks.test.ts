@@ -182,7 +182,7 @@ describe('degradation', () => {
     expect(trend?.degraded).toBe(true);
     const [verdict] = judge(rising);
     expect(verdict?.severity).toBe('failure');
-    expect(verdict?.message).toMatch(/^the target got steadily slower: the canary \(a valid request sent alone, the fastest of 5 sends\) took [\d.]+ ms, then [\d.]+ ms, then [\d.]+ ms, then [\d.]+ ms \(medians of the quarters of its 40 readings\), from exchange 0 to 5850; no control \(the canary judged alone; a line fits it as well as a step, deviations [\d.]+ and [\d.]+ ms\); Mann–Kendall z = [\d.]+ \(τ = [\d.]+\), [\d.]+ and [\d.]+ in each half; \+[\d.]+ ms per 1000 requests \(Theil–Sen\)$/);
+    expect(verdict?.message).toMatch(/^the target got steadily slower: the canary \(a valid request sent alone, the fastest of 5 sends\) took [\d.]+ ms, then [\d.]+ ms, then [\d.]+ ms, then [\d.]+ ms \(the lower quartiles of the quarters of its 40 readings\), from exchange 0 to 5850; no control \(the canary judged alone; a line fits it as well as a step, deviations [\d.]+ and [\d.]+ ms\); Mann–Kendall z = [\d.]+ \(τ = [\d.]+\), [\d.]+ and [\d.]+ in each half; \+[\d.]+ ms per 1000 requests \(Theil–Sen\)$/);
     expect(trend?.msPer1000).toBeGreaterThan(0.3);
   });
 
