@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ['bench/oracle-rates.test.ts'],
     pool: 'forks',
-    testTimeout: 3_600_000,
+    testTimeout: 10_800_000,
     env: { PACT_DO_NOT_TRACK: 'true' },
   },
 });

@@ -308,6 +308,27 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
     }),
     alone: 'its defect is a trend of its times, which another implementation\'s load in the same process would blur',
   },
+  {
+    ...statefulFault('scans-every-row-on-every-write', 'degradation', 'plants are kept as rows of JSON text, and every write recounts the plants per tag for a metrics gauge by parsing every row (no running count): each write costs more than the one before, in proportion to the plants stored', () => {
+      const rows = new Map<bigint, string>();
+      const plantsPerTag = new Map<string, number>();
+      return (request, correct) => {
+        const answer = correct();
+        const id = answer.status === 200 ? idOf(responseObject(answer)) : undefined;
+        if (id === undefined) return answer;
+        rows.set(id, answer.body);
+        plantsPerTag.clear();
+        for (const row of rows.values()) {
+          // Only the tag is read: JSON.parse's doubles do not touch it.
+          const { tag } = JSON.parse(row) as { tag?: unknown };
+          if (typeof tag !== 'string') continue;
+          plantsPerTag.set(tag, (plantsPerTag.get(tag) ?? 0) + 1);
+        }
+        return answer;
+      };
+    }),
+    alone: 'its defect is a trend of its times, which another implementation\'s load in the same process would blur',
+  },
   statefulFault('full-at-1000-plants', 'no-server-error', 'plants live in a table of 1,000 rows: once it is full a new plant gets 500 (replacing one it holds still works)', () => {
     const rows = new Set<bigint>();
     return (request, correct) => {
