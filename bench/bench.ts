@@ -60,7 +60,8 @@ const CONFORM_RUNS = 3;
 /** Checked requests per second of a default conform run against the reference, in every run (issue 22). */
 const CONFORM_GOAL = 3000;
 
-const compared = args.compare === undefined ? [] : [referenceTarget({ root: resolve(args.compare), name: 'before' })];
+const compareRoot = args.compare === undefined ? undefined : resolve(args.compare);
+const compared = compareRoot === undefined ? [] : [referenceTarget({ root: compareRoot, name: 'before' })];
 /** The running reference, the proxy's upstream: the proxy comes last in the catalogue, so the reference is up by then. */
 let referenceUrl: string | undefined;
 const catalogue: readonly TargetSpec[] = [baselineTarget, referenceTarget(), referenceTarget({ name: 'quiet', quiet: true }), ...compared, prismTarget, mockTarget, proxyTarget(() => referenceUrl)];
@@ -79,6 +80,15 @@ async function probe(url: string, kinds: readonly Kind[]): Promise<{ statuses: n
     if (named !== null) violations.push(`${kind.name}: ${named}`);
   }
   return { statuses, violations };
+}
+
+/** One conform run's figures, on one line. */
+function conformLine(run: ConformFigures): string {
+  return (
+    `${run.checkedRequests ?? '?'} requests checked in ${fixed(run.wallSeconds, 2)} s of wall time (${fixed(run.checkedPerSecond ?? Number.NaN, 0)}/s, start-up included); ` +
+    `${fixed(run.engineRequestsPerSecond ?? Number.NaN, 0)}/s over the ${fixed(run.checkingSeconds ?? Number.NaN, 2)} s checking phase; ` +
+    `CPU: conform ${fixed(run.conformCpuSeconds ?? Number.NaN, 2)} s (${fixed(perConformCpuSecond(run), 0)} checked requests per CPU second), the reference ${fixed(run.referenceCpuSeconds ?? Number.NaN, 2)} s; exit ${run.exitCode}`
+  );
 }
 
 /** Requests a conform run checked per CPU second of its own process (start-up included). */
@@ -231,14 +241,21 @@ async function main(): Promise<number> {
       if (why === undefined) {
         process.stdout.write(`\nconform: ${CONFORM_RUNS} default runs, each against a fresh reference\n`);
         const runs: ConformFigures[] = [];
+        const before: ConformFigures[] = [];
         for (let i = 0; i < CONFORM_RUNS; i++) {
-          const run = await measureConform();
-          runs.push(run);
-          process.stdout.write(
-            `  ${run.checkedRequests ?? '?'} requests checked in ${fixed(run.wallSeconds, 2)} s of wall time (${fixed(run.checkedPerSecond ?? Number.NaN, 0)}/s, start-up included); ` +
-              `${fixed(run.engineRequestsPerSecond ?? Number.NaN, 0)}/s over the ${fixed(run.checkingSeconds ?? Number.NaN, 2)} s checking phase; ` +
-              `CPU: conform ${fixed(run.conformCpuSeconds ?? Number.NaN, 2)} s (${fixed(perConformCpuSecond(run), 0)} checked requests per CPU second), the reference ${fixed(run.referenceCpuSeconds ?? Number.NaN, 2)} s; exit ${run.exitCode}\n`,
-          );
+          // With --compare, the other checkout's engine runs beside each, in alternating order (ABBA).
+          const order = compareRoot === undefined ? [undefined] : i % 2 === 0 ? [undefined, compareRoot] : [compareRoot, undefined];
+          for (const root of order) {
+            const run = await measureConform([], root);
+            (root === undefined ? runs : before).push(run);
+            process.stdout.write(`  ${root === undefined ? '' : 'before: '}${conformLine(run)}\n`);
+          }
+        }
+        if (compareRoot !== undefined) {
+          const pairs = runs.map((run, i) => [run, before[i]] as const);
+          const ratio = (figure: (run: ConformFigures) => number): number => median(pairs.map(([now, then]) => (then === undefined ? Number.NaN : figure(now) / figure(then))));
+          targets.push({ name: 'conform / before, checked requests/s (checking phase)', value: ratio((r) => r.engineRequestsPerSecond ?? Number.NaN) });
+          targets.push({ name: 'conform / before, checked requests per CPU second of conform', value: ratio(perConformCpuSecond) });
         }
         const checkedPerSecond = median(runs.flatMap((r) => (r.engineRequestsPerSecond === undefined ? [] : [r.engineRequestsPerSecond])));
         // On a loaded machine the wall-time figure says more of the load than of the engine: this one much less.

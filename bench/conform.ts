@@ -56,17 +56,21 @@ export function requestCount(report: unknown): number | undefined {
   return undefined;
 }
 
-export async function measureConform(extraArgs: readonly string[] = []): Promise<ConformFigures> {
+/**
+ * One default conform run against a fresh reference of this checkout. `root` picks the checkout
+ * whose conform runs (bench --compare: another checkout's engine against the same reference).
+ */
+export async function measureConform(extraArgs: readonly string[] = [], root: string = ROOT): Promise<ConformFigures> {
   const reference = await startTarget(referenceTarget({ quiet: true }));
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
   const report = join(dir, 'conform.json');
-  const args = [join(ROOT, 'bin', 'plant-store.js'), 'conform', '--base-url', reference.url, '--token', BENCH_TOKEN, '--json', report, ...extraArgs];
+  const args = [join(root, 'bin', 'plant-store.js'), 'conform', '--base-url', reference.url, '--token', BENCH_TOKEN, '--json', report, ...extraArgs];
   try {
     const started = performance.now();
     const referenceBefore = cpuSeconds(reference.pid);
     let conformCpu: number | undefined;
     const exitCode = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+      const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
       const sampler = setInterval(() => {
         const used = child.pid === undefined ? undefined : cpuSeconds(child.pid);
         if (used) conformCpu = used.user + used.system;
@@ -95,7 +99,7 @@ export async function measureConform(extraArgs: readonly string[] = []): Promise
     };
     const checkingMs = field('checkingMs');
     return {
-      command: `plant-store conform --base-url ${reference.url} --token ${BENCH_TOKEN} --json <file> ${extraArgs.join(' ')}`.trim(),
+      command: `${root === ROOT ? '' : `(${root}) `}plant-store conform --base-url ${reference.url} --token ${BENCH_TOKEN} --json <file> ${extraArgs.join(' ')}`.trim(),
       exitCode,
       wallSeconds,
       checkedRequests,
