@@ -79,7 +79,7 @@ describe('walks', () => {
 
 describe('sequences', () => {
   it('carry an int64 key beyond 2^53 through the link digit for digit', () => {
-    const request = sequenceCase(fullWalk(), 'delete-then-read', '{"name":"Fern","id":9007199254740993}', undefined, options);
+    const request = sequenceCase(full, fullWalk(), 'delete-then-read', '{"name":"Fern","id":9007199254740993}', undefined, options);
     expect([...request.setup, request].map((step) => `${step.method} ${step.path}`)).toEqual(['POST /plants', 'DELETE /plants/9007199254740993', 'GET /plants/9007199254740993']);
     expect(request.link?.expects).toBe('gone');
   });
@@ -95,9 +95,9 @@ describe('sequences', () => {
 });
 
 describe('the phase\'s checks', () => {
-  const created = sequenceCase(fullWalk(), 'read', '{"name":"Fern","id":9007199254740993}', undefined, options);
-  const gone = sequenceCase(fullWalk(), 'delete-then-read', '{"name":"Fern","id":9007199254740993}', undefined, options);
-  const replaced = sequenceCase(fullWalk(), 'replace-then-read', '{"name":"Fern","id":5}', '{"name":"Palm"}', options);
+  const created = sequenceCase(full, fullWalk(), 'read', '{"name":"Fern","id":9007199254740993}', undefined, options);
+  const gone = sequenceCase(full, fullWalk(), 'delete-then-read', '{"name":"Fern","id":9007199254740993}', undefined, options);
+  const replaced = sequenceCase(full, fullWalk(), 'replace-then-read', '{"name":"Fern","id":5}', '{"name":"Palm"}', options);
 
   it('accept the resource with extra properties, or its int64 key as the string of its digits', () => {
     expect(judgeExchange('resource-available', created, answer(200, '{"name":"Fern","id":9007199254740993,"createdAt":"today"}'), full)).toEqual([]);
