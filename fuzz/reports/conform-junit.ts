@@ -2,7 +2,7 @@
 import { CHECKS } from '../judging/index.js';
 import { junitXml, type JUnitCase } from './junit.js';
 import type { Report } from '../run/record.js';
-import { describeFinding } from './text.js';
+import { contractName, describeFinding } from './text.js';
 
 /**
  * JUnit XML (the format Jenkins, GitLab and GitHub test reporters read): one test case per check.
@@ -24,7 +24,7 @@ export function toJUnit(report: Report, options: { strict?: boolean } = {}): str
   if (report.stoppedEarly !== undefined) cases.push({ name: 'run completed', outcome: { kind: 'error', message: report.stoppedEarly } });
   return junitXml({
     tool: 'conform',
-    name: `${report.contract.title} ${report.contract.version} at ${report.target}`,
+    name: `${contractName(report.contract)} at ${report.target}`,
     durationMs: report.durationMs,
     properties: [
       ['seed', report.seed],

@@ -9,7 +9,7 @@ import { CHECKS } from '../judging/index.js';
 import { histogramPlot, latencyPlot, runPhases, type Marker } from './html-plots.js';
 import { exactText, html, markedText, render, trusted, type Html } from './html.js';
 import { replayLabel } from './replay-label.js';
-import { howFound, milliseconds, seconds, runVerdict, timeAndCapacity, tokenHint, verdictOf } from './text.js';
+import { contractName, howFound, milliseconds, seconds, runVerdict, timeAndCapacity, tokenHint, verdictOf } from './text.js';
 import type { Report, ReportedFinding, ReportedOutcome, ReportedRequest } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
 
@@ -169,7 +169,7 @@ function verdictBlock(report: Report, strict: boolean): Html {
 function factsList(report: Report): Html {
   const phases = runPhases(report.phases).map(({ phase }) => `${phase} ${report.phases[phase]?.requests ?? 0}`);
   const facts: [string, Html][] = [
-    ['Contract', html`${report.contract.title} ${report.contract.version}`],
+    ['Contract', html`${contractName(report.contract)}`],
     ['Target', html`<code>${report.target}</code>`],
     ['Profile', html`${report.profile}`],
     ['Seed', html`${report.seed}`],

@@ -4,9 +4,14 @@
  * shared by the JUnit and HTML reports.
  */
 import { CHECK_NAMES, type CheckName } from '../judging/index.js';
-import type { Report, ReportedFinding, ReportedOutcome } from '../run/record.js';
+import type { Report, ReportedContract, ReportedFinding, ReportedOutcome } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
 import { replayLabel } from './replay-label.js';
+
+/** The contract as a report names it: title and version, and the file where it is not the kit's own openapi.yaml. */
+export function contractName(contract: ReportedContract): string {
+  return `${contract.title} ${contract.version}${contract.bundled ? '' : ` (${contract.file})`}`;
+}
 
 /** A wall time for people, in seconds. */
 export function seconds(ms: number): string {
@@ -116,7 +121,7 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
   const width = Math.max(...CHECK_NAMES.map((n) => n.length));
   const phases = Object.entries(report.phases).map(([phase, summary]) => `${phase} ${summary.requests}`);
   const lines = [
-    `${report.contract.title} ${report.contract.version} at ${report.target} (profile ${report.profile}, seed ${report.seed})`,
+    `${contractName(report.contract)} at ${report.target} (profile ${report.profile}, seed ${report.seed})`,
     `${report.requests} requests checked in ${seconds(report.checkingMs)} (${Math.round(report.requestsPerSecond)} requests/s; ${phases.join(', ')}); ${CHECK_NAMES.length} checks`,
     ...timeAndCapacity(report),
     '',

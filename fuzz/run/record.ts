@@ -129,9 +129,19 @@ export interface DegradationSummary {
   readonly notJudged?: string;
 }
 
+/** The contract a run was judged against, as reports name it. */
+export interface ReportedContract {
+  readonly title: string;
+  readonly version: string;
+  /** The file it was read from (a name in angle brackets for one compiled in memory). */
+  readonly file: string;
+  /** Whether it is the kit's own openapi.yaml, which needs no `--contract` to replay the run. */
+  readonly bundled: boolean;
+}
+
 export interface Report {
   readonly target: string;
-  readonly contract: { readonly title: string; readonly version: string };
+  readonly contract: ReportedContract;
   readonly profile: Profile;
   readonly seed: number;
   /** Requests generated for the random phase (more than asked for in a `durationMs` run: with --runs, they replay it all). */

@@ -1,12 +1,13 @@
 /** The record of a finished run (record.ts), made from the tally, the run checks' record and the reported findings. */
 import { performance } from 'node:perf_hooks';
+import { defaultContractFile, type Contract } from '../../src/openapi/index.js';
 import { canaryTrend, notJudgedReason, responseTimeBound, type RunRecord } from '../judging/index.js';
 import { round } from '../judging/statistics.js';
 import { CANARY_SENDS } from './canary.js';
 import type { Findings } from './findings.js';
 import type { QualifiedOptions } from './options.js';
 import { planOf, type PhasePlan } from './plan.js';
-import type { CapacitySummary, Report } from './record.js';
+import type { CapacitySummary, Report, ReportedContract } from './record.js';
 import type { Tally } from './tally.js';
 
 /** Slowest responses in a report. */
@@ -18,6 +19,11 @@ export interface RunTimes {
   readonly started: number;
   /** How long its phases took. */
   readonly checkingMs: number;
+}
+
+/** The contract as reports name it; the kit's own openapi.yaml is the one a replay needs no `--contract` for. */
+function reportedContract(contract: Contract): ReportedContract {
+  return { title: contract.title, version: contract.version, file: contract.file, bundled: contract.file === defaultContractFile() };
 }
 
 function capacitySummary(options: QualifiedOptions, tally: Tally, target: number): CapacitySummary {
@@ -45,7 +51,7 @@ export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonl
   const stoppedEarly = tally.stoppedEarly;
   return {
     target: options.base.href,
-    contract: { title: options.contract.title, version: options.contract.version },
+    contract: reportedContract(options.contract),
     profile: options.profile,
     seed: options.seed,
     runs: planOf(plans, 'random')?.total() ?? options.runs,

@@ -30,7 +30,7 @@ const echoFailure: ReportedFinding = {
 
 const report: Report = {
   target: 'http://127.0.0.1:3000/',
-  contract: { title: 'OpenAPI Plant Store', version: '1.0.0' },
+  contract: { title: 'OpenAPI Plant Store', version: '1.0.0', file: '/kit/openapi.yaml', bundled: true },
   profile: 'reference',
   seed: 42,
   runs: 1000,
@@ -69,6 +69,17 @@ describe('formatReport and toJUnit', () => {
     expect(text).toContain("curl -sS -i -X POST 'http://127.0.0.1:3000/plants'");
     expect(text).toContain('HTTP 200  content-type: application/json');
     expect(text).toContain('plant-store conform --base-url http://127.0.0.1:3000 --token "$TOKEN" --runs 1000 --seed 42');
+  });
+
+  it('name a contract other than the kit\'s own with its file, and replay the run with it', () => {
+    const contract = { title: 'Orchard', version: '0.3.0', file: "/home/a b/it's.yaml", bundled: false };
+    const text = formatReport({ ...report, contract });
+    expect(text.split('\n')[0]).toBe(`Orchard 0.3.0 (/home/a b/it's.yaml) at http://127.0.0.1:3000/ (profile reference, seed 42)`);
+    expect(text).toContain(`plant-store conform --base-url http://127.0.0.1:3000 --token "$TOKEN" --contract '/home/a b/it'\\''s.yaml' --runs 1000 --seed 42`);
+    const plain = formatReport({ ...report, contract: { ...contract, file: '/srv/orchard.yaml' } });
+    expect(plain).toContain('--token "$TOKEN" --contract /srv/orchard.yaml --runs 1000 --seed 42');
+    expect(toJUnit({ ...report, contract })).toContain('--contract');
+    expect(formatReport(report)).not.toContain('--contract');
   });
 
   it('say how often a finding\'s request showed it again when replayed alone: reproduced k of n, or seen once', () => {
