@@ -1,12 +1,15 @@
 /**
- * What `plant-store --version` prints: the kit's version, the contract it serves, and the versions
- * of Prism and Pact it runs - each read from the package installed where the kit runs (a checkout,
- * or a project's node_modules), never written down here, so the text cannot go stale.
+ * What `plant-store --version` prints: the kit's version, the contract it serves (the one
+ * `--contract` names, or its own), and the versions of Prism and Pact it runs - each read from the
+ * package installed where the kit runs (a checkout, or a project's node_modules), never written
+ * down here, so the text cannot go stale.
  */
+import { Command, Option } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultContractFile, loadContract } from '../src/openapi/index.js';
+import { defaultContractFile, loadContract, type Contract } from '../src/openapi/index.js';
+import { readContract } from './options.js';
 
 /** The packages whose versions decide what the kit does: Prism's engine and Pact's. */
 export const RUNTIME_PACKAGES = {
@@ -38,8 +41,28 @@ export function installedVersion(name: string, from: string = dirname(fileURLToP
   }
 }
 
-/** The lines `--version` prints. Never throws: it is what a broken install is diagnosed with. */
-export function versionReport(): string {
+/**
+ * The contract `--contract` names in a command line, wherever it stands (`plant-store --version
+ * --contract C`, `plant-store serve --contract C --version`, `--contract=C`), read by its rule
+ * (options.ts) as every command reads it; undefined where there is none. A missing file or a
+ * contract the kit refuses is bad usage: commander writes the message to `writeErr` and throws.
+ */
+export function contractIn(argv: readonly string[], writeErr: (text: string) => void): Contract | undefined {
+  const reader = new Command('plant-store')
+    .addOption(new Option('--contract <file>').argParser((file: string) => readContract(file)))
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .exitOverride()
+    .configureOutput({ writeOut: () => undefined, writeErr });
+  reader.parse([...argv], { from: 'user' });
+  return reader.opts<{ contract?: Contract }>().contract;
+}
+
+/**
+ * The lines `--version` prints, naming `contract` (the kit's openapi.yaml by default). Never throws:
+ * it is what a broken install is diagnosed with.
+ */
+export function versionReport(contract?: Contract): string {
   const attempt = (read: () => string): string => {
     try {
       return read();
@@ -52,8 +75,8 @@ export function versionReport(): string {
     [
       'contract',
       attempt(() => {
-        const contract = loadContract();
-        return `${contract.title} ${contract.version} (${contract.file})`;
+        const named = contract ?? loadContract();
+        return `${named.title} ${named.version} (${named.file})`;
       }),
     ],
     ...Object.entries(RUNTIME_PACKAGES).map(([tool, names]) => [tool, names.map((name) => `${name} ${attempt(() => installedVersion(name) ?? 'not installed')}`).join(', ')] as const),
