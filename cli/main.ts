@@ -15,7 +15,8 @@ import { crash, EXIT_CODE_MEANINGS, HELD, outcomeOf, settle, type Outcome } from
 import { serve } from './serve.js';
 import { start } from './start.js';
 import { verify } from './verify.js';
-import { contractIn, versionReport } from './version.js';
+import { contractIn } from './options.js';
+import { versionReport } from './version.js';
 
 /** Every command, in the order --help lists them. */
 export const COMMANDS: readonly CommandDefinition[] = [serve, mock, start, conform, verify, proxy];

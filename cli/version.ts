@@ -4,12 +4,10 @@
  * package installed where the kit runs (a checkout, or a project's node_modules), never written
  * down here, so the text cannot go stale.
  */
-import { Command, Option } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultContractFile, loadContract, type Contract } from '../src/openapi/index.js';
-import { readContract } from './options.js';
 
 /** The packages whose versions decide what the kit does: Prism's engine and Pact's. */
 export const RUNTIME_PACKAGES = {
@@ -39,23 +37,6 @@ export function installedVersion(name: string, from: string = dirname(fileURLToP
     if (existsSync(candidate)) return versionIn(candidate);
     if (dirname(dir) === dir) return undefined;
   }
-}
-
-/**
- * The contract `--contract` names in a command line, wherever it stands (`plant-store --version
- * --contract C`, `plant-store serve --contract C --version`, `--contract=C`), read by its rule
- * (options.ts) as every command reads it; undefined where there is none. A missing file or a
- * contract the kit refuses is bad usage: commander writes the message to `writeErr` and throws.
- */
-export function contractIn(argv: readonly string[], writeErr: (text: string) => void): Contract | undefined {
-  const reader = new Command('plant-store')
-    .addOption(new Option('--contract <file>').argParser((file: string) => readContract(file)))
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .exitOverride()
-    .configureOutput({ writeOut: () => undefined, writeErr });
-  reader.parse([...argv], { from: 'user' });
-  return reader.opts<{ contract?: Contract }>().contract;
 }
 
 /**
