@@ -18,7 +18,9 @@ export function toJUnit(report: Report, options: { strict?: boolean } = {}): str
     const warning = warned.get(name);
     if (failure) return { name, outcome: { kind: 'failure', message: failure.message, type: failure.severity === 'failure' ? name : `${name} (warning, --strict)`, text: describeFinding(failure, report, 100_000) } };
     if (warning) return { name, outcome: { kind: 'output', text: describeFinding(warning, report, 100_000) } };
-    if (report.checks[name].requests === 0) return { name, outcome: { kind: 'skipped', message: 'no request exercised this check' } };
+    const { requests, notApplicable } = report.checks[name];
+    if (notApplicable !== undefined) return { name, outcome: { kind: 'skipped', message: `does not apply: ${notApplicable}` } };
+    if (requests === 0) return { name, outcome: { kind: 'skipped', message: 'no request exercised this check' } };
     return { name, outcome: { kind: 'passed' } };
   });
   if (report.stoppedEarly !== undefined) cases.push({ name: 'run completed', outcome: { kind: 'error', message: report.stoppedEarly } });

@@ -35,6 +35,13 @@ export interface CheckSummary {
   readonly failures: number;
   /** Exchanges (or verdicts) with a warning of this check. */
   readonly warnings: number;
+  /**
+   * Why the check does not apply to the run, whatever the target answers: the profile it is not
+   * held to under (a mock stores nothing to echo), or what the contract does not declare (no read
+   * linked from a create for the stateful checks). Absent where it applies: one that applies and
+   * judged no request is not exercised.
+   */
+  readonly notApplicable?: string;
 }
 
 /** A finding as reported: the first one of its check and severity, with its request shrunk where it could be. */

@@ -158,6 +158,12 @@ describe('toHtml', () => {
     expect(out).toContain('<pre class="command"><code>plant-store conform --base-url http://127.0.0.1:3000 --token &quot;$TOKEN&quot; --contract /srv/orchard.yaml --runs 1000 --capacity 0 --seed 42</code></pre>');
   });
 
+  it('says in the check\'s row that it does not apply and why; "not exercised" where it could apply', () => {
+    const out = toHtml({ ...report, checks: checks({ 'resource-available': { requests: 0, notApplicable: 'the contract declares no read linked from a create' }, 'replacement-visible': { requests: 0 } }) });
+    expect(out).toMatch(/<th scope="row"><code>resource-available<\/code><\/th><td>[^<]*<\/td><td class="n">0<\/td><td class="n">0<\/td><td class="n">0<\/td><td>does not apply: the contract declares no read linked from a create<\/td><\/tr>/);
+    expect(out).toMatch(/<th scope="row"><code>replacement-visible<\/code><\/th><td>[^<]*<\/td><td class="n">0<\/td><td class="n">0<\/td><td class="n">0<\/td><td>not exercised<\/td><\/tr>/);
+  });
+
   it('says the verdict, the target, the seed and the command that replays the run', () => {
     expect(page).toContain('<title>Broken: plant-store conform of http://127.0.0.1:3000/ (seed 42)</title>');
     expect(page).toContain('<p class="verdict verdict-broken" role="status"><strong>The target broke the contract</strong>: no-server-error, echo. 1 warning (degradation): hazards the contract allows.</p>');

@@ -71,6 +71,20 @@ describe('formatReport and toJUnit', () => {
     expect(text).toContain('plant-store conform --base-url http://127.0.0.1:3000 --token "$TOKEN" --runs 1000 --seed 42');
   });
 
+  it('say which checks do not apply and why, a line per reason, and keep "not exercised" for one that could apply', () => {
+    const reason = 'the contract declares no read linked from a create';
+    const none = { requests: 0, failures: 0, warnings: 0 };
+    const summaries = { ...report.checks, 'resource-available': { ...none, notApplicable: reason }, 'deleted-stays-deleted': { ...none, notApplicable: reason }, 'replacement-visible': none };
+    const text = formatReport({ ...report, checks: summaries });
+    expect(text).toMatch(/^resource-available\s+0\s+0\s+0\s+does not apply$/m);
+    expect(text).toMatch(/^replacement-visible\s+0\s+0\s+0\s+not exercised$/m);
+    expect(text).toContain(`\nresource-available, deleted-stays-deleted do not apply: ${reason}\n`);
+    const xml = toJUnit({ ...report, checks: summaries });
+    expect(xml).toContain(`<testcase classname="plant-store.conform" name="resource-available" time="0">\n      <skipped message="does not apply: ${reason}"/>`);
+    expect(xml).toContain('<testcase classname="plant-store.conform" name="replacement-visible" time="0">\n      <skipped message="no request exercised this check"/>');
+    expect(formatReport(report)).not.toContain('not apply');
+  });
+
   it('name a contract other than the kit\'s own with its file, and replay the run with it', () => {
     const contract = { title: 'Orchard', version: '0.3.0', file: "/home/a b/it's.yaml", bundled: false };
     const text = formatReport({ ...report, contract });
