@@ -143,8 +143,7 @@ export function sequenceCase(contract: Contract, walk: Walk, shape: SequenceShap
   const schemas = new SchemaArbitraries(contract);
   const linkedRequest = (target: LinkTarget, body: string | undefined, variant: string): RequestCase => step(target.operation, linkedValues(schemas, target, exchange), body, options, variant);
   const create = step(walk.create, plainParameters(schemas, walk.create, 0), created, options, `a create to follow its links (${walk.status})`);
-  const via = (...targets: LinkTarget[]): string => [`${walk.create.operationId} ${walk.status}`, ...targets.map((t) => t.name)].join(' → ');
-  const link = (expects: LinkStep['expects'], through: LinkTarget[], resource?: string): LinkStep => ({ via: via(...through), expects, ...(resource === undefined ? {} : { resource }), ...(walk.inferred ? { inferred: true } : {}) });
+  const link = (expects: LinkStep['expects'], through: LinkTarget[], resource?: string): LinkStep => linkStep(walk, expects, through, resource);
   const readStep = (setup: RequestCase[], step: LinkStep, variant: string): RequestCase => ({ ...linkedRequest(read, undefined, variant), setup, link: step });
   if (shape === 'delete-then-read' && walk.remove !== undefined) {
     const remove = linkedRequest(walk.remove, undefined, `the delete ${walk.remove.name} leads to`);
@@ -155,6 +154,24 @@ export function sequenceCase(contract: Contract, walk: Walk, shape: SequenceShap
     return readStep([create, replace], link('replaced', [walk.replace, read], declaredPart(walk.replace.operation, replacement)), `a read after the replace, through ${read.name}`);
   }
   return readStep([create], link('created', [read], declaredPart(walk.create, created)), `a read of the created resource, through ${read.name}`);
+}
+
+/**
+ * A read, through the walk's read, of a resource its create stored earlier, sent on its own (the
+ * capacity phase reads back plants it stored): the create is not its setup, and the read must
+ * answer what the create sent (`resource-available`). `lenient`: why the target may refuse it.
+ */
+export function readBackCase(contract: Contract, walk: Walk, created: string, options: SequenceOptions & { readonly variant: string; readonly lenient: string }): RequestCase {
+  const read = walk.read as LinkTarget;
+  const exchange = createdExchange(walk.create, created, Number(walk.status) || 200);
+  const request = step(read.operation, linkedValues(new SchemaArbitraries(contract), read, exchange), undefined, options, options.variant);
+  return { ...request, lenient: options.lenient, lenientAbout: 'refusal', link: linkStep(walk, 'created', [read], declaredPart(walk.create, created)) };
+}
+
+/** What the read ending a sequence must answer, and the links it went through. */
+function linkStep(walk: Walk, expects: LinkStep['expects'], through: readonly LinkTarget[], resource: string | undefined): LinkStep {
+  const via = [`${walk.create.operationId} ${walk.status}`, ...through.map((t) => t.name)].join(' → ');
+  return { via, expects, ...(resource === undefined ? {} : { resource }), ...(walk.inferred ? { inferred: true } : {}) };
 }
 
 /**

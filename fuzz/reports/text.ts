@@ -90,7 +90,8 @@ export function timeAndCapacity(report: Report): string[] {
           ? `the ${seconds(capacity.budgetMs)} budget ran out after ${capacity.sent} of ${capacity.target}`
           : `all ${capacity.target} sent within the ${seconds(capacity.budgetMs)} budget`;
     const replaced = capacity.replacementsSent > 0 ? `; then ${capacity.replaced} of ${capacity.replacementsSent} replaced` : '';
-    lines.push(`capacity: ${capacity.stored} ${what}, ${capacity.refused} refused (${budget})${replaced}`);
+    const readBack = capacity.readBack === undefined ? '' : `; ${capacity.readBack} stored plants read back (resource-available)`;
+    lines.push(`capacity: ${capacity.stored} ${what}, ${capacity.refused} refused (${budget})${replaced}${readBack}`);
   }
   lines.push(`connections: ${report.freshConnections} opened for one request each (Connection: close), besides the kept-alive ones`);
   const times = report.responseTimes;

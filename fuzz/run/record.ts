@@ -103,6 +103,8 @@ export interface CapacitySummary {
   /** Replacements of the earliest plants sent after the fill, and answered with a success. */
   readonly replacementsSent: number;
   readonly replaced: number;
+  /** Stored plants read back through the contract's read of what the create stores (resource-available judges each); absent where none was. */
+  readonly readBack?: number;
   readonly budgetMs: number;
   /** Whether the budget ended the fill before the target. */
   readonly budgetHit: boolean;

@@ -47,6 +47,7 @@ function capacitySummary(options: QualifiedOptions, tally: Tally, target: number
     refused: counts.refused,
     replacementsSent: counts.replacementsSent,
     replaced: counts.replaced,
+    ...(counts.readsSent > 0 ? { readBack: counts.readsSent } : {}),
     budgetMs: options.capacityBudgetMs,
     budgetHit: counts.budgetHit,
     ...(counts.gaveUp === undefined ? {} : { gaveUp: counts.gaveUp }),

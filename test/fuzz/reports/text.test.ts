@@ -112,7 +112,9 @@ describe('formatReport and toJUnit', () => {
     const readings = Array.from({ length: 12 }, (_, i) => ({ afterExchanges: i * 500, startedMs: i * 150, phase: 'random' as const, durationMs: 0.4, samples: 5 }));
     const trend = { readings: 12, quartersMs: [0.4, 0.4, 0.4, 0.4], firstMs: 0.4, lastMs: 0.4, ratio: 1, z: -0.5, tau: -0.1, firstHalfZ: 0, secondHalfZ: 0, lineDeviationMs: 0, stepDeviationMs: 0, stepAt: 6, msPer1000: 0, controlled: false, degraded: false };
     const text = formatReport({ ...report, degradation: { ...report.degradation, readings, trend } });
-    expect(text).toContain('capacity: 5000 plants stored, 0 refused (all 5000 sent within the 5.00 s budget); then 500 of 500 replaced');
+    expect(text).toContain('capacity: 5000 plants stored, 0 refused (all 5000 sent within the 5.00 s budget); then 500 of 500 replaced\n');
+    const readBack = formatReport({ ...report, capacity: { ...(report.capacity as NonNullable<Report['capacity']>), readBack: 45 } });
+    expect(readBack).toContain('then 500 of 500 replaced; 45 stored plants read back (resource-available)\n');
     expect(text).toContain('connections: 1375 opened for one request each (Connection: close), besides the kept-alive ones');
     expect(text).toContain('response times: median 0.80 ms, p99 4.0 ms, slowest 20 ms (bound 1000 ms)');
     expect(text).toContain('canary: 0.40 ms at first, 0.40 ms at last (12 readings, Mann–Kendall z = -0.50)');
