@@ -5,7 +5,7 @@
  * 0 all held, 1 the target broke the contract or a pact, 2 bad usage or the target could not be
  * reached, 70 a defect of the kit).
  */
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { loadContract } from '../src/openapi/index.js';
 import { dropOutputWhenReaderLeaves, PROCESS_IO, toCommander, type CommandDefinition, type Io } from './command.js';
 import { conform } from './conform.js';
@@ -15,17 +15,28 @@ import { crash, EXIT_CODE_MEANINGS, HELD, outcomeOf, settle, type Outcome } from
 import { serve } from './serve.js';
 import { start } from './start.js';
 import { verify } from './verify.js';
+import { contractIn } from './options.js';
 import { versionReport } from './version.js';
 
 /** Every command, in the order --help lists them. */
 export const COMMANDS: readonly CommandDefinition[] = [serve, mock, start, conform, verify, proxy];
 
-/** The commander program; each command's outcome goes to `onOutcome`. */
-export function program(io: Io = PROCESS_IO, onOutcome: (outcome: Outcome) => void = () => undefined): Command {
+/**
+ * The commander program for the command line `argv`; each command's outcome goes to `onOutcome`.
+ * `--version` names the contract `--contract` names anywhere in `argv`: commander's own version
+ * option prints a text fixed before the line is read, at the flag, before the options after it.
+ */
+export function program(io: Io = PROCESS_IO, onOutcome: (outcome: Outcome) => void = () => undefined, argv: readonly string[] = []): Command {
   const contract = loadContract();
   const root = new Command('plant-store')
     .description(`Mock server, reference implementation and contract tests for ${contract.title} ${contract.version}`)
-    .version(versionReport(), '-V, --version', 'print the versions of the kit, its contract, Prism and Pact')
+    .option('-V, --version', 'print the versions of the kit, its contract (the one --contract names), Prism and Pact')
+    .on('option:version', () => {
+      const report = versionReport(contractIn(argv, io.err));
+      io.out(`${report}\n`);
+      // As commander's version option ends: a CommanderError with exit code 0 (outcome.ts: held).
+      throw new CommanderError(0, 'commander.version', report);
+    })
     .addHelpText('after', `\nExit codes:\n${EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padEnd(3)} ${meaning}`).join('\n')}`);
   for (const command of [root, ...COMMANDS.map((definition) => toCommander(definition, io, onOutcome))]) {
     // Set on each: commander does not pass these on to commands added with addCommand.
@@ -42,7 +53,7 @@ export function program(io: Io = PROCESS_IO, onOutcome: (outcome: Outcome) => vo
 export async function main(argv: readonly string[], io: Io = PROCESS_IO): Promise<number> {
   let outcome: Outcome = HELD;
   try {
-    await program(io, (reached) => (outcome = reached)).parseAsync([...argv], { from: 'user' });
+    await program(io, (reached) => (outcome = reached), argv).parseAsync([...argv], { from: 'user' });
   } catch (error) {
     outcome = outcomeOf(error);
   }

@@ -14,7 +14,7 @@
  * A command lists the options it takes (command.ts makes them commander options and types their
  * values). A value that breaks its rule is bad usage (exit 2); commander's message names the option.
  */
-import { InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_JOURNAL_SIZE, isWellFormedToken, MAX_JOURNAL_SIZE } from '../src/http/index.js';
 import { loadContract, type Contract } from '../src/openapi/index.js';
 import { UsageError } from './outcome.js';
@@ -132,6 +132,23 @@ export function readContract(file: string): Contract {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new InvalidArgumentError(`no such file ${file}`);
     throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/**
+ * The contract `--contract` names in a command line, wherever it stands (`plant-store --version
+ * --contract C`, `plant-store serve --contract C --version`, `--contract=C`), read by its rule
+ * (options.ts) as every command reads it; undefined where there is none. A missing file or a
+ * contract the kit refuses is bad usage: commander writes the message to `writeErr` and throws.
+ */
+export function contractIn(argv: readonly string[], writeErr: (text: string) => void): Contract | undefined {
+  const reader = new Command('plant-store')
+    .addOption(new Option('--contract <file>').argParser((file: string) => readContract(file)))
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .exitOverride()
+    .configureOutput({ writeOut: () => undefined, writeErr });
+  reader.parse([...argv], { from: 'user' });
+  return reader.opts<{ contract?: Contract }>().contract;
 }
 
 /** The contract as banners and reports name it: title, version and file. */

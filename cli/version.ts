@@ -1,12 +1,13 @@
 /**
- * What `plant-store --version` prints: the kit's version, the contract it serves, and the versions
- * of Prism and Pact it runs - each read from the package installed where the kit runs (a checkout,
- * or a project's node_modules), never written down here, so the text cannot go stale.
+ * What `plant-store --version` prints: the kit's version, the contract it serves (the one
+ * `--contract` names, or its own), and the versions of Prism and Pact it runs - each read from the
+ * package installed where the kit runs (a checkout, or a project's node_modules), never written
+ * down here, so the text cannot go stale.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultContractFile, loadContract } from '../src/openapi/index.js';
+import { defaultContractFile, loadContract, type Contract } from '../src/openapi/index.js';
 
 /** The packages whose versions decide what the kit does: Prism's engine and Pact's. */
 export const RUNTIME_PACKAGES = {
@@ -38,8 +39,11 @@ export function installedVersion(name: string, from: string = dirname(fileURLToP
   }
 }
 
-/** The lines `--version` prints. Never throws: it is what a broken install is diagnosed with. */
-export function versionReport(): string {
+/**
+ * The lines `--version` prints, naming `contract` (the kit's openapi.yaml by default). Never throws:
+ * it is what a broken install is diagnosed with.
+ */
+export function versionReport(contract?: Contract): string {
   const attempt = (read: () => string): string => {
     try {
       return read();
@@ -52,8 +56,8 @@ export function versionReport(): string {
     [
       'contract',
       attempt(() => {
-        const contract = loadContract();
-        return `${contract.title} ${contract.version} (${contract.file})`;
+        const named = contract ?? loadContract();
+        return `${named.title} ${named.version} (${named.file})`;
       }),
     ],
     ...Object.entries(RUNTIME_PACKAGES).map(([tool, names]) => [tool, names.map((name) => `${name} ${attempt(() => installedVersion(name) ?? 'not installed')}`).join(', ')] as const),

@@ -9,12 +9,18 @@
  *   or loaded machine the phase still holds a thousand and more, and opens hundreds of connections;
  * - **replacements**: then the earliest tenth of them again, same ids, other values: a store that
  *   holds thousands must still replace what it holds (rule 1, decision 2);
+ * - **reads back**: where the contract has a read of what the create stores (the walks of the
+ *   stateful phase, sequences.ts: a link, else the collection/item pattern), a sample of the
+ *   plants stored, read through it: a store that holds thousands must still answer each exactly
+ *   (`resource-available`);
  * - the **canary**: one more valid request, always the same, that the runner sends alone at
  *   intervals to measure the target (checks/degradation.ts). It replaces the same plant each time,
  *   so it never adds to what the store holds.
  * The random phase follows, so new and repeated ids keep being checked against a full store.
  */
 import type { Contract, OperationContract } from '../../src/openapi/index.js';
+import { writeJson } from './json-text.js';
+import { readBackCase, walksOf } from './sequences.js';
 import { kindContext, type KindContext } from './tables/context.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
@@ -56,7 +62,12 @@ export interface CapacityCases {
   /** Whether the i-th request of the fill (or of the replacements) goes on a connection of its own. */
   fresh(i: number): boolean;
   readonly canary: RequestCase;
+  /** A read of the fill's i-th plant through the contract's read of what the create stores; absent where it has none. */
+  readonly readBack?: (i: number) => RequestCase;
 }
+
+/** Why a read back may be refused: a plant stored thousands of plants before. */
+const FORGOTTEN = 'thousands of plants were stored after it: a bounded store may have forgotten it (the reference forgets the oldest when full, decision 2)';
 
 export interface CapacityOptions {
   readonly token: string;
@@ -73,6 +84,8 @@ export function capacityCases(contract: Contract, options: CapacityOptions): Cap
   const target = options.target ?? DEFAULT_CAPACITY;
   const plain = { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS };
   const keys = context.integerKeys.join(', ');
+  const walk = walksOf(contract).find((w) => w.create === operation && w.read !== undefined);
+  const sequences = { token: options.token, profile: context.profile };
   return {
     target,
     fill: (i) => validCase(context, { ...plain, model: context.plainBody(FILL_BASE + i), what: `capacity: plant ${i + 1} of ${target}` }),
@@ -84,5 +97,11 @@ export function capacityCases(contract: Contract, options: CapacityOptions): Cap
       }),
     fresh: (i) => i % FRESH_EVERY === FRESH_EVERY - 1,
     canary: validCase(context, { ...plain, model: context.plainBody(CANARY_N), what: 'the canary (sent alone at intervals to measure the target)' }),
+    ...(walk === undefined
+      ? {}
+      : {
+          readBack: (i: number) =>
+            readBackCase(contract, walk, writeJson(context.plainBody(FILL_BASE + i), 'compact'), { ...sequences, variant: `capacity: plant ${i + 1} of ${target} read back through ${walk.read?.name ?? 'its read'}`, lenient: FORGOTTEN }),
+        }),
   };
 }

@@ -30,6 +30,7 @@ import {
 import type { LinkStep, Profile, RequestCase } from '../types.js';
 import { modelHasLoneSurrogate, modelHasPrototypeKey, writeJson, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
+import { parameterKey, plainParameters, requestTarget, type ParameterText, type ParameterTexts } from './tables/operation-context.js';
 
 /** An operation a create leads to, and how its parameters are taken from the create's exchange. */
 export interface LinkTarget {
@@ -131,27 +132,46 @@ export function sequenceArbitrary(contract: Contract, walks: readonly Walk[], op
   return fc.constantFrom(...choices).chain(({ walk, shape }) =>
     fc
       .record({ created: plain(walk.create), replacement: walk.replace === undefined ? fc.constant(undefined) : plain(walk.replace.operation) })
-      .map(({ created, replacement }) => sequenceCase(walk, shape, writeJson(created), replacement === undefined ? undefined : writeJson(replacement), options)),
+      .map(({ created, replacement }) => sequenceCase(contract, walk, shape, writeJson(created), replacement === undefined ? undefined : writeJson(replacement), options)),
   );
 }
 
 /** One sequence: its steps before the last read are the case's setup. */
-export function sequenceCase(walk: Walk, shape: SequenceShape, created: string, replacement: string | undefined, options: SequenceOptions): RequestCase {
+export function sequenceCase(contract: Contract, walk: Walk, shape: SequenceShape, created: string, replacement: string | undefined, options: SequenceOptions): RequestCase {
   const read = walk.read as LinkTarget;
   const exchange = createdExchange(walk.create, created, Number(walk.status) || 200);
-  const create = step(walk.create, walk.create.path, created, options, `a create to follow its links (${walk.status})`);
-  const via = (...targets: LinkTarget[]): string => [`${walk.create.operationId} ${walk.status}`, ...targets.map((t) => t.name)].join(' → ');
-  const link = (expects: LinkStep['expects'], through: LinkTarget[], resource?: string): LinkStep => ({ via: via(...through), expects, ...(resource === undefined ? {} : { resource }), ...(walk.inferred ? { inferred: true } : {}) });
-  const readStep = (setup: RequestCase[], step: LinkStep, variant: string): RequestCase => ({ ...linkedRequest(read, exchange, undefined, options, variant), setup, link: step });
+  const schemas = new SchemaArbitraries(contract);
+  const linkedRequest = (target: LinkTarget, body: string | undefined, variant: string): RequestCase => step(target.operation, linkedValues(schemas, target, exchange), body, options, variant);
+  const create = step(walk.create, plainParameters(schemas, walk.create, 0), created, options, `a create to follow its links (${walk.status})`);
+  const link = (expects: LinkStep['expects'], through: LinkTarget[], resource?: string): LinkStep => linkStep(walk, expects, through, resource);
+  const readStep = (setup: RequestCase[], step: LinkStep, variant: string): RequestCase => ({ ...linkedRequest(read, undefined, variant), setup, link: step });
   if (shape === 'delete-then-read' && walk.remove !== undefined) {
-    const remove = linkedRequest(walk.remove, exchange, undefined, options, `the delete ${walk.remove.name} leads to`);
+    const remove = linkedRequest(walk.remove, undefined, `the delete ${walk.remove.name} leads to`);
     return readStep([create, remove], link('gone', [walk.remove, read]), `a read after the delete, through ${read.name}`);
   }
   if (shape === 'replace-then-read' && walk.replace !== undefined && replacement !== undefined) {
-    const replace = linkedRequest(walk.replace, exchange, replacement, options, `the replace ${walk.replace.name} leads to`);
+    const replace = linkedRequest(walk.replace, replacement, `the replace ${walk.replace.name} leads to`);
     return readStep([create, replace], link('replaced', [walk.replace, read], declaredPart(walk.replace.operation, replacement)), `a read after the replace, through ${read.name}`);
   }
   return readStep([create], link('created', [read], declaredPart(walk.create, created)), `a read of the created resource, through ${read.name}`);
+}
+
+/**
+ * A read, through the walk's read, of a resource its create stored earlier, sent on its own (the
+ * capacity phase reads back plants it stored): the create is not its setup, and the read must
+ * answer what the create sent (`resource-available`). `lenient`: why the target may refuse it.
+ */
+export function readBackCase(contract: Contract, walk: Walk, created: string, options: SequenceOptions & { readonly variant: string; readonly lenient: string }): RequestCase {
+  const read = walk.read as LinkTarget;
+  const exchange = createdExchange(walk.create, created, Number(walk.status) || 200);
+  const request = step(read.operation, linkedValues(new SchemaArbitraries(contract), read, exchange), undefined, options, options.variant);
+  return { ...request, lenient: options.lenient, lenientAbout: 'refusal', link: linkStep(walk, 'created', [read], declaredPart(walk.create, created)) };
+}
+
+/** What the read ending a sequence must answer, and the links it went through. */
+function linkStep(walk: Walk, expects: LinkStep['expects'], through: readonly LinkTarget[], resource: string | undefined): LinkStep {
+  const via = [`${walk.create.operationId} ${walk.status}`, ...through.map((t) => t.name)].join(' → ');
+  return { via, expects, ...(resource === undefined ? {} : { resource }), ...(walk.inferred ? { inferred: true } : {}) };
 }
 
 /**
@@ -171,25 +191,20 @@ function createdExchange(create: OperationContract, created: string, status: num
   return { url: create.path, method: create.method, statusCode: status, request: { path: {}, query: {}, headers: {}, body }, response: { headers: {}, body } };
 }
 
-/** A request of a link's target: its parameters from the create's exchange (OpenAPI 3.1, section 4.8.20.4), each where the target declares it. */
-function linkedRequest(target: LinkTarget, exchange: ExchangeValues, body: string | undefined, options: SequenceOptions, variant: string): RequestCase {
-  let path = target.operation.path;
-  const query: string[] = [];
-  const headers: Record<string, string> = {};
+/**
+ * The parameters of a link's target: each the link gives, from the create's exchange (OpenAPI
+ * 3.1, section 4.8.20.4), where the target declares it; every other required one its plain value,
+ * as the other phases send it.
+ */
+function linkedValues(schemas: SchemaArbitraries, target: LinkTarget, exchange: ExchangeValues): ParameterTexts {
+  const values: Record<string, ParameterText> = { ...plainParameters(schemas, target.operation, 0) };
   for (const [written, given] of Object.entries(target.parameters)) {
     const value = 'constant' in given ? given.constant : evaluateExpression(given, exchange);
     const name = written.replace(/^(path|query|header)\./, '');
     const parameter = target.operation.parameters.find((p) => p.name.toLowerCase() === name.toLowerCase() && (written === name || written.startsWith(`${p.in}.`)));
-    if (parameter === undefined || value === undefined) continue;
-    // The default styles (section 4.8.12.4): `simple` in the path and headers, `form` in the query.
-    const text = parameterText(value);
-    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
-    else if (parameter.in === 'query') query.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(text)}`);
-    else headers[parameter.name.toLowerCase()] = text;
+    if (parameter !== undefined && value !== undefined) values[parameterKey(parameter)] = parameterText(value);
   }
-  const withQuery = query.length === 0 ? path : `${path}?${query.join('&')}`;
-  const request = step(target.operation, withQuery, body, options, variant);
-  return { ...request, headers: { ...request.headers, ...headers } };
+  return values;
 }
 
 /** A value as a parameter's text: an integer digit for digit, never through a double. */
@@ -198,12 +213,14 @@ function parameterText(value: JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** A valid request of an operation, with valid credentials where the operation is secured. */
-function step(operation: OperationContract, path: string, body: string | undefined, options: SequenceOptions, variant: string): RequestCase {
-  const headers: Record<string, string> = { accept: 'application/json' };
+/** A valid request of an operation with these parameters (their default styles: `simple` in the path and headers, `form` in the query), with valid credentials where the operation is secured. */
+function step(operation: OperationContract, values: ParameterTexts, body: string | undefined, options: SequenceOptions, variant: string): RequestCase {
+  const target = requestTarget(operation, values);
+  const headers: Record<string, string> = { accept: 'application/json', ...target.headers };
   const mediaType = operation.requestBody?.mediaTypes.find((t) => /^application\/json$/i.test(t));
   if (body !== undefined && mediaType !== undefined) headers['content-type'] = mediaType;
   // The engine speaks HTTP bearer only (generation/tables/context.ts refuses other schemes).
   if (operation.security.length > 0) headers.authorization = `Bearer ${options.token}`;
+  const path = target.query === '' ? target.path : `${target.path}?${target.query}`;
   return { method: operation.method, path, headers, body: Buffer.from(body ?? '', 'utf8'), kind: 'stateful', variant, content: 'valid', credentials: 'valid', setup: [] };
 }

@@ -2,7 +2,7 @@
 import { CHECKS } from '../judging/index.js';
 import { junitXml, type JUnitCase } from './junit.js';
 import type { Report } from '../run/record.js';
-import { describeFinding } from './text.js';
+import { contractName, describeFinding } from './text.js';
 
 /**
  * JUnit XML (the format Jenkins, GitLab and GitHub test reporters read): one test case per check.
@@ -18,13 +18,15 @@ export function toJUnit(report: Report, options: { strict?: boolean } = {}): str
     const warning = warned.get(name);
     if (failure) return { name, outcome: { kind: 'failure', message: failure.message, type: failure.severity === 'failure' ? name : `${name} (warning, --strict)`, text: describeFinding(failure, report, 100_000) } };
     if (warning) return { name, outcome: { kind: 'output', text: describeFinding(warning, report, 100_000) } };
-    if (report.checks[name].requests === 0) return { name, outcome: { kind: 'skipped', message: 'no request exercised this check' } };
+    const { requests, notApplicable } = report.checks[name];
+    if (notApplicable !== undefined) return { name, outcome: { kind: 'skipped', message: `does not apply: ${notApplicable}` } };
+    if (requests === 0) return { name, outcome: { kind: 'skipped', message: 'no request exercised this check' } };
     return { name, outcome: { kind: 'passed' } };
   });
   if (report.stoppedEarly !== undefined) cases.push({ name: 'run completed', outcome: { kind: 'error', message: report.stoppedEarly } });
   return junitXml({
     tool: 'conform',
-    name: `${report.contract.title} ${report.contract.version} at ${report.target}`,
+    name: `${contractName(report.contract)} at ${report.target}`,
     durationMs: report.durationMs,
     properties: [
       ['seed', report.seed],

@@ -9,7 +9,7 @@ import { CHECKS } from '../judging/index.js';
 import { histogramPlot, latencyPlot, runPhases, type Marker } from './html-plots.js';
 import { exactText, html, markedText, render, trusted, type Html } from './html.js';
 import { replayLabel } from './replay-label.js';
-import { howFound, milliseconds, seconds, runVerdict, timeAndCapacity, tokenHint, verdictOf } from './text.js';
+import { contractName, howFound, milliseconds, seconds, runVerdict, timeAndCapacity, tokenHint, verdictOf } from './text.js';
 import type { Report, ReportedFinding, ReportedOutcome, ReportedRequest } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
 
@@ -146,10 +146,10 @@ function findingArticle(finding: ReportedFinding, report: Report): Html {
 function checksTable(report: Report): Html {
   const findings = new Map([...report.failures, ...report.warnings].map((f) => [f.check, f]));
   const rows = CHECKS.map(({ name, description }) => {
-    const { requests, failures, warnings } = report.checks[name];
-    const verdict = verdictOf(failures, warnings, requests);
+    const { requests, failures, warnings, notApplicable } = report.checks[name];
+    const verdict = verdictOf(report.checks[name]);
     const finding = findings.get(name);
-    const cell = finding === undefined ? html`${verdict}` : html`<a href="#${findingId(finding)}">${verdict}</a>`;
+    const cell = finding !== undefined ? html`<a href="#${findingId(finding)}">${verdict}</a>` : notApplicable === undefined ? html`${verdict}` : html`${verdict}: ${notApplicable}`;
     return html`<tr class="${failures > 0 ? 'failed' : warnings > 0 ? 'warned' : 'held'}"><th scope="row"><code>${name}</code></th><td>${description}</td><td class="n">${requests}</td><td class="n">${failures}</td><td class="n">${warnings}</td><td>${cell}</td></tr>`;
   });
   return html`<table><caption class="how">Every check of the run: the requests it judged and what it found.</caption><thead><tr><th scope="col">check</th><th scope="col">holds when</th><th scope="col" class="n">requests</th><th scope="col" class="n">failures</th><th scope="col" class="n">warnings</th><th scope="col">verdict</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -169,7 +169,7 @@ function verdictBlock(report: Report, strict: boolean): Html {
 function factsList(report: Report): Html {
   const phases = runPhases(report.phases).map(({ phase }) => `${phase} ${report.phases[phase]?.requests ?? 0}`);
   const facts: [string, Html][] = [
-    ['Contract', html`${report.contract.title} ${report.contract.version}`],
+    ['Contract', html`${contractName(report.contract)}`],
     ['Target', html`<code>${report.target}</code>`],
     ['Profile', html`${report.profile}`],
     ['Seed', html`${report.seed}`],

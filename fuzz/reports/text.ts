@@ -4,9 +4,14 @@
  * shared by the JUnit and HTML reports.
  */
 import { CHECK_NAMES, type CheckName } from '../judging/index.js';
-import type { Report, ReportedFinding, ReportedOutcome } from '../run/record.js';
+import type { CheckSummary, Report, ReportedContract, ReportedFinding, ReportedOutcome } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
 import { replayLabel } from './replay-label.js';
+
+/** The contract as a report names it: title and version, and the file where it is not the kit's own openapi.yaml. */
+export function contractName(contract: ReportedContract): string {
+  return `${contract.title} ${contract.version}${contract.bundled ? '' : ` (${contract.file})`}`;
+}
 
 /** A wall time for people, in seconds. */
 export function seconds(ms: number): string {
@@ -85,7 +90,8 @@ export function timeAndCapacity(report: Report): string[] {
           ? `the ${seconds(capacity.budgetMs)} budget ran out after ${capacity.sent} of ${capacity.target}`
           : `all ${capacity.target} sent within the ${seconds(capacity.budgetMs)} budget`;
     const replaced = capacity.replacementsSent > 0 ? `; then ${capacity.replaced} of ${capacity.replacementsSent} replaced` : '';
-    lines.push(`capacity: ${capacity.stored} ${what}, ${capacity.refused} refused (${budget})${replaced}`);
+    const readBack = capacity.readBack === undefined ? '' : `; ${capacity.readBack} stored plants read back (resource-available)`;
+    lines.push(`capacity: ${capacity.stored} ${what}, ${capacity.refused} refused (${budget})${replaced}${readBack}`);
   }
   lines.push(`connections: ${report.freshConnections} opened for one request each (Connection: close), besides the kept-alive ones`);
   const times = report.responseTimes;
@@ -103,11 +109,22 @@ export function timeAndCapacity(report: Report): string[] {
   return lines;
 }
 
-/** A check's verdict in a run, from its counts. */
-export function verdictOf(failures: number, warnings: number, requests: number): string {
+/** A check's verdict in a run, from its summary. */
+export function verdictOf({ failures, warnings, requests, notApplicable }: CheckSummary): string {
   if (failures > 0) return 'FAILED';
   if (warnings > 0) return 'warning';
-  return requests === 0 ? 'not exercised' : 'ok';
+  if (requests > 0) return 'ok';
+  return notApplicable === undefined ? 'not exercised' : 'does not apply';
+}
+
+/** The checks that do not apply to the run, a line per reason: `deleted-stays-deleted, replacement-visible do not apply: …`. */
+export function notApplicableLines(report: Report): string[] {
+  const byReason = new Map<string, CheckName[]>();
+  for (const name of CHECK_NAMES) {
+    const reason = report.checks[name].notApplicable;
+    if (reason !== undefined) byReason.set(reason, [...(byReason.get(reason) ?? []), name]);
+  }
+  return [...byReason].map(([reason, names]) => `${names.join(', ')} ${names.length === 1 ? 'does' : 'do'} not apply: ${reason}`);
 }
 
 /** The run as text: a line per check, then each finding with its minimal request, failures first. */
@@ -116,16 +133,18 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
   const width = Math.max(...CHECK_NAMES.map((n) => n.length));
   const phases = Object.entries(report.phases).map(([phase, summary]) => `${phase} ${summary.requests}`);
   const lines = [
-    `${report.contract.title} ${report.contract.version} at ${report.target} (profile ${report.profile}, seed ${report.seed})`,
+    `${contractName(report.contract)} at ${report.target} (profile ${report.profile}, seed ${report.seed})`,
     `${report.requests} requests checked in ${seconds(report.checkingMs)} (${Math.round(report.requestsPerSecond)} requests/s; ${phases.join(', ')}); ${CHECK_NAMES.length} checks`,
     ...timeAndCapacity(report),
     '',
     `${'check'.padEnd(width)}  requests  failures  warnings`,
     ...CHECK_NAMES.map((name) => {
       const { requests, failures, warnings } = report.checks[name];
-      return `${name.padEnd(width)}  ${String(requests).padStart(8)}  ${String(failures).padStart(8)}  ${String(warnings).padStart(8)}  ${verdictOf(failures, warnings, requests)}`;
+      return `${name.padEnd(width)}  ${String(requests).padStart(8)}  ${String(failures).padStart(8)}  ${String(warnings).padStart(8)}  ${verdictOf(report.checks[name])}`;
     }),
   ];
+  const notApplicable = notApplicableLines(report);
+  if (notApplicable.length > 0) lines.push('', ...notApplicable);
   if (report.stoppedEarly) lines.push('', `Stopped early: ${report.stoppedEarly}.`);
   const hint = tokenHint(report);
   if (hint !== undefined) lines.push('', hint);

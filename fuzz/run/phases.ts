@@ -15,7 +15,7 @@ export function planPhases(options: QualifiedOptions, capacity: CapacityCases, c
   const arbitrary = requestArbitrary(contract, generatorOptions);
   return options.phases.map((phase) => {
     if (phase === 'coverage') return listPlan('coverage', coverageCases(contract, generatorOptions));
-    // A mock stores nothing: its capacity phase is a load within the budget, with nothing to replace.
+    // A mock stores nothing: its capacity phase is a load within the budget, with nothing to replace or read back.
     if (phase === 'capacity') return capacityPlan(capacity, options.capacityBudgetMs, counts, profile === 'mock' ? 0 : CAPACITY_FLOOR, profile !== 'mock');
     if (phase === 'stateful') return statefulPlan(contract, options.seed, { token, profile });
     if (phase === 'overlap') return overlapPlan(options);

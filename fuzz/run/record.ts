@@ -35,6 +35,13 @@ export interface CheckSummary {
   readonly failures: number;
   /** Exchanges (or verdicts) with a warning of this check. */
   readonly warnings: number;
+  /**
+   * Why the check does not apply to the run, whatever the target answers: the profile it is not
+   * held to under (a mock stores nothing to echo), or what the contract does not declare (no read
+   * linked from a create for the stateful checks). Absent where it applies: one that applies and
+   * judged no request is not exercised.
+   */
+  readonly notApplicable?: string;
 }
 
 /** A finding as reported: the first one of its check and severity, with its request shrunk where it could be. */
@@ -96,6 +103,8 @@ export interface CapacitySummary {
   /** Replacements of the earliest plants sent after the fill, and answered with a success. */
   readonly replacementsSent: number;
   readonly replaced: number;
+  /** Stored plants read back through the contract's read of what the create stores (resource-available judges each); absent where none was. */
+  readonly readBack?: number;
   readonly budgetMs: number;
   /** Whether the budget ended the fill before the target. */
   readonly budgetHit: boolean;
@@ -129,9 +138,19 @@ export interface DegradationSummary {
   readonly notJudged?: string;
 }
 
+/** The contract a run was judged against, as reports name it. */
+export interface ReportedContract {
+  readonly title: string;
+  readonly version: string;
+  /** The file it was read from (a name in angle brackets for one compiled in memory). */
+  readonly file: string;
+  /** Whether it is the kit's own openapi.yaml, which needs no `--contract` to replay the run. */
+  readonly bundled: boolean;
+}
+
 export interface Report {
   readonly target: string;
-  readonly contract: { readonly title: string; readonly version: string };
+  readonly contract: ReportedContract;
   readonly profile: Profile;
   readonly seed: number;
   /** Requests generated for the random phase (more than asked for in a `durationMs` run: with --runs, they replay it all). */

@@ -122,10 +122,16 @@ export function toCurl(base: URL, request: RequestCase, token?: string): string 
   return `printf '${printfFormat(request.body, text !== undefined)}' | ${[...parts, '--data-binary', '@-'].join(' ')}`;
 }
 
-/** The command that replays a run: its seed, and the settings that change what is sent or judged. */
+/** A word for the shell: as it is where it holds nothing the shell reads, else in single quotes. */
+function shellArgument(text: string): string {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : shellQuote(text);
+}
+
+/** The command that replays a run: its contract (where it is not the kit's own), its seed, and the settings that change what is sent or judged. */
 export function replayCommand(report: Report): string {
   const capacity = report.capacity?.target ?? 0;
   const settings = [
+    report.contract.bundled ? '' : ` --contract ${shellArgument(report.contract.file)}`,
     report.profile === 'mock' ? ' --profile mock' : '',
     ` --runs ${report.runs}`,
     capacity === DEFAULT_CAPACITY ? '' : ` --capacity ${capacity}`,

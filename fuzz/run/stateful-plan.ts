@@ -7,7 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import type { Contract } from '../../src/openapi/index.js';
-import { sequenceArbitrary, walksOf, type SequenceOptions } from '../generation/sequences.js';
+import type { CheckName } from '../judging/index.js';
+import { sequenceArbitrary, shapesOf, walksOf, type SequenceOptions, type SequenceShape, type Walk } from '../generation/sequences.js';
 import type { Phase, Profile, RequestCase } from '../types.js';
 import type { PhasePlan, PlanItem } from './plan.js';
 
@@ -24,6 +25,35 @@ export const STATEFUL_BUDGET_MS = 15_000;
  */
 export function statefulRuns(contract: Contract, profile: Profile, asked: readonly Phase[] | undefined): boolean {
   return asked !== undefined || (profile !== 'mock' && walksOf(contract).length > 0);
+}
+
+/** The check that judges the read ending each shape of sequence. */
+const CHECK_OF_SHAPE: Readonly<Record<SequenceShape, CheckName>> = { read: 'resource-available', 'delete-then-read': 'deleted-stays-deleted', 'replace-then-read': 'replacement-visible' };
+
+/** The operation a shape of sequence needs after its create, for people. */
+const NEEDS: Readonly<Record<SequenceShape, string>> = { read: 'read', 'delete-then-read': 'delete', 'replace-then-read': 'replace (with a request body)' };
+
+const NO_WALK = 'the contract declares no read linked from a create, nor a collection/item pattern with a create and a read';
+
+/**
+ * The stateful checks the contract gives nothing to judge, each with why: no walk at all (no read
+ * linked from a create, no collection/item pattern with one), or walks that make none of the
+ * sequences the check ends. The target cannot change this; a check the walks allow but the run
+ * did not reach is another matter (not exercised).
+ */
+export function statefulNotApplicable(contract: Contract): Partial<Record<CheckName, string>> {
+  const walks = walksOf(contract);
+  const made = new Set(walks.flatMap(shapesOf));
+  const reasons: Partial<Record<CheckName, string>> = {};
+  for (const [shape, check] of Object.entries(CHECK_OF_SHAPE) as [SequenceShape, CheckName][]) {
+    if (!made.has(shape)) reasons[check] = walks.length === 0 ? NO_WALK : `${whereWalked(walks)} no ${NEEDS[shape]}`;
+  }
+  return reasons;
+}
+
+/** Where the walks come from, for a reason: the links, or the collection/item pattern. */
+function whereWalked(walks: readonly Walk[]): string {
+  return walks.some((walk) => !walk.inferred) ? "the create's links lead to" : 'the collection/item pattern (the contract declares no link) has';
 }
 
 export function statefulPlan(contract: Contract, seed: number, options: SequenceOptions, budgetMs = STATEFUL_BUDGET_MS): PhasePlan {

@@ -1,12 +1,14 @@
 /** The record of a finished run (record.ts), made from the tally, the run checks' record and the reported findings. */
 import { performance } from 'node:perf_hooks';
-import { canaryTrend, notJudgedReason, responseTimeBound, type RunRecord } from '../judging/index.js';
+import { defaultContractFile, type Contract } from '../../src/openapi/index.js';
+import { canaryTrend, CHECK_NAMES, checkNamed, notJudgedReason, responseTimeBound, type CheckName, type RunRecord } from '../judging/index.js';
 import { round } from '../judging/statistics.js';
 import { CANARY_SENDS } from './canary.js';
 import type { Findings } from './findings.js';
 import type { QualifiedOptions } from './options.js';
 import { planOf, type PhasePlan } from './plan.js';
-import type { CapacitySummary, Report } from './record.js';
+import type { CapacitySummary, CheckSummary, Report, ReportedContract } from './record.js';
+import { statefulNotApplicable } from './stateful-plan.js';
 import type { Tally } from './tally.js';
 
 /** Slowest responses in a report. */
@@ -20,6 +22,22 @@ export interface RunTimes {
   readonly checkingMs: number;
 }
 
+/** The contract as reports name it; the kit's own openapi.yaml is the one a replay needs no `--contract` for. */
+function reportedContract(contract: Contract): ReportedContract {
+  return { title: contract.title, version: contract.version, file: contract.file, bundled: contract.file === defaultContractFile() };
+}
+
+/** Each check's counts, with why it does not apply where it judged nothing and the profile or the contract gives it nothing to judge. */
+function checkSummaries(options: QualifiedOptions, counts: Readonly<Record<CheckName, CheckSummary>>): Record<CheckName, CheckSummary> {
+  const byContract = statefulNotApplicable(options.contract);
+  return Object.fromEntries(
+    CHECK_NAMES.map((name) => {
+      const reason = checkNamed(name).skippedUnder?.[options.profile] ?? byContract[name];
+      return [name, counts[name].requests === 0 && reason !== undefined ? { ...counts[name], notApplicable: reason } : counts[name]];
+    }),
+  ) as Record<CheckName, CheckSummary>;
+}
+
 function capacitySummary(options: QualifiedOptions, tally: Tally, target: number): CapacitySummary {
   const counts = tally.capacity;
   return {
@@ -29,6 +47,7 @@ function capacitySummary(options: QualifiedOptions, tally: Tally, target: number
     refused: counts.refused,
     replacementsSent: counts.replacementsSent,
     replaced: counts.replaced,
+    ...(counts.readsSent > 0 ? { readBack: counts.readsSent } : {}),
     budgetMs: options.capacityBudgetMs,
     budgetHit: counts.budgetHit,
     ...(counts.gaveUp === undefined ? {} : { gaveUp: counts.gaveUp }),
@@ -45,7 +64,7 @@ export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonl
   const stoppedEarly = tally.stoppedEarly;
   return {
     target: options.base.href,
-    contract: { title: options.contract.title, version: options.contract.version },
+    contract: reportedContract(options.contract),
     profile: options.profile,
     seed: options.seed,
     runs: planOf(plans, 'random')?.total() ?? options.runs,
@@ -66,7 +85,7 @@ export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonl
       slowest: tally.timeline.slowest(SLOWEST_REPORTED),
     },
     degradation: { intervalMs: options.canaryIntervalMs, sends: CANARY_SENDS, readings: run.canary, ...(trend === undefined ? { notJudged: notJudgedReason(run.canary) ?? '' } : { trend }) },
-    checks: tally.checks,
+    checks: checkSummaries(options, tally.checks),
     failures,
     warnings: findings.reported.filter((f) => f.severity === 'warning' && !failed.has(f.check)),
     ...(stoppedEarly === undefined ? {} : { stoppedEarly }),

@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { installedVersion, kitVersion, RUNTIME_PACKAGES, versionReport } from '../../cli/version.js';
+import { loadContract } from '../../src/openapi/index.js';
+import { run as runCli } from '../support/cli.js';
+import { FULL_STORE_FILE } from '../support/contracts.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const versionIn = (file: string): string => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
@@ -30,6 +33,35 @@ describe('plant-store --version', () => {
     for (const flag of ['--version', '-V']) {
       const { stdout } = await run(process.execPath, [join(ROOT, 'bin', 'plant-store.js'), flag]);
       expect(stdout).toBe(`${versionReport()}\n`);
+    }
+  });
+
+  it('names the contract --contract names, wherever the options stand, with its title, version and file', async () => {
+    const run = promisify(execFile);
+    const full = versionReport(loadContract(FULL_STORE_FILE));
+    expect(full).toMatch(new RegExp(`^contract +OpenAPI Plant Store \\(full store example\\) 1\\.1\\.0-example \\(${FULL_STORE_FILE.replaceAll('.', '\\.')}\\)$`, 'm'));
+    const lines = [
+      ['--version', '--contract', FULL_STORE_FILE],
+      ['--contract', FULL_STORE_FILE, '--version'],
+      ['-V', `--contract=${FULL_STORE_FILE}`],
+      ['serve', '--contract', FULL_STORE_FILE, '--version'],
+      ['--version', '--contract', join(ROOT, 'openapi.yaml'), '--contract', FULL_STORE_FILE],
+    ];
+    for (const argv of lines) {
+      const { stdout } = await run(process.execPath, [join(ROOT, 'bin', 'plant-store.js'), ...argv]);
+      expect(stdout, argv.join(' ')).toBe(`${full}\n`);
+    }
+  });
+
+  it('refuses a --contract it cannot read as bad usage (exit 2), naming the problem', async () => {
+    for (const [argv, message] of [
+      [['--version', '--contract', '/no/such/contract.yaml'], 'no such file /no/such/contract.yaml'],
+      [['--version', '--contract'], "option '--contract <file>' argument missing"],
+    ] as const) {
+      const ran = runCli(argv);
+      expect(await ran.exit, argv.join(' ')).toBe(2);
+      expect(ran.stdout()).toBe('');
+      expect(ran.stderr()).toContain(message);
     }
   });
 

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatReport, runConformance, type CheckName, type Report } from '../../fuzz/index.js';
 import { LINK_IMPLEMENTATIONS } from '../faulty/links.js';
-import { fullStore } from '../support/contracts.js';
+import { FULL_STORE_FILE, fullStore } from '../support/contracts.js';
 import { seedsFrom } from '../support/seed.js';
 import { startFaulty, startReference, TEST_TOKEN } from '../support/servers.js';
 
@@ -51,6 +51,8 @@ describe.each(SEEDS)('stateful phase, seed %i', (seed) => {
     expect(finding?.setup.length, text).toBeGreaterThan(0);
     expect(finding?.curl?.split('\n').length, text).toBe((finding?.setup.length ?? 0) + 1);
     expect(finding?.seed).toBe(seed);
+    // The run replays with the contract it used.
+    expect(text).toContain(`replay with: plant-store conform --base-url ${server.url} --token "$TOKEN" --contract ${FULL_STORE_FILE} `);
   });
 
   it.each(LINK_IMPLEMENTATIONS.filter((i) => i.caughtBy === undefined).map((i) => [i.name, i] as const))('%s (correct but unusual) passes the phase\'s checks', async (_name, implementation) => {

@@ -9,7 +9,7 @@ import { coverageCases } from '../../fuzz/generation/kinds/index.js';
 import type { Report } from '../../fuzz/index.js';
 import { runConformance } from '../../fuzz/run/runner.js';
 import { OPERATION_FAULTS, OPERATION_UNUSUAL, startOperationImplementation, type OperationImplementation } from '../faulty/operations.js';
-import { fullStore, trees } from '../support/contracts.js';
+import { CREATE_HEADER, fullStore, fullStoreWithHeader, trees } from '../support/contracts.js';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
 
 const contract = fullStore();
@@ -50,6 +50,35 @@ describe('conform --contract with the full store', () => {
     expect(report.failures.map((f) => f.message)).toEqual([]);
     for (const kind of ['valid-parameters', 'invalid-parameter', 'bad-auth-no-body', 'other-method']) expect(report.kinds[kind] ?? 0).toBeGreaterThan(0);
     expect(report.checks['method-semantics'].requests).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('a required header parameter on an operation with a body (the create of the full store)', () => {
+  const withHeader = fullStoreWithHeader();
+  const header = CREATE_HEADER.toLowerCase();
+  const create = withHeader.findOperation('POST', '/plants');
+
+  it('every request of the body\'s kinds carries a valid header; the coverage phase drops it and breaks it', () => {
+    const cases = coverageCases(withHeader, { token: TEST_TOKEN }).filter((c) => withHeader.findOperation(c.method, c.path.split('?', 1)[0] ?? '') === create);
+    const ofBody = cases.filter((c) => !['valid-parameters', 'invalid-parameter', 'bad-auth-no-body', 'other-method'].includes(c.kind));
+    expect(ofBody.length).toBeGreaterThan(100);
+    for (const c of ofBody) expect(c.headers[header], `${c.kind}: ${c.variant}`).toMatch(/^[1-9]\d*$/);
+    const probes = cases.filter((c) => c.kind === 'invalid-parameter').map((c) => c.variant);
+    expect(probes).toContain(`header parameter ${CREATE_HEADER} is missing`);
+    expect(probes.filter((v) => v.startsWith(`header parameter ${CREATE_HEADER} `)).length).toBeGreaterThan(3);
+  });
+
+  it('the reference serving it passes every phase, the create tested (seed 11)', async () => {
+    const server = await startReference({ contract: withHeader });
+    try {
+      const report = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract: withHeader, seed: 11, runs: 300, capacity: 300 });
+      expect(report.failures.map((f) => f.message)).toEqual([]);
+      expect(report.phases.capacity?.requests).toBeGreaterThanOrEqual(300);
+      for (const check of ['accepts-valid', 'echo', 'rejects-invalid', 'resource-available'] as const) expect(report.checks[check].requests, check).toBeGreaterThan(0);
+      for (const kind of ['valid', 'invalid-body', 'malformed-json', 'invalid-parameter']) expect(report.kinds[kind] ?? 0, kind).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
   }, 120_000);
 });
 

@@ -61,7 +61,7 @@ function reportOf(timeline: RunTimeline): Report {
   const summary = timeline.summary();
   return {
     target: 'http://127.0.0.1:3000/',
-    contract: { title: 'OpenAPI Plant Store', version: '1.0.0' },
+    contract: { title: 'OpenAPI Plant Store', version: '1.0.0', file: '/kit/openapi.yaml', bundled: true },
     profile: 'reference',
     seed: 42,
     runs: 1000,
@@ -150,6 +150,18 @@ describe('toHtml', () => {
     expect(elementNames(out)).toEqual(elementNames(page));
     // eslint-disable-next-line no-control-regex -- the point: NUL cannot reach the page
     expect(out).not.toMatch(/\u0000/);
+  });
+
+  it('names a contract other than the kit\'s own with its file, and replays the run with it', () => {
+    const out = toHtml({ ...report, contract: { title: 'Orchard', version: '0.3.0', file: '/srv/orchard.yaml', bundled: false } });
+    expect(out).toContain('<dt>Contract</dt><dd>Orchard 0.3.0 (/srv/orchard.yaml)</dd>');
+    expect(out).toContain('<pre class="command"><code>plant-store conform --base-url http://127.0.0.1:3000 --token &quot;$TOKEN&quot; --contract /srv/orchard.yaml --runs 1000 --capacity 0 --seed 42</code></pre>');
+  });
+
+  it('says in the check\'s row that it does not apply and why; "not exercised" where it could apply', () => {
+    const out = toHtml({ ...report, checks: checks({ 'resource-available': { requests: 0, notApplicable: 'the contract declares no read linked from a create' }, 'replacement-visible': { requests: 0 } }) });
+    expect(out).toMatch(/<th scope="row"><code>resource-available<\/code><\/th><td>[^<]*<\/td><td class="n">0<\/td><td class="n">0<\/td><td class="n">0<\/td><td>does not apply: the contract declares no read linked from a create<\/td><\/tr>/);
+    expect(out).toMatch(/<th scope="row"><code>replacement-visible<\/code><\/th><td>[^<]*<\/td><td class="n">0<\/td><td class="n">0<\/td><td class="n">0<\/td><td>not exercised<\/td><\/tr>/);
   });
 
   it('says the verdict, the target, the seed and the command that replays the run', () => {

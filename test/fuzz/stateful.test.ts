@@ -5,10 +5,10 @@
  * those it may not. Runs over real sockets for the pattern without links (warnings only).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { judgeExchange, runConformance, type HttpOutcome, type RequestCase } from '../../fuzz/index.js';
+import { formatReport, judgeExchange, runConformance, type HttpOutcome, type RequestCase } from '../../fuzz/index.js';
 import { sequenceCase, walksOf } from '../../fuzz/generation/sequences.js';
 import { qualify } from '../../fuzz/run/options.js';
-import { statefulPlan } from '../../fuzz/run/stateful-plan.js';
+import { statefulNotApplicable, statefulPlan } from '../../fuzz/run/stateful-plan.js';
 import { compileContract, loadContract } from '../../src/openapi/index.js';
 import { parse as parseYaml } from 'yaml';
 import { fullStore, trees } from '../support/contracts.js';
@@ -77,9 +77,45 @@ describe('walks', () => {
   });
 });
 
+describe('the stateful checks a contract gives nothing to judge', () => {
+  it('are all three without a walk (the bundled contract, links whose key the server assigns), each with why', () => {
+    for (const contract of [loadContract(), compileContract(parseYaml(SERVER_KEYS) as Record<string, unknown>, '<notes>')]) {
+      const reasons = statefulNotApplicable(contract);
+      expect(Object.keys(reasons).sort()).toEqual(['deleted-stays-deleted', 'replacement-visible', 'resource-available']);
+      expect(reasons['resource-available']).toBe('the contract declares no read linked from a create, nor a collection/item pattern with a create and a read');
+    }
+  });
+
+  it('are none for the full store, whose create links a read, a replace and a delete', () => {
+    expect(statefulNotApplicable(full)).toEqual({});
+  });
+
+  it('are those whose operation the walks lack: the pattern of trees has no replace; links to a read alone have no delete nor replace', () => {
+    expect(statefulNotApplicable(trees())).toEqual({ 'replacement-visible': 'the collection/item pattern (the contract declares no link) has no replace (with a request body)' });
+    const readOnly = structuredClone(full.document) as { paths: Record<string, Record<string, { responses?: Record<string, { links?: Record<string, unknown> }> }>> };
+    const links = readOnly.paths['/plants']?.post?.responses?.['200']?.links ?? {};
+    for (const name of Object.keys(links).filter((name) => name !== 'GetPlantById')) Reflect.deleteProperty(links, name);
+    const reasons = statefulNotApplicable(compileContract(readOnly, '<read link only>'));
+    expect(reasons).toEqual({ 'deleted-stays-deleted': "the create's links lead to no delete", 'replacement-visible': "the create's links lead to no replace (with a request body)" });
+  });
+
+  it('are said in the report of a run; one that could apply but got no request is not exercised', async () => {
+    const reference = await startReference();
+    closing.push(() => reference.close());
+    const bundled = await runConformance({ baseUrl: reference.url, token: TEST_TOKEN, seed: 3, phases: ['coverage'] });
+    expect(bundled.checks['resource-available']).toEqual({ requests: 0, failures: 0, warnings: 0, notApplicable: statefulNotApplicable(loadContract())['resource-available'] });
+    expect(bundled.checks.echo.notApplicable).toBeUndefined();
+    const store = await startReference({ contract: full });
+    closing.push(() => store.close());
+    const coverageOnly = await runConformance({ baseUrl: store.url, token: TEST_TOKEN, contract: full, seed: 3, phases: ['coverage'] });
+    expect(coverageOnly.checks['resource-available']).toEqual({ requests: 0, failures: 0, warnings: 0 });
+    expect(formatReport(coverageOnly)).toMatch(/^resource-available\s+0\s+0\s+0\s+not exercised$/m);
+  }, 60_000);
+});
+
 describe('sequences', () => {
   it('carry an int64 key beyond 2^53 through the link digit for digit', () => {
-    const request = sequenceCase(fullWalk(), 'delete-then-read', '{"name":"Fern","id":9007199254740993}', undefined, options);
+    const request = sequenceCase(full, fullWalk(), 'delete-then-read', '{"name":"Fern","id":9007199254740993}', undefined, options);
     expect([...request.setup, request].map((step) => `${step.method} ${step.path}`)).toEqual(['POST /plants', 'DELETE /plants/9007199254740993', 'GET /plants/9007199254740993']);
     expect(request.link?.expects).toBe('gone');
   });
@@ -95,9 +131,9 @@ describe('sequences', () => {
 });
 
 describe('the phase\'s checks', () => {
-  const created = sequenceCase(fullWalk(), 'read', '{"name":"Fern","id":9007199254740993}', undefined, options);
-  const gone = sequenceCase(fullWalk(), 'delete-then-read', '{"name":"Fern","id":9007199254740993}', undefined, options);
-  const replaced = sequenceCase(fullWalk(), 'replace-then-read', '{"name":"Fern","id":5}', '{"name":"Palm"}', options);
+  const created = sequenceCase(full, fullWalk(), 'read', '{"name":"Fern","id":9007199254740993}', undefined, options);
+  const gone = sequenceCase(full, fullWalk(), 'delete-then-read', '{"name":"Fern","id":9007199254740993}', undefined, options);
+  const replaced = sequenceCase(full, fullWalk(), 'replace-then-read', '{"name":"Fern","id":5}', '{"name":"Palm"}', options);
 
   it('accept the resource with extra properties, or its int64 key as the string of its digits', () => {
     expect(judgeExchange('resource-available', created, answer(200, '{"name":"Fern","id":9007199254740993,"createdAt":"today"}'), full)).toEqual([]);

@@ -16,7 +16,8 @@ import { MAX_WINDOWS } from '../../fuzz/run/timeline.js';
 import { answerAfter } from '../faulty/resources.js';
 import type { AppRequest } from '../../src/http/exchange.js';
 import { objectBodyOf } from '../faulty/helpers.js';
-import { closedAfterAll, startReference, TEST_TOKEN } from '../support/servers.js';
+import { fullStore } from '../support/contracts.js';
+import { closedAfterAll, startFaulty, startReference, TEST_TOKEN } from '../support/servers.js';
 
 const contract = loadContract();
 const { faulty, closeLater } = closedAfterAll();
@@ -82,6 +83,62 @@ describe('the capacity phase', () => {
     expect(refused.capacity?.sent).toBeLessThan(200);
     expect(refused.capacity?.replacementsSent).toBe(0);
     expect(refused.failures.map((f) => f.check)).toContain('no-server-error');
+  });
+});
+
+describe('the capacity phase reads plants back where the contract has a read', () => {
+  const full = fullStore();
+  /** A capacity-only run against the full store: 1,000 plants, so the sample is every 20th, the earliest 100 replaced. */
+  const capacityRun = (url: string) => runConformance({ baseUrl: url, token: TEST_TOKEN, contract: full, seed: 1, phases: ['capacity'], capacity: 1000, capacityBudgetMs: 100_000, shrinkTimeMs: 5_000 });
+
+  it('reads a stored plant through the create\'s link, expecting what the create sent; none without a read', () => {
+    const cases = capacityCases(full, { token: TEST_TOKEN, target: 1000 });
+    const read = cases.readBack?.(499);
+    const created = plantOf(cases.fill(499).body);
+    expect(`${read?.method} ${read?.path}`).toBe(`GET /plants/${created.id}`);
+    expect(read?.link).toEqual({ via: 'addPlant 200 → GetPlantById', expects: 'created', resource: Buffer.from(cases.fill(499).body).toString('utf8') });
+    expect([read?.setup, read?.lenientAbout]).toEqual([[], 'refusal']);
+    expect(capacityCases(contract, { token: TEST_TOKEN }).readBack).toBeUndefined();
+  });
+
+  it('the reference answers every plant of the sample that was not replaced, after the replacements; a mock is read nothing', { timeout: 120_000 }, async () => {
+    const server = await startReference({ contract: full });
+    closeLater(() => server.close());
+    const report = await capacityRun(server.url);
+    expect(report.failures.map((f) => f.message)).toEqual([]);
+    expect(report.warnings.map((f) => f.message)).toEqual([]);
+    // Plants 19, 39, ..., 999 of the fill; 0 to 99 were replaced.
+    expect(report.capacity).toMatchObject({ stored: 1000, replaced: 100, readBack: 45 });
+    expect(report.checks['resource-available']).toEqual({ requests: 45, failures: 0, warnings: 0 });
+    const mocked = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract: full, seed: 1, profile: 'mock', phases: ['capacity'], capacity: 1000, capacityBudgetMs: 100_000 });
+    expect(mocked.capacity?.readBack).toBeUndefined();
+  });
+
+  it('fails a store that answers another plant once it holds hundreds; a bounded store that forgot them only warns', { timeout: 120_000 }, async () => {
+    let stored = 0;
+    let first: string | undefined;
+    const mixesUp = await startFaulty(
+      (request, correct) => {
+        const operation = full.findOperation(request.method, request.url)?.operationId;
+        const answer = correct();
+        if (operation === 'addPlant' && answer.status === 200) {
+          first ??= answer.body;
+          stored++;
+        }
+        return operation === 'getPlant' && stored > 500 && first !== undefined ? { ...answer, body: first } : answer;
+      },
+      { contract: full },
+    );
+    closeLater(() => mixesUp.close());
+    const caught = await capacityRun(mixesUp.url);
+    expect(caught.failures.map((f) => f.check)).toEqual(['resource-available']);
+    expect(caught.failures[0]?.phase).toBe('capacity');
+    const bounded = await startReference({ contract: full, maxEntries: 300 });
+    closeLater(() => bounded.close());
+    const forgot = await capacityRun(bounded.url);
+    expect(forgot.failures.map((f) => f.message)).toEqual([]);
+    expect(forgot.warnings.map((f) => f.check)).toEqual(['resource-available']);
+    expect(forgot.warnings[0]?.message).toContain('a bounded store may have forgotten it');
   });
 });
 

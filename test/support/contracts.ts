@@ -1,12 +1,29 @@
 /** Contracts beside the bundled one, for the tests of every operation: the example full store and one the kit has never seen. */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compileContract, loadContract, type Contract } from '../../src/openapi/index.js';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 
 export const FULL_STORE_FILE = fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url));
 
 export function fullStore(): Contract {
   return loadContract(FULL_STORE_FILE);
+}
+
+/** The header parameter the create of fullStoreWithHeader requires: an int64 of at least 1. */
+export const CREATE_HEADER = 'X-Request-Id';
+
+/** The example full store as YAML, its create (an operation with a body) requiring the header CREATE_HEADER. */
+export function fullStoreWithHeaderYaml(): string {
+  const document = parseYaml(readFileSync(FULL_STORE_FILE, 'utf8')) as { paths: Record<string, Record<string, { parameters?: unknown[] }>> };
+  const create = document.paths['/plants']?.post;
+  if (create === undefined) throw new Error('the example full store has no POST /plants');
+  create.parameters = [{ name: CREATE_HEADER, in: 'header', required: true, schema: { type: 'integer', format: 'int64', minimum: 1 } }];
+  return stringifyYaml(document);
+}
+
+export function fullStoreWithHeader(): Contract {
+  return compileContract(parseYaml(fullStoreWithHeaderYaml()) as Record<string, unknown>, '<full store, a header required on the create>');
 }
 
 /**

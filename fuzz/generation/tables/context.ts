@@ -45,6 +45,7 @@ export interface KindContext {
   readonly shape: ObjectShape;
   /** Whether the request body is a JSON object (so non-objects are invalid). */
   readonly isObject: boolean;
+  /** The path and query string with the required parameters' plain values (the header parameters' go in every request's fields). */
   readonly path: string;
   /** The scheme word of the operation's bearer scheme (`Bearer`), or undefined when it needs no credentials. */
   readonly scheme: string | undefined;
@@ -101,11 +102,14 @@ export function mediaTypeSpellings(declared: string): string[] {
   return [...new Set([declared, `${declared}; charset=utf-8`, `${declared};charset=UTF-8`, declared.toUpperCase(), `${capitalised}; Charset=utf-8`, `${declared} ; charset=utf-8`])];
 }
 
-/** The operation's path with its required parameters' plain values (operation-context.ts): the body's kinds vary the body, not the parameters. */
-function pathOf(contract: Contract, operation: OperationContract): string {
+/**
+ * The operation's target with its required parameters' plain values (operation-context.ts): the
+ * path and query string, and the header fields. The body's kinds vary the body, not the parameters
+ * (the operation kinds drop and break those), so each of their requests carries these.
+ */
+function plainTarget(contract: Contract, operation: OperationContract): { path: string; headers: Readonly<Record<string, string>> } {
   const target = requestTarget(operation, plainParameters(new SchemaArbitraries(contract), operation, 0));
-  if (Object.keys(target.headers).length > 0) throw new Error(`${operation.operationId}: required header parameters on an operation with a body are not generated yet`);
-  return target.query === '' ? target.path : `${target.path}?${target.query}`;
+  return { path: target.query === '' ? target.path : `${target.path}?${target.query}`, headers: target.headers };
 }
 
 /** The bearer scheme word of an operation, or undefined when it needs no credentials. */
@@ -119,11 +123,12 @@ export function bearerScheme(operation: OperationContract): string | undefined {
   return 'Bearer';
 }
 
-/** How a request of the operation is made from a kind's spec: the default Accept, the extras, the credentials, the tags. */
-function caseMaker(operation: OperationContract, path: string): (spec: CaseSpec) => RequestCase {
+/** How a request of the operation is made from a kind's spec: the default Accept, the header parameters, the extras, the credentials, the tags. */
+function caseMaker(operation: OperationContract, target: { path: string; headers: Readonly<Record<string, string>> }): (spec: CaseSpec) => RequestCase {
+  const path = target.path;
   return (spec) => {
     const extras = spec.extras ?? NO_EXTRAS;
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...target.headers };
     // An extra header of null takes a default one away (a request without Accept).
     for (const [name, value] of Object.entries(extras.headers)) {
       if (value === null) Reflect.deleteProperty(headers, name);
@@ -165,7 +170,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
   const schemas = new SchemaArbitraries(contract);
   const shape = requestBody.shape;
   const isObject = contract.resolve(requestBody.schema).type === 'object' || shape.properties.size > 0;
-  const path = pathOf(contract, operation);
+  const target = plainTarget(contract, operation);
   const scheme = bearerScheme(operation);
   const jsonTypes = requestBody.mediaTypes.filter((t) => /^application\/json$/i.test(t));
   if (jsonTypes.length === 0) throw new Error(`${operation.operationId}: the request body declares no application/json content`);
@@ -179,7 +184,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
   const goodAuth: fc.Arbitrary<AuthSpelling> =
     strict.length === 0 ? fc.constant(validAuth) : fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant(validAuth) }, { weight: 1, arbitrary: fc.constantFrom(...strict) });
 
-  const make = caseMaker(operation, path);
+  const make = caseMaker(operation, target);
 
   return {
     contract,
@@ -190,7 +195,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
     requestBody,
     shape,
     isObject,
-    path,
+    path: target.path,
     scheme,
     jsonTypes,
     integerKeys,

@@ -30,7 +30,7 @@ const echoFailure: ReportedFinding = {
 
 const report: Report = {
   target: 'http://127.0.0.1:3000/',
-  contract: { title: 'OpenAPI Plant Store', version: '1.0.0' },
+  contract: { title: 'OpenAPI Plant Store', version: '1.0.0', file: '/kit/openapi.yaml', bundled: true },
   profile: 'reference',
   seed: 42,
   runs: 1000,
@@ -71,6 +71,31 @@ describe('formatReport and toJUnit', () => {
     expect(text).toContain('plant-store conform --base-url http://127.0.0.1:3000 --token "$TOKEN" --runs 1000 --seed 42');
   });
 
+  it('say which checks do not apply and why, a line per reason, and keep "not exercised" for one that could apply', () => {
+    const reason = 'the contract declares no read linked from a create';
+    const none = { requests: 0, failures: 0, warnings: 0 };
+    const summaries = { ...report.checks, 'resource-available': { ...none, notApplicable: reason }, 'deleted-stays-deleted': { ...none, notApplicable: reason }, 'replacement-visible': none };
+    const text = formatReport({ ...report, checks: summaries });
+    expect(text).toMatch(/^resource-available\s+0\s+0\s+0\s+does not apply$/m);
+    expect(text).toMatch(/^replacement-visible\s+0\s+0\s+0\s+not exercised$/m);
+    expect(text).toContain(`\nresource-available, deleted-stays-deleted do not apply: ${reason}\n`);
+    const xml = toJUnit({ ...report, checks: summaries });
+    expect(xml).toContain(`<testcase classname="plant-store.conform" name="resource-available" time="0">\n      <skipped message="does not apply: ${reason}"/>`);
+    expect(xml).toContain('<testcase classname="plant-store.conform" name="replacement-visible" time="0">\n      <skipped message="no request exercised this check"/>');
+    expect(formatReport(report)).not.toContain('not apply');
+  });
+
+  it('name a contract other than the kit\'s own with its file, and replay the run with it', () => {
+    const contract = { title: 'Orchard', version: '0.3.0', file: "/home/a b/it's.yaml", bundled: false };
+    const text = formatReport({ ...report, contract });
+    expect(text.split('\n')[0]).toBe(`Orchard 0.3.0 (/home/a b/it's.yaml) at http://127.0.0.1:3000/ (profile reference, seed 42)`);
+    expect(text).toContain(`plant-store conform --base-url http://127.0.0.1:3000 --token "$TOKEN" --contract '/home/a b/it'\\''s.yaml' --runs 1000 --seed 42`);
+    const plain = formatReport({ ...report, contract: { ...contract, file: '/srv/orchard.yaml' } });
+    expect(plain).toContain('--token "$TOKEN" --contract /srv/orchard.yaml --runs 1000 --seed 42');
+    expect(toJUnit({ ...report, contract })).toContain('--contract');
+    expect(formatReport(report)).not.toContain('--contract');
+  });
+
   it('say how often a finding\'s request showed it again when replayed alone: reproduced k of n, or seen once', () => {
     const steady = formatReport({ ...report, failures: [{ ...echoFailure, replays: { reproduced: 3, of: 3 } }] });
     expect(steady).toContain('3 of 1100 requests broke echo; reproduced 3 of 3; replay with:');
@@ -87,7 +112,9 @@ describe('formatReport and toJUnit', () => {
     const readings = Array.from({ length: 12 }, (_, i) => ({ afterExchanges: i * 500, startedMs: i * 150, phase: 'random' as const, durationMs: 0.4, samples: 5 }));
     const trend = { readings: 12, quartersMs: [0.4, 0.4, 0.4, 0.4], firstMs: 0.4, lastMs: 0.4, ratio: 1, z: -0.5, tau: -0.1, firstHalfZ: 0, secondHalfZ: 0, lineDeviationMs: 0, stepDeviationMs: 0, stepAt: 6, msPer1000: 0, controlled: false, degraded: false };
     const text = formatReport({ ...report, degradation: { ...report.degradation, readings, trend } });
-    expect(text).toContain('capacity: 5000 plants stored, 0 refused (all 5000 sent within the 5.00 s budget); then 500 of 500 replaced');
+    expect(text).toContain('capacity: 5000 plants stored, 0 refused (all 5000 sent within the 5.00 s budget); then 500 of 500 replaced\n');
+    const readBack = formatReport({ ...report, capacity: { ...(report.capacity as NonNullable<Report['capacity']>), readBack: 45 } });
+    expect(readBack).toContain('then 500 of 500 replaced; 45 stored plants read back (resource-available)\n');
     expect(text).toContain('connections: 1375 opened for one request each (Connection: close), besides the kept-alive ones');
     expect(text).toContain('response times: median 0.80 ms, p99 4.0 ms, slowest 20 ms (bound 1000 ms)');
     expect(text).toContain('canary: 0.40 ms at first, 0.40 ms at last (12 readings, Mann–Kendall z = -0.50)');
