@@ -85,7 +85,13 @@ export interface HttpClient {
 }
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
-export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+/**
+ * How much of an answer the client reads: a bound on the engine's memory, not a demand of the
+ * contract (which bounds no answer). Far above what a store of a run's size answers - a list of
+ * the 5,000 plants the capacity phase stores is about 1.3 MB - so that only an answer that does
+ * not end (or inflates without end) reaches it.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export function createHttpClient(baseUrl: string | URL, options: ClientOptions = {}): HttpClient {
   return new EngineClient(typeof baseUrl === 'string' ? parseBaseUrl(baseUrl) : baseUrl, options);
