@@ -12,100 +12,17 @@
  * read, replayed and reported like any case (its requests as curl commands).
  */
 import fc from 'fast-check';
-import {
-  evaluateExpression,
-  exactInteger,
-  isJsonObject,
-  isLosslessNumber,
-  parseJson,
-  resourcePatterns,
-  stringifyJson,
-  type Contract,
-  type ExchangeValues,
-  type JsonValue,
-  type LinkContract,
-  type OperationContract,
-  type RuntimeExpression,
-} from '../../src/openapi/index.js';
+import { parseJson, type Contract, type ExchangeValues, type OperationContract } from '../../src/openapi/index.js';
 import type { LinkStep, Profile, RequestCase } from '../types.js';
 import { modelHasLoneSurrogate, modelHasPrototypeKey, writeJson, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
+import { declaredPart, linkedValues, parameterText, type LinkTarget, type Walk } from '../judging/walks.js';
 
-/** An operation a create leads to, and how its parameters are taken from the create's exchange. */
-export interface LinkTarget {
-  /** The link's name, or the pattern's role where the contract declares no link. */
-  readonly name: string;
-  readonly operation: OperationContract;
-  readonly parameters: LinkContract['parameters'];
-}
-
-/** A create and where it leads, by the method of the target (GET read, PUT replace, DELETE remove). */
-export interface Walk {
-  readonly create: OperationContract;
-  /** The success status whose links these are, for people. */
-  readonly status: string;
-  readonly read: LinkTarget | undefined;
-  readonly replace: LinkTarget | undefined;
-  readonly remove: LinkTarget | undefined;
-  /** From the collection/item pattern: the contract declares no link. */
-  readonly inferred: boolean;
-}
+/** The walks (judging/walks.ts) are where the sequences go; the proxy reads them too. */
+export { walksOf, type LinkTarget, type Walk } from '../judging/walks.js';
 
 /** The sequences a walk gives: each ends with a read. */
 export type SequenceShape = 'read' | 'delete-then-read' | 'replace-then-read';
-
-const SUCCESS = /^2\d\d$/;
-
-/** The walks of a contract: along its links where a create declares some, else along its collection/item patterns. */
-export function walksOf(contract: Contract): Walk[] {
-  const walks = contract.operations.flatMap((create) => linkedWalks(contract, create));
-  if (walks.length > 0) return walks.filter((walk) => walk.read !== undefined);
-  return resourcePatterns(contract).flatMap((pattern): Walk[] => {
-    const create = pattern.operations.get('create');
-    const read = pattern.operations.get('read');
-    if (create === undefined || read === undefined || pattern.keyParameter === undefined) return [];
-    const key: RuntimeExpression = { source: 'request.body', pointer: `/${pattern.keyProperty.replace(/~/g, '~0').replace(/\//g, '~1')}` };
-    const target = (role: 'read' | 'replace' | 'remove'): LinkTarget | undefined => {
-      const operation = pattern.operations.get(role);
-      return operation === undefined ? undefined : { name: `${role} by the pattern`, operation, parameters: { [pattern.keyParameter as string]: key } };
-    };
-    return [{ create, status: create.declaredStatuses.find((s) => s >= 200 && s < 300)?.toString() ?? '2XX', read: target('read'), replace: target('replace'), remove: target('remove'), inferred: true }];
-  });
-}
-
-/** A create's walks: one per success response that declares links, its targets by method. */
-function linkedWalks(contract: Contract, create: OperationContract): Walk[] {
-  if (create.requestBody === undefined) return [];
-  return create.responses
-    .filter((response) => SUCCESS.test(response.status) && response.links.length > 0)
-    .map((response) => {
-      const byMethod = (method: string): LinkTarget | undefined => {
-        const link = response.links.find((l) => contract.operationById(l.operationId)?.method === method);
-        const operation = link === undefined ? undefined : contract.operationById(link.operationId);
-        const target = link === undefined || operation === undefined ? undefined : { name: link.name, operation, parameters: link.parameters };
-        return target !== undefined && followable(target, create) ? target : undefined;
-      };
-      return { create, status: response.status, read: byMethod('GET'), replace: byMethod('PUT'), remove: byMethod('DELETE'), inferred: false };
-    });
-}
-
-/**
- * Whether the sequence can be made before it is sent: each required path parameter of the target
- * is a constant or a required property of the body the create sends (a key the server assigns, known
- * only from its answer, cannot be: such a link is not walked).
- */
-function followable(target: LinkTarget, create: OperationContract): boolean {
-  const shape = create.requestBody?.shape;
-  return target.operation.parameters
-    .filter((parameter) => parameter.in === 'path' || parameter.required)
-    .every((parameter) => {
-      const given = target.parameters[parameter.name] ?? target.parameters[`${parameter.in}.${parameter.name}`];
-      if (given === undefined) return false;
-      if ('constant' in given) return true;
-      const property = (given.source === 'request.body' || given.source === 'response.body') && /^\/[^/]+$/.test(given.pointer) ? given.pointer.slice(1).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
-      return property !== undefined && shape?.required.has(property) === true;
-    });
-}
 
 /** The shapes of sequence a walk can make. */
 export function shapesOf(walk: Walk): SequenceShape[] {
@@ -154,17 +71,6 @@ export function sequenceCase(walk: Walk, shape: SequenceShape, created: string, 
   return readStep([create], link('created', [read], declaredPart(walk.create, created)), `a read of the created resource, through ${read.name}`);
 }
 
-/**
- * The properties of a body its operation's request schema declares: what a read must answer
- * (a property the schema does not declare may be dropped, as `echo` allows).
- */
-function declaredPart(operation: OperationContract, text: string): string {
-  const value = parseJson(text);
-  const declared = operation.requestBody?.shape.properties;
-  if (!isJsonObject(value) || declared === undefined || declared.size === 0) return text;
-  return stringifyJson(Object.fromEntries(Object.entries(value).filter(([key]) => declared.has(key))));
-}
-
 /** The create's exchange as a conforming target answers it: the resource sent comes back. */
 function createdExchange(create: OperationContract, created: string, status: number): ExchangeValues {
   const body = parseJson(created);
@@ -176,11 +82,7 @@ function linkedRequest(target: LinkTarget, exchange: ExchangeValues, body: strin
   let path = target.operation.path;
   const query: string[] = [];
   const headers: Record<string, string> = {};
-  for (const [written, given] of Object.entries(target.parameters)) {
-    const value = 'constant' in given ? given.constant : evaluateExpression(given, exchange);
-    const name = written.replace(/^(path|query|header)\./, '');
-    const parameter = target.operation.parameters.find((p) => p.name.toLowerCase() === name.toLowerCase() && (written === name || written.startsWith(`${p.in}.`)));
-    if (parameter === undefined || value === undefined) continue;
+  for (const { parameter, value } of linkedValues(target, exchange)) {
     // The default styles (section 4.8.12.4): `simple` in the path and headers, `form` in the query.
     const text = parameterText(value);
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
@@ -190,12 +92,6 @@ function linkedRequest(target: LinkTarget, exchange: ExchangeValues, body: strin
   const withQuery = query.length === 0 ? path : `${path}?${query.join('&')}`;
   const request = step(target.operation, withQuery, body, options, variant);
   return { ...request, headers: { ...request.headers, ...headers } };
-}
-
-/** A value as a parameter's text: an integer digit for digit, never through a double. */
-function parameterText(value: JsonValue): string {
-  if (isLosslessNumber(value)) return exactInteger(value)?.toString() ?? value.value;
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** A valid request of an operation, with valid credentials where the operation is secured. */
