@@ -49,6 +49,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from '../fuzz/wire/http-client.js';
 import { parseBaseUrl } from '../fuzz/wire/base-url.js';
 import { acceptsCoding, codingList } from '../fuzz/judging/accept-encoding.js';
 import { classifyRequest, judgeObserved } from '../fuzz/judging/classify.js';
+import { createLinkMemory, type LinkMemory, type LinkTicket } from '../fuzz/judging/observed-links.js';
 import type { Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, WireFacts } from '../fuzz/types.js';
 import { DECODABLE_CODINGS, decodeCodings } from '../fuzz/wire/codings.js';
 import { checksWith, type ProxiedExchange } from './exchange.js';
@@ -330,6 +331,8 @@ interface Judge {
   readonly tally: { record(exchange: ProxiedExchange): void };
   readonly onExchange: ((exchange: ProxiedExchange) => void) | undefined;
   readonly journal: Journal<ProxyVerdict> | undefined;
+  /** What the proxy saw done along the contract's links: a later read of the same resource is judged by it. */
+  readonly links: LinkMemory;
 }
 
 /** One exchange as it arrived, for its conclusion. */
@@ -345,6 +348,8 @@ interface Arrival {
   /** The end-to-end fields as the client sent them, Host aside. */
   readonly forwarded: readonly [string, string][];
   readonly kept: { received(): number; whole(): boolean };
+  /** Its arrival as the link memory noted it. */
+  readonly ticket: LinkTicket;
 }
 
 /** The exchange is over: judge it, answer the client, tell the seam, the tally and the journal. `answer` is the upstream's, undefined when none came. */
@@ -352,7 +357,8 @@ function conclude(judge: Judge, arrival: Arrival, request: HttpRequest, outcome:
   const { req, res, target } = arrival;
   const classification = classifyRequest(judge.contract, request, { tokens: judge.tokens, complete: arrival.kept.whole() && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
   const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
-  const judged = notJudged === undefined ? judgeObserved(judge.contract, request, classification, outcome) : undefined;
+  const link = judge.links.settle(arrival.ticket, request, classification, outcome);
+  const judged = notJudged === undefined ? judgeObserved(judge.contract, request, classification, outcome, {}, link) : undefined;
   // Masked by the kit's one policy (src/http/secrets.ts); a message quotes bodies, which may
   // quote a credential or a configured token: blotted out, so none leaves the proxy in what it says.
   const hidden: Hidden = [...judge.tokens];
@@ -465,6 +471,7 @@ function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: Se
   const declared = req.headers['content-length'];
   const headers = upstreamFields(req.rawHeaders, upstream.host, declared);
   const kept = keepBody(req);
+  const ticket = forwarder.judge.links.arrive(method, id);
   /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
   let observed: Observed | undefined;
   const observe = (): Observed => {
@@ -485,7 +492,7 @@ function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: Se
     settled = true;
     const seen = observe();
     forwarder.connections.end(seen);
-    conclude(forwarder.judge, { req, res, id, startedAt, started, target, forwarded, kept }, seen.request, outcome, answer);
+    conclude(forwarder.judge, { req, res, id, startedAt, started, target, forwarded, kept, ticket }, seen.request, outcome, answer);
   };
 
   const up: ClientRequest = forwarder.send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: forwarder.prefix + target, headers: headers.flat(), agent: forwarder.agent, setHost: false });
@@ -519,6 +526,7 @@ function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: Se
   // A client that goes away before its request is whole: the upstream's request is cut too; nothing is judged.
   req.once('close', () => {
     if (req.complete) return;
+    if (!settled) forwarder.judge.links.abandon(ticket);
     settled = true;
     if (observed !== undefined) forwarder.connections.end(observed);
     up.destroy();
@@ -538,7 +546,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
   const { journal } = options;
-  const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal };
+  const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract) };
   const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
   const forwarder: Forwarder = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };

@@ -16,7 +16,7 @@ import { applicableChecks, runChecks, type CheckName } from './index.js';
 import { essence } from './support.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
 import { LONE_SURROGATE_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
-import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, RequestCase } from '../types.js';
+import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, LinkStep, RequestCase } from '../types.js';
 
 export interface ClassifyOptions {
   /**
@@ -97,8 +97,10 @@ export function classifyRequest(contract: Contract, request: HttpRequest, option
  * every content and every kind of credentials; an unknown token as the answer shows the target
  * took it - refused with a 401, a wrong token; otherwise accepted, a valid one. So a 401 to an
  * unknown token never asserts rule 1, and a 2xx to one is judged as the target's acceptance.
+ * A read that ends a sequence the observer saw along the contract's links (observed-links.ts)
+ * carries its `link` where it is read as the engine's own reads are: valid, with valid credentials.
  */
-export function readingsOf(request: HttpRequest, classification: Classification, outcome: HttpOutcome): RequestCase[] {
+export function readingsOf(request: HttpRequest, classification: Classification, outcome: HttpOutcome, link?: LinkStep): RequestCase[] {
   const contents: readonly Content[] = classification.content === 'open' ? ['valid', 'invalid'] : [classification.content];
   const credentials: readonly Credentials[] =
     classification.credentials === 'open'
@@ -110,7 +112,8 @@ export function readingsOf(request: HttpRequest, classification: Classification,
   return contents.flatMap((content) =>
     credentials.map((credential): RequestCase => {
       const lenient = credential === 'valid' ? (classification.contentLenient ?? classification.credentialsLenient) : content === 'valid' ? classification.credentialsLenient : undefined;
-      const reading = { ...request, kind, variant: '', content, credentials: credential, ...(lenient === undefined ? {} : { lenient }), setup: [] };
+      const linked = link !== undefined && content === 'valid' && credential === 'valid' && lenient === undefined;
+      const reading = { ...request, kind, variant: '', content, credentials: credential, ...(lenient === undefined ? {} : { lenient }), setup: [], ...(linked ? { link } : {}) };
       // Only a finding's message reads the variant: it is written when one does.
       let variant: string | undefined;
       return Object.defineProperty(reading, 'variant', { enumerable: true, get: () => (variant ??= describe(classification, content, credential)) });
@@ -121,10 +124,10 @@ export function readingsOf(request: HttpRequest, classification: Classification,
 /**
  * Every exchange check of the registry on an observed exchange, under each of its readings: the
  * findings that every reading gives (by check and severity; the first reading's messages), and
- * the checks that apply under every reading.
+ * the checks that apply under every reading. `link`: the sequence a read ends, where the observer saw one.
  */
-export function judgeObserved(contract: Contract, request: HttpRequest, classification: Classification, outcome: HttpOutcome, options: CheckOptions = {}): ObservedJudgement {
-  const readings = readingsOf(request, classification, outcome);
+export function judgeObserved(contract: Contract, request: HttpRequest, classification: Classification, outcome: HttpOutcome, options: CheckOptions = {}, link?: LinkStep): ObservedJudgement {
+  const readings = readingsOf(request, classification, outcome, link);
   const [first, ...others] = readings;
   if (first === undefined) return { findings: [], judgedBy: [], readings };
   const judgedBy = applicableChecks(first, outcome, contract, options).filter((name) => others.every((reading) => applicableChecks(reading, outcome, contract, options).includes(name)));

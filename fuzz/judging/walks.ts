@@ -96,22 +96,33 @@ function followable(target: LinkTarget, create: OperationContract): boolean {
     });
 }
 
+/** A parameter of a link's target and how the link gives its value: an expression or a constant. */
+export interface LinkedParameter {
+  readonly parameter: ParameterContract;
+  readonly given: LinkContract['parameters'][string];
+}
+
+/** The target's parameters the link gives values, each as the target declares it (a `path.`/`query.`/`header.` prefix picks the location). */
+export function linkedParameters(target: LinkTarget): LinkedParameter[] {
+  return Object.entries(target.parameters).flatMap(([written, given]) => {
+    const name = written.replace(/^(path|query|header)\./, '');
+    const parameter = target.operation.parameters.find((p) => p.name.toLowerCase() === name.toLowerCase() && (written === name || written.startsWith(`${p.in}.`)));
+    return parameter === undefined ? [] : [{ parameter, given }];
+  });
+}
+
 /** A parameter of a link's target and the value the link gives it. */
 export interface LinkedValue {
   readonly parameter: ParameterContract;
   readonly value: JsonValue;
 }
 
-/** The values a link gives its target's parameters from an exchange (OpenAPI 3.1, section 4.8.20.4), each for the parameter the target declares. */
+/** The values a link gives its target's parameters from an exchange (OpenAPI 3.1, section 4.8.20.4); a parameter the exchange gives no value is left out. */
 export function linkedValues(target: LinkTarget, exchange: ExchangeValues): LinkedValue[] {
-  const values: LinkedValue[] = [];
-  for (const [written, given] of Object.entries(target.parameters)) {
+  return linkedParameters(target).flatMap(({ parameter, given }) => {
     const value = 'constant' in given ? given.constant : evaluateExpression(given, exchange);
-    const name = written.replace(/^(path|query|header)\./, '');
-    const parameter = target.operation.parameters.find((p) => p.name.toLowerCase() === name.toLowerCase() && (written === name || written.startsWith(`${p.in}.`)));
-    if (parameter !== undefined && value !== undefined) values.push({ parameter, value });
-  }
-  return values;
+    return value === undefined ? [] : [{ parameter, value }];
+  });
 }
 
 /** A value as a parameter's text: an integer digit for digit, never through a double. */

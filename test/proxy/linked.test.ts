@@ -1,0 +1,198 @@
+/**
+ * The proxy judges a read along the contract's links where it saw the create (fuzz/judging/
+ * observed-links.ts), by the stateful checks of the engine: the engine's own sequences of the
+ * example full store (generation/sequences.ts), sent through the proxy as a client would, one
+ * request after the other. In front of the reference every read passes, judged; in front of the
+ * faulty implementations of test/faulty/links.ts the read's answer names the check that catches
+ * each in `conform`; the correct-but-unusual ones pass. What the proxy cannot know is not judged:
+ * a read in another scope (token, session), a read while a write is in flight, after a write the
+ * upstream failed.
+ */
+import type { ServerResponse } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sequenceCase, walksOf, type SequenceShape } from '../../fuzz/generation/sequences.js';
+import { createLinkMemory } from '../../fuzz/judging/observed-links.js';
+import { classifyRequest } from '../../fuzz/judging/classify.js';
+import type { RequestCase } from '../../fuzz/types.js';
+import { listenProxy, type ProxiedExchange } from '../../proxy/index.js';
+import { SESSION_HEADER } from '../../src/openapi/index.js';
+import { LINK_IMPLEMENTATIONS } from '../faulty/links.js';
+import { fullStore } from '../support/contracts.js';
+import { send, type WireResponse } from '../support/http.js';
+import { startFaulty, startReference, TEST_TOKEN, type Fault } from '../support/servers.js';
+
+const contract = fullStore();
+const [walk] = walksOf(contract);
+const STATEFUL = ['resource-available', 'deleted-stays-deleted', 'replacement-visible'];
+/** The check a read after each shape of sequence is judged by. */
+const JUDGED_BY: Record<SequenceShape, string> = { read: 'resource-available', 'delete-then-read': 'deleted-stays-deleted', 'replace-then-read': 'replacement-visible' };
+const closing: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(closing.map((close) => close()));
+});
+
+/** A proxy with the full store in front of `upstream`, and every exchange it told. */
+async function proxyFor(upstream: string): Promise<{ url: string; exchanges: ProxiedExchange[] }> {
+  const exchanges: ProxiedExchange[] = [];
+  const proxy = await listenProxy({ upstream, port: 0, contract, tokens: [TEST_TOKEN, SECOND_TOKEN], onExchange: (exchange) => exchanges.push(exchange) });
+  closing.push(() => proxy.close());
+  return { url: proxy.url, exchanges };
+}
+
+/** A second token the upstreams accept, besides TEST_TOKEN. */
+const SECOND_TOKEN = 'second-token';
+
+async function upstreamWith(fault: Fault): Promise<string> {
+  const server = await startFaulty(fault, { contract, tokens: [TEST_TOKEN, SECOND_TOKEN] });
+  closing.push(() => server.close());
+  return server.url;
+}
+
+/** An id beyond 2^53, so that a read rounding it is seen; another per sequence. */
+let nextId = 9007199254740993n;
+function sequence(shape: SequenceShape): RequestCase {
+  if (walk === undefined) throw new Error('the example full store has no walk');
+  const id = (nextId += 2n);
+  return sequenceCase(walk, shape, `{"name":"Fern","id":${id},"tag":"green"}`, '{"name":"Palm","tag":"dry"}', { token: TEST_TOKEN, profile: 'reference' });
+}
+
+function sendCase(url: string, request: RequestCase, headers: Readonly<Record<string, string>> = {}): Promise<WireResponse> {
+  return send(url, { method: request.method, path: request.path, headers: { ...request.headers, ...headers }, body: request.body });
+}
+
+/** The sequence's requests one after the other, through the proxy; the read's answer. */
+async function walkThrough(url: string, request: RequestCase): Promise<WireResponse> {
+  for (const step of request.setup) await sendCase(url, step);
+  return sendCase(url, request);
+}
+
+const SHAPES: readonly SequenceShape[] = ['read', 'delete-then-read', 'replace-then-read'];
+
+describe('in front of the reference serving the example full store', () => {
+  it.each(SHAPES)('the read after %s is judged by its check and passes; nothing else is found', async (shape) => {
+    const proxy = await proxyFor((await startReference({ contract })).url);
+    const answer = await walkThrough(proxy.url, sequence(shape));
+    expect(answer.headers['plant-store-violations']).toBeUndefined();
+    const read = proxy.exchanges.at(-1);
+    expect(read?.judgedBy).toContain(JUDGED_BY[shape]);
+    expect(proxy.exchanges.flatMap((exchange) => exchange.findings)).toEqual([]);
+  });
+
+  it('a read it saw no create for, or before any create, is judged by no stateful check', async () => {
+    const proxy = await proxyFor((await startReference({ contract })).url);
+    const created = sequence('read');
+    await sendCase(proxy.url, created);
+    await walkThrough(proxy.url, created);
+    const [first, , second] = proxy.exchanges;
+    expect(first?.judgedBy.filter((check) => STATEFUL.includes(check))).toEqual([]);
+    expect(second?.judgedBy).toContain('resource-available');
+  });
+});
+
+describe('in front of faulty implementations: the read names the check that catches them in conform', () => {
+  const faulty = LINK_IMPLEMENTATIONS.filter((implementation) => implementation.caughtBy !== undefined);
+  it.each(faulty.map((implementation) => [implementation.name, implementation] as const))('%s', async (_name, implementation) => {
+    const proxy = await proxyFor(await upstreamWith(implementation.fault(contract)));
+    const shape = (Object.keys(JUDGED_BY) as SequenceShape[]).find((s) => JUDGED_BY[s] === implementation.caughtBy) ?? 'read';
+    const answer = await walkThrough(proxy.url, sequence(shape));
+    expect(answer.headers['plant-store-violations']?.split(', ')).toContain(implementation.caughtBy);
+    const finding = proxy.exchanges.at(-1)?.findings.find((f) => f.check === implementation.caughtBy);
+    // The message names the exchanges the sequence was made of.
+    expect(finding?.message).toMatch(/\(after addPlant 200 \(exchange 1\) → .*\)/);
+    expect(finding?.severity).toBe('failure');
+  });
+
+  const unusual = LINK_IMPLEMENTATIONS.filter((implementation) => implementation.caughtBy === undefined);
+  it.each(unusual.map((implementation) => [implementation.name, implementation] as const))('%s (correct but unusual) passes every stateful check', async (_name, implementation) => {
+    const proxy = await proxyFor(await upstreamWith(implementation.fault(contract)));
+    for (const shape of SHAPES) await walkThrough(proxy.url, sequence(shape));
+    expect(proxy.exchanges.flatMap((exchange) => exchange.findings).filter((finding) => STATEFUL.includes(finding.check))).toEqual([]);
+    expect(proxy.exchanges.some((exchange) => exchange.judgedBy.includes('resource-available'))).toBe(true);
+  });
+});
+
+describe('what the proxy cannot know, it does not judge', () => {
+  const readNotFound = LINK_IMPLEMENTATIONS.find((implementation) => implementation.name === 'read-404-after-create');
+
+  it('a read with other credentials (both accepted) or in another session of the reference than the create', async () => {
+    const proxy = await proxyFor(await upstreamWith(readNotFound?.fault(contract) ?? ((_request, correct) => correct())));
+    const created = sequence('read');
+    await walkThrough(proxy.url, created);
+    await sendCase(proxy.url, created, { [SESSION_HEADER]: 'another' });
+    await sendCase(proxy.url, created, { authorization: `Bearer ${SECOND_TOKEN}` });
+    const [, linked, session, token] = proxy.exchanges;
+    expect(linked?.findings.map((f) => f.check)).toContain('resource-available');
+    for (const other of [session, token]) {
+      expect(other?.outcome.kind === 'response' && other.outcome.status).toBe(404);
+      expect(other?.judgedBy.filter((check) => STATEFUL.includes(check))).toEqual([]);
+    }
+  });
+
+  it('a read while a delete is in flight (the upstream applied it, its answer is still on the way); judged once the delete is answered', async () => {
+    const remove = walk?.remove?.operation;
+    // The delete is applied at once and answered 300 ms later.
+    const upstream = await upstreamWith((request, correct) => {
+      const answer = correct();
+      if (contract.findOperation(request.method, request.url) !== remove) return answer;
+      return (res: ServerResponse) => {
+        setTimeout(() => {
+          res.writeHead(answer.status, answer.headers);
+          res.end(answer.body);
+        }, 300);
+      };
+    });
+    const proxy = await proxyFor(upstream);
+    const gone = sequence('delete-then-read');
+    const [create, del] = gone.setup;
+    if (create === undefined || del === undefined) throw new Error('a delete-then-read has two steps first');
+    await sendCase(proxy.url, create);
+    const deleting = sendCase(proxy.url, del);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const during = await sendCase(proxy.url, gone);
+    await deleting;
+    const after = await sendCase(proxy.url, gone);
+    expect(during.status).toBe(404);
+    expect(during.headers['plant-store-violations']).toBeUndefined();
+    const reads = proxy.exchanges.filter((exchange) => exchange.request.method === gone.method);
+    expect(reads.map((exchange) => exchange.judgedBy.filter((check) => STATEFUL.includes(check)))).toEqual([[], ['deleted-stays-deleted']]);
+    expect(after.headers['plant-store-violations']).toBeUndefined();
+  });
+
+  it('a read after a write the upstream failed (5xx): what it did is unknown', async () => {
+    const remove = walk?.remove?.operation;
+    const upstream = await upstreamWith((request, correct) => {
+      const answer = correct();
+      return contract.findOperation(request.method, request.url) === remove ? { status: 503, headers: { 'content-type': 'application/json' }, body: '{"error":503,"message":"later"}' } : answer;
+    });
+    const proxy = await proxyFor(upstream);
+    await walkThrough(proxy.url, sequence('delete-then-read'));
+    expect(proxy.exchanges.at(-1)?.judgedBy.filter((check) => STATEFUL.includes(check))).toEqual([]);
+  });
+
+  it('a 4xx to a write is a request not applied: the read still expects what was created', async () => {
+    const proxy = await proxyFor(await upstreamWith(readNotFound?.fault(contract) ?? ((_request, correct) => correct())));
+    const gone = sequence('delete-then-read');
+    const [create, del] = gone.setup;
+    if (create === undefined || del === undefined) throw new Error('a delete-then-read has two steps first');
+    await sendCase(proxy.url, create);
+    await sendCase(proxy.url, del, { authorization: 'Bearer not-accepted' });
+    const read = await sendCase(proxy.url, gone);
+    expect(read.headers['plant-store-violations']).toBe('resource-available');
+  });
+});
+
+describe('the memory is bounded', () => {
+  it('keeps the last resources it saw created, the oldest forgotten first', () => {
+    const memory = createLinkMemory(contract, 2);
+    const creates = [sequence('read'), sequence('read'), sequence('read')];
+    creates.forEach((read, i) => {
+      const create = read.setup[0];
+      if (create === undefined) throw new Error('a read has its create first');
+      const ticket = memory.arrive(create.method, i + 1);
+      memory.settle(ticket, create, classifyRequest(contract, create, { tokens: [TEST_TOKEN] }), { kind: 'response', status: 200, headers: { 'content-type': 'application/json' }, body: create.body, durationMs: 1 });
+    });
+    expect(memory.size).toBe(2);
+    const stepFor = (read: RequestCase): string | undefined => memory.settle(memory.arrive(read.method, 9), read, classifyRequest(contract, read, { tokens: [TEST_TOKEN] }), { kind: 'response', status: 404, headers: {}, body: new Uint8Array(), durationMs: 1 })?.expects;
+    expect(creates.map(stepFor)).toEqual([undefined, 'created', 'created']);
+  });
+});
