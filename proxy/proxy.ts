@@ -13,6 +13,9 @@
  * - **Findings on the answer**: `Plant-Store-Violations` names the checks that failed,
  *   `Plant-Store-Warnings` those that only warned (each absent when none); with `errors` a
  *   violating answer is replaced by a 502 Error describing the violations.
+ * - **Linked reads**: what it passed on along the contract's links (a create, a replace, a delete)
+ *   is remembered per credentials and session (fuzz/judging/observed-links.ts), so that a later
+ *   read of the same resource is judged by the stateful checks, as the engine's sequences are.
  * - **One seam**: every exchange - request (credentials masked), answer, classification,
  *   findings - is handed to `onExchange`; the command line's log and summary listen there.
  * - **A journal** (the kit's, src/http/journal.ts, which masks credentials as it keeps them): each

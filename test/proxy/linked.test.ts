@@ -5,8 +5,8 @@
  * request after the other. In front of the reference every read passes, judged; in front of the
  * faulty implementations of test/faulty/links.ts the read's answer names the check that catches
  * each in `conform`; the correct-but-unusual ones pass. What the proxy cannot know is not judged:
- * a read in another scope (token, session), a read while a write is in flight, after a write the
- * upstream failed.
+ * a read in another scope (token, session), a read while a write is in flight, after writes in
+ * flight together, after a write the upstream failed or one of unknown effect.
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -130,15 +130,20 @@ describe('what the proxy cannot know, it does not judge', () => {
 
   it('a read while a delete is in flight (the upstream applied it, its answer is still on the way); judged once the delete is answered', async () => {
     const remove = walk?.remove?.operation;
-    // The delete is applied at once and answered 300 ms later.
+    // The delete is applied at once, and answered only when the test lets it.
+    let applied: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (applied = resolve));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const upstream = await upstreamWith((request, correct) => {
       const answer = correct();
       if (contract.findOperation(request.method, request.url) !== remove) return answer;
+      applied();
       return (res: ServerResponse) => {
-        setTimeout(() => {
+        void released.then(() => {
           res.writeHead(answer.status, answer.headers);
           res.end(answer.body);
-        }, 300);
+        });
       };
     });
     const proxy = await proxyFor(upstream);
@@ -147,8 +152,9 @@ describe('what the proxy cannot know, it does not judge', () => {
     if (create === undefined || del === undefined) throw new Error('a delete-then-read has two steps first');
     await sendCase(proxy.url, create);
     const deleting = sendCase(proxy.url, del);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await arrived;
     const during = await sendCase(proxy.url, gone);
+    release();
     await deleting;
     const after = await sendCase(proxy.url, gone);
     expect(during.status).toBe(404);
@@ -156,6 +162,53 @@ describe('what the proxy cannot know, it does not judge', () => {
     const reads = proxy.exchanges.filter((exchange) => exchange.request.method === gone.method);
     expect(reads.map((exchange) => exchange.judgedBy.filter((check) => STATEFUL.includes(check)))).toEqual([[], ['deleted-stays-deleted']]);
     expect(after.headers['plant-store-violations']).toBeUndefined();
+  });
+
+  it('a create in flight with another write: the order the upstream applied them in is unknown, so neither is remembered', async () => {
+    const create = walk?.create;
+    let held = false;
+    let holding: () => void = () => undefined;
+    const holds = new Promise<void>((resolve) => (holding = resolve));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // The first create's answer waits until the second create is answered.
+    const upstream = await upstreamWith((request, correct) => {
+      const answer = correct();
+      if (held || contract.findOperation(request.method, request.url) !== create) return answer;
+      held = true;
+      holding();
+      return (res: ServerResponse) => {
+        void released.then(() => {
+          res.writeHead(answer.status, answer.headers);
+          res.end(answer.body);
+        });
+      };
+    });
+    const proxy = await proxyFor(upstream);
+    const [first, second] = [sequence('read'), sequence('read')];
+    const firstCreating = sendCase(proxy.url, first.setup[0] as RequestCase);
+    await holds;
+    await sendCase(proxy.url, second.setup[0] as RequestCase);
+    release();
+    await firstCreating;
+    await sendCase(proxy.url, first);
+    await sendCase(proxy.url, second);
+    const reads = proxy.exchanges.slice(-2);
+    expect(reads.map((exchange) => exchange.judgedBy.filter((check) => STATEFUL.includes(check)))).toEqual([[], []]);
+  });
+
+  it('an unsafe request of unknown effect (a path outside the contract) answered 2xx forgets everything; answered 4xx, nothing', async () => {
+    const outside = '/somewhere-else';
+    const upstream = await upstreamWith((request, correct) => (request.url === outside && request.headers['x-answer'] === 'ok' ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' } : correct()));
+    const proxy = await proxyFor(upstream);
+    const created = sequence('read');
+    await sendCase(proxy.url, created.setup[0] as RequestCase);
+    await send(proxy.url, { method: 'POST', path: outside, headers: {} });
+    await sendCase(proxy.url, created);
+    await send(proxy.url, { method: 'POST', path: outside, headers: { 'x-answer': 'ok' } });
+    await sendCase(proxy.url, created);
+    const reads = proxy.exchanges.filter((exchange) => exchange.request.method === created.method);
+    expect(reads.map((exchange) => exchange.judgedBy.filter((check) => STATEFUL.includes(check)))).toEqual([['resource-available'], []]);
   });
 
   it('a read after a write the upstream failed (5xx): what it did is unknown', async () => {
