@@ -15,7 +15,7 @@ import { createLinkMemory } from '../../fuzz/judging/observed-links.js';
 import { classifyRequest } from '../../fuzz/judging/classify.js';
 import type { RequestCase } from '../../fuzz/types.js';
 import { listenProxy, type ProxiedExchange } from '../../proxy/index.js';
-import { SESSION_HEADER } from '../../src/openapi/index.js';
+import { SESSION_HEADER, type OperationContract } from '../../src/openapi/index.js';
 import { LINK_IMPLEMENTATIONS } from '../faulty/links.js';
 import { fullStore } from '../support/contracts.js';
 import { send, type WireResponse } from '../support/http.js';
@@ -111,6 +111,31 @@ describe('in front of faulty implementations: the read names the check that catc
   });
 });
 
+/**
+ * The reference, but the first request of `operation` is applied at once and answered only when
+ * the test releases it: a write still in flight at the proxy that the upstream has applied.
+ */
+async function holdingFirst(operation: OperationContract | undefined): Promise<{ url: string; applied: Promise<void>; release: () => void }> {
+  let held = false;
+  let applied: () => void = () => undefined;
+  let release: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (applied = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const url = await upstreamWith((request, correct) => {
+    const answer = correct();
+    if (held || contract.findOperation(request.method, request.url) !== operation) return answer;
+    held = true;
+    applied();
+    return (res: ServerResponse) => {
+      void released.then(() => {
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+      });
+    };
+  });
+  return { url, applied: arrived, release };
+}
+
 describe('what the proxy cannot know, it does not judge', () => {
   const readNotFound = LINK_IMPLEMENTATIONS.find((implementation) => implementation.name === 'read-404-after-create');
 
@@ -129,32 +154,16 @@ describe('what the proxy cannot know, it does not judge', () => {
   });
 
   it('a read while a delete is in flight (the upstream applied it, its answer is still on the way); judged once the delete is answered', async () => {
-    const remove = walk?.remove?.operation;
-    // The delete is applied at once, and answered only when the test lets it.
-    let applied: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => (applied = resolve));
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const upstream = await upstreamWith((request, correct) => {
-      const answer = correct();
-      if (contract.findOperation(request.method, request.url) !== remove) return answer;
-      applied();
-      return (res: ServerResponse) => {
-        void released.then(() => {
-          res.writeHead(answer.status, answer.headers);
-          res.end(answer.body);
-        });
-      };
-    });
-    const proxy = await proxyFor(upstream);
+    const held = await holdingFirst(walk?.remove?.operation);
+    const proxy = await proxyFor(held.url);
     const gone = sequence('delete-then-read');
     const [create, del] = gone.setup;
     if (create === undefined || del === undefined) throw new Error('a delete-then-read has two steps first');
     await sendCase(proxy.url, create);
     const deleting = sendCase(proxy.url, del);
-    await arrived;
+    await held.applied;
     const during = await sendCase(proxy.url, gone);
-    release();
+    held.release();
     await deleting;
     const after = await sendCase(proxy.url, gone);
     expect(during.status).toBe(404);
@@ -165,31 +174,13 @@ describe('what the proxy cannot know, it does not judge', () => {
   });
 
   it('a create in flight with another write: the order the upstream applied them in is unknown, so neither is remembered', async () => {
-    const create = walk?.create;
-    let held = false;
-    let holding: () => void = () => undefined;
-    const holds = new Promise<void>((resolve) => (holding = resolve));
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    // The first create's answer waits until the second create is answered.
-    const upstream = await upstreamWith((request, correct) => {
-      const answer = correct();
-      if (held || contract.findOperation(request.method, request.url) !== create) return answer;
-      held = true;
-      holding();
-      return (res: ServerResponse) => {
-        void released.then(() => {
-          res.writeHead(answer.status, answer.headers);
-          res.end(answer.body);
-        });
-      };
-    });
-    const proxy = await proxyFor(upstream);
+    const held = await holdingFirst(walk?.create);
+    const proxy = await proxyFor(held.url);
     const [first, second] = [sequence('read'), sequence('read')];
     const firstCreating = sendCase(proxy.url, first.setup[0] as RequestCase);
-    await holds;
+    await held.applied;
     await sendCase(proxy.url, second.setup[0] as RequestCase);
-    release();
+    held.release();
     await firstCreating;
     await sendCase(proxy.url, first);
     await sendCase(proxy.url, second);
