@@ -78,7 +78,10 @@ export function classifyRequest(contract: Contract, request: HttpRequest, option
     const reason = `no operation of the contract is ${request.method} ${pathOf(request)}`;
     return { operation, content: 'open', credentials: 'open', contentReason: reason, credentialsReason: reason };
   }
-  const content = contentOf(operation, request, options);
+  const parameters = parametersOf(contract, operation, request);
+  const body = contentOf(operation, request, options);
+  // Either is enough to make the request invalid; an open parameter leaves a body that is not invalid open.
+  const content = parameters === undefined || (parameters.class === 'open' && body.class === 'invalid') ? body : parameters;
   const credentials = credentialsOf(operation, request, options.tokens ?? []);
   return {
     operation,
@@ -196,6 +199,23 @@ function contentOf(operation: OperationContract, request: HttpRequest, options: 
   if (!issues.valid) return invalid(`the body breaks the request schema (${formatIssues(issues.issues)})`);
   if (mark) return open('a valid body after a byte order mark: RFC 8259, section 8.1 lets a parser ignore the mark or refuse it');
   return hasLoneSurrogate(value) ? valid('a body the request schema accepts, with a lone surrogate in a string', LONE_SURROGATE_LENIENCY) : valid('a body the request schema accepts');
+}
+
+/**
+ * What the path, query and header parameters make of the request, as the operation's schemas read
+ * them (int64 exact; the default styles): invalid where one is refused, open where a scalar query
+ * parameter comes twice (the form style writes it once; which one a server takes is left open);
+ * undefined where they are all valid.
+ */
+function parametersOf(contract: Contract, operation: OperationContract, request: HttpRequest): Judged<'invalid' | 'open'> | undefined {
+  if (operation.parameters.length === 0) return undefined;
+  const mark = request.path.indexOf('?');
+  const query = mark < 0 ? '' : request.path.slice(mark + 1);
+  const given = new URLSearchParams(query);
+  const repeated = operation.parameters.find((parameter) => parameter.in === 'query' && !parameter.array && given.getAll(parameter.name).length > 1);
+  if (repeated !== undefined) return open(`query parameter ${repeated.name} given ${given.getAll(repeated.name).length} times: the form style writes it once, and which one a server takes is left open`);
+  const parsed = operation.parseParameters({ path: contract.matchPath(pathOf(request))?.values ?? {}, query, headers: request.headers });
+  return 'problem' in parsed ? { class: 'invalid', reason: parsed.problem } : undefined;
 }
 
 /** Undefined when the text is a body the operation accepts; otherwise why not. */
