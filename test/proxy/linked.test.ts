@@ -14,6 +14,8 @@ import { sequenceCase, walksOf, type SequenceShape } from '../../fuzz/generation
 import { createLinkMemory } from '../../fuzz/judging/observed-links.js';
 import { classifyRequest } from '../../fuzz/judging/classify.js';
 import type { RequestCase } from '../../fuzz/types.js';
+import { runConformance } from '../../fuzz/run/runner.js';
+import type { CheckName } from '../../fuzz/index.js';
 import { listenProxy, type ProxiedExchange } from '../../proxy/index.js';
 import { SESSION_HEADER, type OperationContract } from '../../src/openapi/index.js';
 import { LINK_IMPLEMENTATIONS } from '../faulty/links.js';
@@ -87,6 +89,19 @@ describe('in front of the reference serving the example full store', () => {
     expect(first?.judgedBy.filter((check) => STATEFUL.includes(check))).toEqual([]);
     expect(second?.judgedBy).toContain('resource-available');
   });
+});
+
+describe("conform's own requests through the proxy, in front of the reference serving the example full store", () => {
+  it('the stateful phase, one request at a time: the proxy finds nothing, and judges every read the phase ends a sequence with', async () => {
+    const proxy = await proxyFor((await startReference({ contract })).url);
+    const report = await runConformance({ baseUrl: proxy.url, token: TEST_TOKEN, contract, seed: 11, concurrency: 1, phases: ['stateful'] });
+    expect(report.failures).toEqual([]);
+    expect(proxy.exchanges.flatMap((exchange) => exchange.findings)).toEqual([]);
+    const judged = (check: string): number => proxy.exchanges.filter((exchange) => exchange.judgedBy.includes(check)).length;
+    // At least: a later sequence's read may also be of a resource an earlier one made.
+    for (const check of STATEFUL) expect(judged(check), check).toBeGreaterThanOrEqual(report.checks[check as CheckName].requests);
+    expect(report.checks['resource-available'].requests).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe('in front of faulty implementations: the read names the check that catches them in conform', () => {
