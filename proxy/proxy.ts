@@ -474,13 +474,14 @@ function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: Se
   const declared = req.headers['content-length'];
   const headers = upstreamFields(req.rawHeaders, upstream.host, declared);
   const kept = keepBody(req);
-  const ticket = forwarder.judge.links.arrive(method, id);
+  const ticket = forwarder.judge.links.arrive(observedRequest(method, target, forwarded, Buffer.alloc(0)), id);
   /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
   let observed: Observed | undefined;
   const observe = (): Observed => {
     if (observed !== undefined) return observed;
     observed = { request: observedRequest(method, target, forwarded, kept.bytes()), others: [], connection: connection ?? 0 };
     forwarder.connections.begin(observed);
+    if (req.complete && kept.whole()) forwarder.judge.links.whole(ticket, observed.request);
     return observed;
   };
   req.once('end', observe);

@@ -8,16 +8,21 @@
  * - **Scope**: the request's `Authorization`, `Cookie` and `Plant-Store-Session` fields. A read
  *   is judged only against what was done with the same ones: another user, or another session of
  *   the reference, may see another store.
- * - **Nothing in between**: a read is judged only when no request that may change state (any
- *   method but GET, HEAD, OPTIONS, TRACE: RFC 9110, section 9.2.1) was in flight at any moment
- *   of it, and what it remembers was done by such requests one after the other: the order in
- *   which the upstream applied two requests in flight together is unknown.
- * - **What is not known is forgotten**: a write answered 5xx, 3xx or not at all, two writes in
- *   flight together, a create whose answer does not give its link's values forget the resource
- *   (or every resource of the walk); a request of unknown effect (an unsafe method on an operation
- *   outside the walks or a path outside the contract) answered otherwise than 4xx forgets all. A
- *   4xx answer is a request not applied (RFC 9110, section 15.5): it changes nothing.
- * - **Bounded**: at most `maxRemembered` resources per scope together; the oldest go first.
+ * - **Nothing in between**: a read is judged only when no request that may change its resource
+ *   was in flight at any moment of it, and what it is judged against was done by a write with no
+ *   other write on the same resource in flight beside it: the order in which the upstream applied
+ *   two requests in flight together is unknown. A replace or a delete may change the resource its
+ *   parameters name; a create, the one its links name with its body standing for its answer (as
+ *   conform's stateful phase takes it), every resource of its walk until its body is whole; any
+ *   other request that may change state (every method but GET, HEAD, OPTIONS, TRACE: RFC 9110,
+ *   section 9.2.1), everything.
+ * - **What is not known is forgotten**: a write answered 5xx, 3xx or not at all, or in flight
+ *   with another write on its resource, forgets the resource; a create whose answer does not give
+ *   its link's values, or names another resource than its body, every resource of the walk; a
+ *   request of unknown effect (an unsafe method on an operation outside the walks or a path
+ *   outside the contract) answered otherwise than 4xx, everything. A 4xx answer is a request not
+ *   applied (RFC 9110, section 15.5): it changes nothing.
+ * - **Bounded**: at most `maxRemembered` resources over every scope; the oldest go first.
  */
 import { parseJson, SESSION_HEADER, type Contract, type ExchangeValues, type JsonValue, type OperationContract } from '../../src/openapi/index.js';
 import type { HttpOutcome, HttpRequest, LinkStep } from '../types.js';
@@ -30,23 +35,37 @@ export const DEFAULT_MAX_REMEMBERED = 10_000;
 /** Methods that change no state (RFC 9110, section 9.2.1). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
+/** What a write in flight may change: resources by their keys, every resource of a read operation (by its key's prefix), or all. */
+interface Touch {
+  readonly all: boolean;
+  readonly keys: ReadonlySet<string>;
+  readonly prefixes: readonly string[];
+}
+
+const EVERYTHING: Touch = { all: true, keys: new Set(), prefixes: [] };
+
+/** A write in flight, and what it may change (narrowed once its body is whole). */
+interface WriteNote {
+  touch: Touch;
+}
+
 /** An exchange as the memory noted its arrival. */
 export interface LinkTicket {
   readonly exchange: number;
-  readonly write: boolean;
-  /** The count of writes arrived and finished, after this one's arrival. */
-  readonly epoch: number;
-  /** No write was in flight when it arrived. */
-  readonly alone: boolean;
+  /** Undefined for a request of a safe method. */
+  readonly write: WriteNote | undefined;
+  /** The writes in flight at any moment of it (itself aside). */
+  readonly overlapping: Set<WriteNote>;
 }
 
 export interface LinkMemory {
-  /** A request has arrived (its method is enough): a write is in flight from now on. */
-  arrive(method: string, exchange: number): LinkTicket;
+  /** A request's head has arrived (`head`: the request without its body): a write is in flight from now on. */
+  arrive(head: HttpRequest, exchange: number): LinkTicket;
+  /** Its body is whole: what a create may change is narrowed to the resource its links name. */
+  whole(ticket: LinkTicket, request: HttpRequest): void;
   /**
-   * The exchange is over. For a read of a
-   * resource remembered in its scope, the `LinkStep` the stateful checks judge it by; a write is
-   * learnt from.
+   * The exchange is over. For a read of a resource remembered in its scope, the `LinkStep` the
+   * stateful checks judge it by; a write is learnt from.
    */
   settle(ticket: LinkTicket, request: HttpRequest, classification: Classification, outcome: HttpOutcome): LinkStep | undefined;
   /** The exchange was abandoned half-sent: what a write did is unknown, so everything is forgotten. */
@@ -70,47 +89,45 @@ type Response = Extract<HttpOutcome, { kind: 'response' }>;
 export function createLinkMemory(contract: Contract, maxRemembered = DEFAULT_MAX_REMEMBERED): LinkMemory {
   const walks = walksOf(contract);
   const store = rememberedStore(maxRemembered);
-  let inFlight = 0;
-  let epoch = 0;
-  const learn = (ticket: LinkTicket, undisturbed: boolean, request: HttpRequest, classification: Classification, outcome: HttpOutcome): void => {
-    const response = outcome.kind === 'response' ? outcome : undefined;
+  const active = new Set<LinkTicket>();
+  const finish = (ticket: LinkTicket): void => {
+    active.delete(ticket);
+  };
+  const learn = (done: Done): void => {
+    const { response, classification } = done;
     // RFC 9110, section 15.5: a 4xx is a request the server did not apply.
     if (response !== undefined && response.status >= 400 && response.status < 500) return;
     const operation = classification.operation;
-    const touched = operation === undefined ? [] : walks.filter((walk) => [walk.create, walk.replace?.operation, walk.remove?.operation].includes(operation));
-    if (touched.length === 0) {
+    const touched = walksThrough(walks, operation);
+    if (operation === undefined || touched.length === 0) {
       store.forgetAll();
       return;
     }
-    const done: Done = { ticket, undisturbed, request, classification, response, scope: scopeOf(request) };
     for (const walk of touched) {
       if (walk.create === operation) created(contract, walk, done, store);
       for (const target of [walk.replace, walk.remove]) if (target !== undefined && target.operation === operation) changed(contract, walk, target, done, store);
     }
   };
   return {
-    arrive(method, exchange) {
-      const write = !SAFE_METHODS.has(method.toUpperCase());
-      const alone = inFlight === 0;
-      if (write) {
-        inFlight++;
-        epoch++;
-      }
-      return { exchange, write, epoch, alone };
+    arrive(head, exchange) {
+      const write = SAFE_METHODS.has(head.method.toUpperCase()) ? undefined : { touch: touchOf(contract, walks, head, false) };
+      const ticket: LinkTicket = { exchange, write, overlapping: new Set([...active].flatMap((other) => (other.write === undefined ? [] : [other.write]))) };
+      if (write !== undefined) for (const other of active) other.overlapping.add(write);
+      active.add(ticket);
+      return ticket;
+    },
+    whole(ticket, request) {
+      if (ticket.write !== undefined) ticket.write.touch = touchOf(contract, walks, request, true);
     },
     settle(ticket, request, classification, outcome) {
-      const undisturbed = ticket.alone && epoch === ticket.epoch;
-      if (!ticket.write) return undisturbed ? readStep(contract, walks, request, classification, store) : undefined;
-      inFlight--;
-      epoch++;
-      learn(ticket, undisturbed, request, classification, outcome);
+      finish(ticket);
+      if (ticket.write === undefined) return readStep(contract, walks, ticket, request, classification, store);
+      learn({ ticket, request, classification, response: outcome.kind === 'response' ? outcome : undefined, scope: scopeOf(request) });
       return undefined;
     },
     abandon(ticket) {
-      if (!ticket.write) return;
-      inFlight--;
-      epoch++;
-      store.forgetAll();
+      finish(ticket);
+      if (ticket.write !== undefined) store.forgetAll();
     },
     get size() {
       return store.size();
@@ -118,34 +135,88 @@ export function createLinkMemory(contract: Contract, maxRemembered = DEFAULT_MAX
   };
 }
 
+/** The walks a request of an operation goes along: as their create, replace or delete. */
+function walksThrough(walks: readonly Walk[], operation: OperationContract | undefined): Walk[] {
+  return operation === undefined ? [] : walks.filter((walk) => [walk.create, walk.replace?.operation, walk.remove?.operation].includes(operation));
+}
+
+/**
+ * What a write may change: a replace or a delete, the resource its parameters name; a create, the
+ * one its links name with its body standing for its answer, once the body is whole (before, every
+ * resource of its walk); where it names none it can be read by, every resource of the walk; a
+ * request no walk goes through, everything.
+ */
+function touchOf(contract: Contract, walks: readonly Walk[], request: HttpRequest, bodyWhole: boolean): Touch {
+  const operation = contract.findOperation(request.method, splitTarget(request.path)[0]);
+  const touched = walksThrough(walks, operation);
+  if (touched.length === 0) return EVERYTHING;
+  const keys = new Set<string>();
+  const prefixes: string[] = [];
+  for (const walk of touched) {
+    const whole = walk.read === undefined ? undefined : targetPrefix(walk.read);
+    if (walk.create === operation) {
+      const guessed = bodyWhole ? resourceKeys(walk, guessedExchange(contract, request, walk)) : undefined;
+      if (guessed === undefined && whole !== undefined) prefixes.push(whole);
+      for (const key of guessed === undefined ? [] : [guessed.resource, ...guessed.aliases]) keys.add(key);
+    }
+    for (const target of [walk.replace, walk.remove]) {
+      if (target === undefined || target.operation !== operation) continue;
+      const key = observedKey(contract, target, request, operation);
+      if (key !== undefined) keys.add(key);
+      else if (whole !== undefined) prefixes.push(whole);
+    }
+  }
+  return { all: false, keys, prefixes };
+}
+
+/** Whether a write may change the resource of these keys (its read's first). */
+function mayChange(note: WriteNote, keys: readonly string[]): boolean {
+  const { touch } = note;
+  return touch.all || keys.some((key) => touch.keys.has(key) || touch.prefixes.some((prefix) => key.startsWith(prefix)));
+}
+
+/** Whether a write in flight beside the exchange may have changed the resource. */
+function disturbed(ticket: LinkTicket, keys: readonly string[]): boolean {
+  return [...ticket.overlapping].some((note) => mayChange(note, keys));
+}
+
 /** A write that is over, as the memory learns from it. */
 interface Done {
   readonly ticket: LinkTicket;
-  readonly undisturbed: boolean;
   readonly request: HttpRequest;
   readonly classification: Classification;
   readonly response: Response | undefined;
   readonly scope: string;
 }
 
-/** A 2xx to a valid request with a body the checks can hold a read to: the body's text. */
-function appliedBody(done: Done): string | undefined {
-  const { response, classification, request } = done;
-  if (!done.undisturbed || response === undefined || response.status < 200 || response.status >= 300) return undefined;
-  if (classification.content !== 'valid' || classification.contentLenient !== undefined) return undefined;
+/** A 2xx to a request with no other write on the resource in flight beside it. */
+function appliedAlone(done: Done, keys: readonly string[]): boolean {
+  const { response } = done;
+  return response !== undefined && response.status >= 200 && response.status < 300 && !disturbed(done.ticket, keys);
+}
+
+/** A valid body the checks can hold a read to, applied alone: its text. */
+function appliedBody(done: Done, keys: readonly string[]): string | undefined {
+  const { classification, request } = done;
+  if (!appliedAlone(done, keys) || classification.content !== 'valid' || classification.contentLenient !== undefined) return undefined;
   return Buffer.from(request.body).toString('utf8');
 }
 
-/** A create is over: the resource its links name is what it sent, if it was applied alone; else forgotten. */
+/**
+ * A create is over: the resource its links name is what it sent, if it was applied alone; else
+ * forgotten. An answer that names another resource than its body (a key the server chose) was a
+ * surprise while it was in flight: every resource of the walk is forgotten.
+ */
 function created(contract: Contract, walk: Walk, done: Done, store: RememberedStore): void {
   const exchange = done.response === undefined ? undefined : exchangeValues(contract, done.request, done.response);
   const keys = exchange === undefined ? undefined : resourceKeys(walk, exchange);
-  if (keys === undefined) {
+  const expected = done.ticket.write !== undefined && keys !== undefined && mayChange(done.ticket.write, [keys.resource]);
+  if (keys === undefined || !expected) {
     store.forgetWhere((key) => walk.read !== undefined && key.startsWith(targetPrefix(walk.read)));
     return;
   }
   store.forget(keys.resource);
-  const body = appliedBody(done);
+  const body = appliedBody(done, [keys.resource, ...keys.aliases]);
   if (body === undefined) return;
   store.set(keys.resource, keys.aliases, done.scope, { expects: 'created', resource: declaredPart(walk.create, body), via: `${walk.create.operationId} ${done.response?.status ?? ''} (exchange ${done.ticket.exchange})`, inferred: walk.inferred });
 }
@@ -159,29 +230,25 @@ function changed(contract: Contract, walk: Walk, target: LinkTarget, done: Done,
   const aliases = store.aliasesOf(resource);
   store.forget(resource);
   if (before === undefined) return;
+  const keys = [resource, ...aliases];
   const via = `${before.via.split(' → ', 1)[0] ?? ''} → ${target.name} (exchange ${done.ticket.exchange})`;
   if (target === walk.remove) {
-    if (appliedStatus(done)) store.set(resource, aliases, done.scope, { expects: 'gone', via, inferred: walk.inferred });
+    if (appliedAlone(done, keys)) store.set(resource, aliases, done.scope, { expects: 'gone', via, inferred: walk.inferred });
     return;
   }
-  const body = appliedBody(done);
+  const body = appliedBody(done, keys);
   if (body !== undefined && target.operation.requestBody !== undefined) store.set(resource, aliases, done.scope, { expects: 'replaced', resource: declaredPart(target.operation, body), via, inferred: walk.inferred });
 }
 
-/** A 2xx to a request applied alone. */
-function appliedStatus(done: Done): boolean {
-  return done.undisturbed && done.response !== undefined && done.response.status >= 200 && done.response.status < 300;
-}
-
-/** The step a read of a remembered resource ends: what it must answer, and the exchanges that made it so. */
-function readStep(contract: Contract, walks: readonly Walk[], request: HttpRequest, classification: Classification, store: RememberedStore): LinkStep | undefined {
+/** The step a read of a remembered resource ends: what it must answer, and the exchanges that made it so; none while a write on it was in flight. */
+function readStep(contract: Contract, walks: readonly Walk[], ticket: LinkTicket, request: HttpRequest, classification: Classification, store: RememberedStore): LinkStep | undefined {
   const operation = classification.operation;
   if (operation === undefined || operation.method !== request.method) return undefined;
   for (const walk of walks) {
     if (walk.read?.operation !== operation) continue;
     const key = observedKey(contract, walk.read, request, operation);
     const remembered = key === undefined ? undefined : store.get(key, scopeOf(request));
-    if (remembered === undefined) continue;
+    if (key === undefined || remembered === undefined || disturbed(ticket, [key, ...store.aliasesOf(key)])) continue;
     return { via: `${remembered.via} → ${walk.read.name}`, expects: remembered.expects, ...(remembered.resource === undefined ? {} : { resource: remembered.resource }), ...(remembered.inferred ? { inferred: true } : {}) };
   }
   return undefined;
@@ -228,6 +295,12 @@ function observedKey(contract: Contract, target: LinkTarget, request: HttpReques
     values.push({ parameter, value });
   }
   return targetKey(target, values);
+}
+
+/** A create's exchange as a conforming target answers it (its body comes back), before its answer is in: what the engine's sequences evaluate links on. */
+function guessedExchange(contract: Contract, request: HttpRequest, walk: Walk): ExchangeValues {
+  const exchange = exchangeValues(contract, request, { kind: 'response', status: Number(walk.status) || 200, headers: {}, body: request.body, durationMs: 0 });
+  return { ...exchange, response: { headers: {}, body: exchange.request.body } };
 }
 
 /** The exchange a link's runtime expressions read (OpenAPI 3.1, section 4.8.20.4), bodies lossless. */

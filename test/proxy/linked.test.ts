@@ -15,8 +15,8 @@ import { createLinkMemory } from '../../fuzz/judging/observed-links.js';
 import { classifyRequest } from '../../fuzz/judging/classify.js';
 import type { RequestCase } from '../../fuzz/types.js';
 import { runConformance } from '../../fuzz/run/runner.js';
-import type { CheckName } from '../../fuzz/index.js';
-import { listenProxy, type ProxiedExchange } from '../../proxy/index.js';
+import type { CheckName, Report } from '../../fuzz/index.js';
+import { listenProxy, type ProxiedExchange, type ProxySummary, type RunningProxy } from '../../proxy/index.js';
 import { SESSION_HEADER, type OperationContract } from '../../src/openapi/index.js';
 import { LINK_IMPLEMENTATIONS } from '../faulty/links.js';
 import { fullStore } from '../support/contracts.js';
@@ -34,11 +34,11 @@ afterAll(async () => {
 });
 
 /** A proxy with the full store in front of `upstream`, and every exchange it told. */
-async function proxyFor(upstream: string): Promise<{ url: string; exchanges: ProxiedExchange[] }> {
+async function proxyFor(upstream: string): Promise<{ url: string; exchanges: ProxiedExchange[]; proxy: RunningProxy }> {
   const exchanges: ProxiedExchange[] = [];
   const proxy = await listenProxy({ upstream, port: 0, contract, tokens: [TEST_TOKEN, SECOND_TOKEN], onExchange: (exchange) => exchanges.push(exchange) });
   closing.push(() => proxy.close());
-  return { url: proxy.url, exchanges };
+  return { url: proxy.url, exchanges, proxy };
 }
 
 /** A second token the upstreams accept, besides TEST_TOKEN. */
@@ -91,16 +91,26 @@ describe('in front of the reference serving the example full store', () => {
   });
 });
 
-describe("conform's own requests through the proxy, in front of the reference serving the example full store", () => {
-  it('the stateful phase, one request at a time: the proxy finds nothing, and judges every read the phase ends a sequence with', async () => {
+describe("conform's stateful phase through the proxy (its own concurrency): the proxy's stateful findings are conform's", () => {
+  const failedIn = (report: Report): string[] => STATEFUL.filter((check) => report.failures.some((f) => f.check === check));
+  const failedThrough = (summary: ProxySummary): string[] => STATEFUL.filter((check) => (summary.checks[check]?.failures ?? 0) > 0);
+
+  it('in front of the reference: nothing found, every read the phase ends a sequence with judged', async () => {
     const proxy = await proxyFor((await startReference({ contract })).url);
-    const report = await runConformance({ baseUrl: proxy.url, token: TEST_TOKEN, contract, seed: 11, concurrency: 1, phases: ['stateful'] });
+    const report = await runConformance({ baseUrl: proxy.url, token: TEST_TOKEN, contract, seed: 11, phases: ['stateful'] });
     expect(report.failures).toEqual([]);
     expect(proxy.exchanges.flatMap((exchange) => exchange.findings)).toEqual([]);
     const judged = (check: string): number => proxy.exchanges.filter((exchange) => exchange.judgedBy.includes(check)).length;
     // At least: a later sequence's read may also be of a resource an earlier one made.
     for (const check of STATEFUL) expect(judged(check), check).toBeGreaterThanOrEqual(report.checks[check as CheckName].requests);
     expect(report.checks['resource-available'].requests).toBeGreaterThan(0);
+  }, 60_000);
+
+  it.each(LINK_IMPLEMENTATIONS.map((implementation) => [implementation.name, implementation] as const))('in front of %s', async (_name, implementation) => {
+    const proxy = await proxyFor(await upstreamWith(implementation.fault(contract)));
+    const report = await runConformance({ baseUrl: proxy.url, token: TEST_TOKEN, contract, seed: 5, phases: ['stateful'], shrinkTimeMs: 0 });
+    expect(failedThrough(proxy.proxy.summary())).toEqual(failedIn(report));
+    if (implementation.caughtBy !== undefined) expect(failedIn(report)).toContain(implementation.caughtBy);
   }, 60_000);
 });
 
@@ -188,19 +198,38 @@ describe('what the proxy cannot know, it does not judge', () => {
     expect(after.headers['plant-store-violations']).toBeUndefined();
   });
 
-  it('a create in flight with another write: the order the upstream applied them in is unknown, so neither is remembered', async () => {
+  it('two creates of one plant in flight together: the order the upstream applied them in is unknown, so it is not remembered; of two plants, both are', async () => {
     const held = await holdingFirst(walk?.create);
     const proxy = await proxyFor(held.url);
-    const [first, second] = [sequence('read'), sequence('read')];
+    const [first, other] = [sequence('read'), sequence('read')];
+    const again = { ...first, setup: [{ ...(first.setup[0] as RequestCase), body: Buffer.from((first.setup[0] as RequestCase).body.toString().replace('Fern', 'Palm')) }] };
     const firstCreating = sendCase(proxy.url, first.setup[0] as RequestCase);
     await held.applied;
-    await sendCase(proxy.url, second.setup[0] as RequestCase);
+    await sendCase(proxy.url, again.setup[0] as RequestCase);
+    await sendCase(proxy.url, other.setup[0] as RequestCase);
     held.release();
     await firstCreating;
     await sendCase(proxy.url, first);
-    await sendCase(proxy.url, second);
+    await sendCase(proxy.url, other);
     const reads = proxy.exchanges.slice(-2);
-    expect(reads.map((exchange) => exchange.judgedBy.filter((check) => STATEFUL.includes(check)))).toEqual([[], []]);
+    expect(reads.map((exchange) => exchange.judgedBy.filter((check) => STATEFUL.includes(check)))).toEqual([[], ['resource-available']]);
+    expect(reads.flatMap((exchange) => exchange.findings)).toEqual([]);
+  });
+
+  it('a read of one plant while a delete of another is in flight is judged', async () => {
+    const held = await holdingFirst(walk?.remove?.operation);
+    const proxy = await proxyFor(held.url);
+    const [kept, gone] = [sequence('read'), sequence('delete-then-read')];
+    const [create, del] = gone.setup;
+    if (create === undefined || del === undefined) throw new Error('a delete-then-read has two steps first');
+    await sendCase(proxy.url, kept.setup[0] as RequestCase);
+    await sendCase(proxy.url, create);
+    const deleting = sendCase(proxy.url, del);
+    await held.applied;
+    await sendCase(proxy.url, kept);
+    held.release();
+    await deleting;
+    expect(proxy.exchanges.find((exchange) => exchange.request.method === kept.method)?.judgedBy).toContain('resource-available');
   });
 
   it('an unsafe request of unknown effect (a path outside the contract) answered 2xx forgets everything; answered 4xx, nothing', async () => {
@@ -247,11 +276,12 @@ describe('the memory is bounded', () => {
     creates.forEach((read, i) => {
       const create = read.setup[0];
       if (create === undefined) throw new Error('a read has its create first');
-      const ticket = memory.arrive(create.method, i + 1);
+      const ticket = memory.arrive(create, i + 1);
+      memory.whole(ticket, create);
       memory.settle(ticket, create, classifyRequest(contract, create, { tokens: [TEST_TOKEN] }), { kind: 'response', status: 200, headers: { 'content-type': 'application/json' }, body: create.body, durationMs: 1 });
     });
     expect(memory.size).toBe(2);
-    const stepFor = (read: RequestCase): string | undefined => memory.settle(memory.arrive(read.method, 9), read, classifyRequest(contract, read, { tokens: [TEST_TOKEN] }), { kind: 'response', status: 404, headers: {}, body: new Uint8Array(), durationMs: 1 })?.expects;
+    const stepFor = (read: RequestCase): string | undefined => memory.settle(memory.arrive(read, 9), read, classifyRequest(contract, read, { tokens: [TEST_TOKEN] }), { kind: 'response', status: 404, headers: {}, body: new Uint8Array(), durationMs: 1 })?.expects;
     expect(creates.map(stepFor)).toEqual([undefined, 'created', 'created']);
   });
 });
