@@ -232,6 +232,26 @@ describe('what the proxy cannot know, it does not judge', () => {
     expect(proxy.exchanges.find((exchange) => exchange.request.method === kept.method)?.judgedBy).toContain('resource-available');
   });
 
+  it('a create whose answer names another resource than its body (a key the server chose): every resource of its walk is forgotten', async () => {
+    const create = walk?.create;
+    // The property the read's link takes its key from (`$response.body#/<property>`).
+    const [key] = Object.values(walk?.read?.parameters ?? {});
+    const property = key !== undefined && 'pointer' in key ? key.pointer.slice(1) : '';
+    // The second create is stored, but answered with another key: the link names a resource the body did not.
+    let creates = 0;
+    const upstream = await upstreamWith((request, correct) => {
+      const answer = correct();
+      if (contract.findOperation(request.method, request.url) !== create || answer.status !== 200 || ++creates !== 2) return answer;
+      return { ...answer, body: answer.body.replace(new RegExp(`"${property}":(\\d+)`), (_all, digits: string) => `"${property}":${BigInt(digits) + 1n}`) };
+    });
+    const proxy = await proxyFor(upstream);
+    const [before, created] = [sequence('read'), sequence('read')];
+    await sendCase(proxy.url, before.setup[0] as RequestCase);
+    await walkThrough(proxy.url, created);
+    await sendCase(proxy.url, before);
+    expect(proxy.exchanges.map((exchange) => exchange.judgedBy.filter((check) => STATEFUL.includes(check)))).toEqual([[], [], [], []]);
+  });
+
   it('an unsafe request of unknown effect (a path outside the contract) answered 2xx forgets everything; answered 4xx, nothing', async () => {
     const outside = '/somewhere-else';
     const upstream = await upstreamWith((request, correct) => (request.url === outside && request.headers['x-answer'] === 'ok' ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' } : correct()));
