@@ -208,7 +208,8 @@ function appliedBody(done: Done, keys: readonly string[]): string | undefined {
  * surprise while it was in flight: every resource of the walk is forgotten.
  */
 function created(contract: Contract, walk: Walk, done: Done, store: RememberedStore): void {
-  const exchange = done.response === undefined ? undefined : exchangeValues(contract, done.request, done.response);
+  const { response } = done;
+  const exchange = response === undefined ? undefined : exchangeValues(contract, done.request, response.status, response.headers, response.body);
   const keys = exchange === undefined ? undefined : resourceKeys(walk, exchange);
   const expected = done.ticket.write !== undefined && keys !== undefined && mayChange(done.ticket.write, [keys.resource]);
   if (keys === undefined || !expected) {
@@ -299,21 +300,21 @@ function observedKey(contract: Contract, target: LinkTarget, request: HttpReques
 
 /** A create's exchange as a conforming target answers it (its body comes back), before its answer is in: what the engine's sequences evaluate links on. */
 function guessedExchange(contract: Contract, request: HttpRequest, walk: Walk): ExchangeValues {
-  const exchange = exchangeValues(contract, request, { kind: 'response', status: Number(walk.status) || 200, headers: {}, body: request.body, durationMs: 0 });
+  const exchange = exchangeValues(contract, request, Number(walk.status) || 200, {}, undefined);
   return { ...exchange, response: { headers: {}, body: exchange.request.body } };
 }
 
 /** The exchange a link's runtime expressions read (OpenAPI 3.1, section 4.8.20.4), bodies lossless. */
-function exchangeValues(contract: Contract, request: HttpRequest, response: Response): ExchangeValues {
+function exchangeValues(contract: Contract, request: HttpRequest, status: number, headers: Readonly<Record<string, string>>, body: Uint8Array | undefined): ExchangeValues {
   const [path, query] = splitTarget(request.path);
   const raw = contract.matchPath(path)?.values ?? {};
   const pathValues = Object.fromEntries(Object.entries(raw).map(([name, text]) => [name, decoded(text)]));
   return {
     url: request.path,
     method: request.method,
-    statusCode: response.status,
+    statusCode: status,
     request: { path: pathValues, query: Object.fromEntries(new URLSearchParams(query)), headers: request.headers, body: jsonOf(request.body) },
-    response: { headers: response.headers, body: jsonOf(response.body) },
+    response: { headers, body: body === undefined ? undefined : jsonOf(body) },
   };
 }
 
