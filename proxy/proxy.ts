@@ -52,7 +52,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from '../fuzz/wire/http-client.js';
 import { parseBaseUrl } from '../fuzz/wire/base-url.js';
 import { acceptsCoding, codingList } from '../fuzz/judging/accept-encoding.js';
 import { classifyRequest, judgeObserved } from '../fuzz/judging/classify.js';
-import { createLinkMemory, type LinkMemory, type LinkTicket } from '../fuzz/judging/observed-links.js';
+import { createLinkMemory, DEFAULT_MAX_REMEMBERED, type LinkMemory, type LinkTicket } from '../fuzz/judging/observed-links.js';
 import type { Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, WireFacts } from '../fuzz/types.js';
 import { DECODABLE_CODINGS, decodeCodings } from '../fuzz/wire/codings.js';
 import { checksWith, type ProxiedExchange } from './exchange.js';
@@ -90,6 +90,8 @@ export interface ProxyOptions {
   readonly journal?: Journal<ProxyVerdict> | undefined;
   /** Serve the admin path /__plant-store/ (the journal as JSON, its page) instead of forwarding it; default true. */
   readonly admin?: boolean | undefined;
+  /** Judge a read along the contract's links by what the proxy saw created, replaced or deleted before it (docs/proxy.md, "Linked reads"); default true. */
+  readonly linkedReads?: boolean | undefined;
 }
 
 export interface RunningProxy {
@@ -550,7 +552,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
   const { journal } = options;
-  const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract) };
+  const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract, options.linkedReads === false ? 0 : DEFAULT_MAX_REMEMBERED) };
   const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
   const forwarder: Forwarder = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };

@@ -85,7 +85,7 @@ interface Remembered {
 
 type Response = Extract<HttpOutcome, { kind: 'response' }>;
 
-/** A memory of what was done along the contract's links. */
+/** A memory of what was done along the contract's links; with `maxRemembered` 0 it remembers nothing, and judges no read by a link. */
 export function createLinkMemory(contract: Contract, maxRemembered = DEFAULT_MAX_REMEMBERED): LinkMemory {
   const walks = walksOf(contract);
   const store = rememberedStore(maxRemembered);

@@ -141,21 +141,27 @@ describe('plant-store proxy --contract <the example full store> --upstream <an i
     await upstream.close();
   });
 
-  it('the read after the create it saw is a resource-available violation: on the answer, in the log, and exit 1', async () => {
+  it('the read after the create it saw is a resource-available violation: on the answer, in the log, and exit 1; with --no-linked-reads each read is judged on its own', async () => {
     const [walk] = walksOf(contract);
     if (walk === undefined) throw new Error('the example full store has no walk');
     const read = sequenceCase(walk, 'read', '{"name":"Fern","id":9007199254740993}', undefined, { token: TEST_TOKEN, profile: 'reference' });
     const p = await proxy(['--contract', FULL_STORE_FILE, '--upstream', upstream.url, '--token', TEST_TOKEN]);
+    const alone = await proxy(['--contract', FULL_STORE_FILE, '--upstream', upstream.url, '--token', TEST_TOKEN, '--no-linked-reads']);
     try {
       for (const step of [...read.setup, read]) {
         const answer = await send(p.url, { method: step.method, path: step.path, headers: step.headers, body: step.body });
         expect(answer.headers['plant-store-violations']).toBe(step === read ? 'resource-available' : undefined);
+        // A 404 to a read of an id the proxy does not know of is allowed.
+        expect((await send(alone.url, { method: step.method, path: step.path, headers: step.headers, body: step.body })).headers['plant-store-violations']).toBeUndefined();
       }
       p.child.kill('SIGINT');
+      alone.child.kill('SIGINT');
       expect(await p.exit).toBe(1);
+      expect(await alone.exit).toBe(0);
       expect(p.stdout()).toMatch(/GET \/plants\/9007199254740993 404 violations: resource-available - resource-available: GET \/plants\/9007199254740993 \(after addPlant 200 \(exchange 1\) → GetPlantById\) got 404, not the resource just created/);
     } finally {
       p.child.kill('SIGKILL');
+      alone.child.kill('SIGKILL');
     }
   });
 });
