@@ -81,6 +81,8 @@ export interface StartProxyOptions extends ListenSettings {
   readonly onExchange?: (exchange: ProxiedExchange) => void;
   /** Keep a request journal of the exchanges with their findings (`requests()`, `GET /__plant-store/requests`); default true. */
   readonly journal?: boolean;
+  /** Judge a read along the contract's links by what the proxy saw created, replaced or deleted before it; default true (false: each read on its own). */
+  readonly linkedReads?: boolean;
 }
 
 /** The checking proxy, up. */

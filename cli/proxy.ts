@@ -24,6 +24,8 @@ const PROXY_OPTIONS = {
   timeout: withDefault(timeout, DEFAULT_UPSTREAM_TIMEOUT_MS),
   journalSize,
   admin,
+  /** commander reads `--no-linked-reads` as `linkedReads`, true unless the flag is given. */
+  linkedReads: flag('--no-linked-reads', "judge every read on its own, not by what the proxy saw created, replaced or deleted before it (for a store that also changes behind the proxy's back)"),
   quiet,
 };
 
@@ -42,6 +44,7 @@ export async function runProxy(options: ProxyCliOptions, io: Io): Promise<Outcom
       timeoutMs: options.timeout,
       journalSize: options.journalSize,
       admin: options.admin,
+      linkedReads: options.linkedReads,
       contract: options.contract,
       ...(options.quiet ? {} : { log }),
     });

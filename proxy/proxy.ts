@@ -13,6 +13,9 @@
  * - **Findings on the answer**: `Plant-Store-Violations` names the checks that failed,
  *   `Plant-Store-Warnings` those that only warned (each absent when none); with `errors` a
  *   violating answer is replaced by a 502 Error describing the violations.
+ * - **Linked reads**: what it passed on along the contract's links (a create, a replace, a delete)
+ *   is remembered per credentials and session (fuzz/judging/observed-links.ts), so that a later
+ *   read of the same resource is judged by the stateful checks, as the engine's sequences are.
  * - **One seam**: every exchange - request (credentials masked), answer, classification,
  *   findings - is handed to `onExchange`; the command line's log and summary listen there.
  * - **A journal** (the kit's, src/http/journal.ts, which masks credentials as it keeps them): each
@@ -49,6 +52,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from '../fuzz/wire/http-client.js';
 import { parseBaseUrl } from '../fuzz/wire/base-url.js';
 import { acceptsCoding, codingList } from '../fuzz/judging/accept-encoding.js';
 import { classifyRequest, judgeObserved } from '../fuzz/judging/classify.js';
+import { createLinkMemory, DEFAULT_MAX_REMEMBERED, type LinkMemory, type LinkTicket } from '../fuzz/judging/observed-links.js';
 import type { Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, WireFacts } from '../fuzz/types.js';
 import { DECODABLE_CODINGS, decodeCodings } from '../fuzz/wire/codings.js';
 import { checksWith, type ProxiedExchange } from './exchange.js';
@@ -86,6 +90,8 @@ export interface ProxyOptions {
   readonly journal?: Journal<ProxyVerdict> | undefined;
   /** Serve the admin path /__plant-store/ (the journal as JSON, its page) instead of forwarding it; default true. */
   readonly admin?: boolean | undefined;
+  /** Judge a read along the contract's links by what the proxy saw created, replaced or deleted before it (docs/proxy.md, "Linked reads"); default true. */
+  readonly linkedReads?: boolean | undefined;
 }
 
 export interface RunningProxy {
@@ -330,6 +336,8 @@ interface Judge {
   readonly tally: { record(exchange: ProxiedExchange): void };
   readonly onExchange: ((exchange: ProxiedExchange) => void) | undefined;
   readonly journal: Journal<ProxyVerdict> | undefined;
+  /** What the proxy saw done along the contract's links: a later read of the same resource is judged by it. */
+  readonly links: LinkMemory;
 }
 
 /** One exchange as it arrived, for its conclusion. */
@@ -345,6 +353,8 @@ interface Arrival {
   /** The end-to-end fields as the client sent them, Host aside. */
   readonly forwarded: readonly [string, string][];
   readonly kept: { received(): number; whole(): boolean };
+  /** Its arrival as the link memory noted it. */
+  readonly ticket: LinkTicket;
 }
 
 /** The exchange is over: judge it, answer the client, tell the seam, the tally and the journal. `answer` is the upstream's, undefined when none came. */
@@ -352,7 +362,8 @@ function conclude(judge: Judge, arrival: Arrival, request: HttpRequest, outcome:
   const { req, res, target } = arrival;
   const classification = classifyRequest(judge.contract, request, { tokens: judge.tokens, complete: arrival.kept.whole() && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
   const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
-  const judged = notJudged === undefined ? judgeObserved(judge.contract, request, classification, outcome) : undefined;
+  const link = judge.links.settle(arrival.ticket, request, classification, outcome);
+  const judged = notJudged === undefined ? judgeObserved(judge.contract, request, classification, outcome, {}, link) : undefined;
   // Masked by the kit's one policy (src/http/secrets.ts); a message quotes bodies, which may
   // quote a credential or a configured token: blotted out, so none leaves the proxy in what it says.
   const hidden: Hidden = [...judge.tokens];
@@ -465,12 +476,14 @@ function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: Se
   const declared = req.headers['content-length'];
   const headers = upstreamFields(req.rawHeaders, upstream.host, declared);
   const kept = keepBody(req);
+  const ticket = forwarder.judge.links.arrive(observedRequest(method, target, forwarded, Buffer.alloc(0)), id);
   /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
   let observed: Observed | undefined;
   const observe = (): Observed => {
     if (observed !== undefined) return observed;
     observed = { request: observedRequest(method, target, forwarded, kept.bytes()), others: [], connection: connection ?? 0 };
     forwarder.connections.begin(observed);
+    if (req.complete && kept.whole()) forwarder.judge.links.whole(ticket, observed.request);
     return observed;
   };
   req.once('end', observe);
@@ -485,7 +498,7 @@ function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: Se
     settled = true;
     const seen = observe();
     forwarder.connections.end(seen);
-    conclude(forwarder.judge, { req, res, id, startedAt, started, target, forwarded, kept }, seen.request, outcome, answer);
+    conclude(forwarder.judge, { req, res, id, startedAt, started, target, forwarded, kept, ticket }, seen.request, outcome, answer);
   };
 
   const up: ClientRequest = forwarder.send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: forwarder.prefix + target, headers: headers.flat(), agent: forwarder.agent, setHost: false });
@@ -519,6 +532,7 @@ function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: Se
   // A client that goes away before its request is whole: the upstream's request is cut too; nothing is judged.
   req.once('close', () => {
     if (req.complete) return;
+    if (!settled) forwarder.judge.links.abandon(ticket);
     settled = true;
     if (observed !== undefined) forwarder.connections.end(observed);
     up.destroy();
@@ -538,7 +552,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
   const { journal } = options;
-  const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal };
+  const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract, options.linkedReads === false ? 0 : DEFAULT_MAX_REMEMBERED) };
   const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
   const forwarder: Forwarder = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };

@@ -12,101 +12,18 @@
  * read, replayed and reported like any case (its requests as curl commands).
  */
 import fc from 'fast-check';
-import {
-  evaluateExpression,
-  exactInteger,
-  isJsonObject,
-  isLosslessNumber,
-  parseJson,
-  resourcePatterns,
-  stringifyJson,
-  type Contract,
-  type ExchangeValues,
-  type JsonValue,
-  type LinkContract,
-  type OperationContract,
-  type RuntimeExpression,
-} from '../../src/openapi/index.js';
+import { parseJson, type Contract, type ExchangeValues, type OperationContract } from '../../src/openapi/index.js';
 import type { LinkStep, Profile, RequestCase } from '../types.js';
 import { modelHasLoneSurrogate, modelHasPrototypeKey, writeJson, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
 import { parameterKey, plainParameters, requestTarget, type ParameterText, type ParameterTexts } from './tables/operation-context.js';
+import { declaredPart, linkedValues, parameterText, type LinkTarget, type Walk } from '../judging/walks.js';
 
-/** An operation a create leads to, and how its parameters are taken from the create's exchange. */
-export interface LinkTarget {
-  /** The link's name, or the pattern's role where the contract declares no link. */
-  readonly name: string;
-  readonly operation: OperationContract;
-  readonly parameters: LinkContract['parameters'];
-}
-
-/** A create and where it leads, by the method of the target (GET read, PUT replace, DELETE remove). */
-export interface Walk {
-  readonly create: OperationContract;
-  /** The success status whose links these are, for people. */
-  readonly status: string;
-  readonly read: LinkTarget | undefined;
-  readonly replace: LinkTarget | undefined;
-  readonly remove: LinkTarget | undefined;
-  /** From the collection/item pattern: the contract declares no link. */
-  readonly inferred: boolean;
-}
+/** The walks (judging/walks.ts) are where the sequences go; the proxy reads them too. */
+export { walksOf, type LinkTarget, type Walk } from '../judging/walks.js';
 
 /** The sequences a walk gives: each ends with a read. */
 export type SequenceShape = 'read' | 'delete-then-read' | 'replace-then-read';
-
-const SUCCESS = /^2\d\d$/;
-
-/** The walks of a contract: along its links where a create declares some, else along its collection/item patterns. */
-export function walksOf(contract: Contract): Walk[] {
-  const walks = contract.operations.flatMap((create) => linkedWalks(contract, create));
-  if (walks.length > 0) return walks.filter((walk) => walk.read !== undefined);
-  return resourcePatterns(contract).flatMap((pattern): Walk[] => {
-    const create = pattern.operations.get('create');
-    const read = pattern.operations.get('read');
-    if (create === undefined || read === undefined || pattern.keyParameter === undefined) return [];
-    const key: RuntimeExpression = { source: 'request.body', pointer: `/${pattern.keyProperty.replace(/~/g, '~0').replace(/\//g, '~1')}` };
-    const target = (role: 'read' | 'replace' | 'remove'): LinkTarget | undefined => {
-      const operation = pattern.operations.get(role);
-      return operation === undefined ? undefined : { name: `${role} by the pattern`, operation, parameters: { [pattern.keyParameter as string]: key } };
-    };
-    return [{ create, status: create.declaredStatuses.find((s) => s >= 200 && s < 300)?.toString() ?? '2XX', read: target('read'), replace: target('replace'), remove: target('remove'), inferred: true }];
-  });
-}
-
-/** A create's walks: one per success response that declares links, its targets by method. */
-function linkedWalks(contract: Contract, create: OperationContract): Walk[] {
-  if (create.requestBody === undefined) return [];
-  return create.responses
-    .filter((response) => SUCCESS.test(response.status) && response.links.length > 0)
-    .map((response) => {
-      const byMethod = (method: string): LinkTarget | undefined => {
-        const link = response.links.find((l) => contract.operationById(l.operationId)?.method === method);
-        const operation = link === undefined ? undefined : contract.operationById(link.operationId);
-        const target = link === undefined || operation === undefined ? undefined : { name: link.name, operation, parameters: link.parameters };
-        return target !== undefined && followable(target, create) ? target : undefined;
-      };
-      return { create, status: response.status, read: byMethod('GET'), replace: byMethod('PUT'), remove: byMethod('DELETE'), inferred: false };
-    });
-}
-
-/**
- * Whether the sequence can be made before it is sent: each required path parameter of the target
- * is a constant or a required property of the body the create sends (a key the server assigns, known
- * only from its answer, cannot be: such a link is not walked).
- */
-function followable(target: LinkTarget, create: OperationContract): boolean {
-  const shape = create.requestBody?.shape;
-  return target.operation.parameters
-    .filter((parameter) => parameter.in === 'path' || parameter.required)
-    .every((parameter) => {
-      const given = target.parameters[parameter.name] ?? target.parameters[`${parameter.in}.${parameter.name}`];
-      if (given === undefined) return false;
-      if ('constant' in given) return true;
-      const property = (given.source === 'request.body' || given.source === 'response.body') && /^\/[^/]+$/.test(given.pointer) ? given.pointer.slice(1).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
-      return property !== undefined && shape?.required.has(property) === true;
-    });
-}
 
 /** The shapes of sequence a walk can make. */
 export function shapesOf(walk: Walk): SequenceShape[] {
@@ -141,7 +58,7 @@ export function sequenceCase(contract: Contract, walk: Walk, shape: SequenceShap
   const read = walk.read as LinkTarget;
   const exchange = createdExchange(walk.create, created, Number(walk.status) || 200);
   const schemas = new SchemaArbitraries(contract);
-  const linkedRequest = (target: LinkTarget, body: string | undefined, variant: string): RequestCase => step(target.operation, linkedValues(schemas, target, exchange), body, options, variant);
+  const linkedRequest = (target: LinkTarget, body: string | undefined, variant: string): RequestCase => step(target.operation, linkedTexts(schemas, target, exchange), body, options, variant);
   const create = step(walk.create, plainParameters(schemas, walk.create, 0), created, options, `a create to follow its links (${walk.status})`);
   const link = (expects: LinkStep['expects'], through: LinkTarget[], resource?: string): LinkStep => linkStep(walk, expects, through, resource);
   const readStep = (setup: RequestCase[], step: LinkStep, variant: string): RequestCase => ({ ...linkedRequest(read, undefined, variant), setup, link: step });
@@ -164,7 +81,7 @@ export function sequenceCase(contract: Contract, walk: Walk, shape: SequenceShap
 export function readBackCase(contract: Contract, walk: Walk, created: string, options: SequenceOptions & { readonly variant: string; readonly lenient: string }): RequestCase {
   const read = walk.read as LinkTarget;
   const exchange = createdExchange(walk.create, created, Number(walk.status) || 200);
-  const request = step(read.operation, linkedValues(new SchemaArbitraries(contract), read, exchange), undefined, options, options.variant);
+  const request = step(read.operation, linkedTexts(new SchemaArbitraries(contract), read, exchange), undefined, options, options.variant);
   return { ...request, lenient: options.lenient, lenientAbout: 'refusal', link: linkStep(walk, 'created', [read], declaredPart(walk.create, created)) };
 }
 
@@ -172,17 +89,6 @@ export function readBackCase(contract: Contract, walk: Walk, created: string, op
 function linkStep(walk: Walk, expects: LinkStep['expects'], through: readonly LinkTarget[], resource: string | undefined): LinkStep {
   const via = [`${walk.create.operationId} ${walk.status}`, ...through.map((t) => t.name)].join(' → ');
   return { via, expects, ...(resource === undefined ? {} : { resource }), ...(walk.inferred ? { inferred: true } : {}) };
-}
-
-/**
- * The properties of a body its operation's request schema declares: what a read must answer
- * (a property the schema does not declare may be dropped, as `echo` allows).
- */
-function declaredPart(operation: OperationContract, text: string): string {
-  const value = parseJson(text);
-  const declared = operation.requestBody?.shape.properties;
-  if (!isJsonObject(value) || declared === undefined || declared.size === 0) return text;
-  return stringifyJson(Object.fromEntries(Object.entries(value).filter(([key]) => declared.has(key))));
 }
 
 /** The create's exchange as a conforming target answers it: the resource sent comes back. */
@@ -196,21 +102,10 @@ function createdExchange(create: OperationContract, created: string, status: num
  * 3.1, section 4.8.20.4), where the target declares it; every other required one its plain value,
  * as the other phases send it.
  */
-function linkedValues(schemas: SchemaArbitraries, target: LinkTarget, exchange: ExchangeValues): ParameterTexts {
+function linkedTexts(schemas: SchemaArbitraries, target: LinkTarget, exchange: ExchangeValues): ParameterTexts {
   const values: Record<string, ParameterText> = { ...plainParameters(schemas, target.operation, 0) };
-  for (const [written, given] of Object.entries(target.parameters)) {
-    const value = 'constant' in given ? given.constant : evaluateExpression(given, exchange);
-    const name = written.replace(/^(path|query|header)\./, '');
-    const parameter = target.operation.parameters.find((p) => p.name.toLowerCase() === name.toLowerCase() && (written === name || written.startsWith(`${p.in}.`)));
-    if (parameter !== undefined && value !== undefined) values[parameterKey(parameter)] = parameterText(value);
-  }
+  for (const { parameter, value } of linkedValues(target, exchange)) values[parameterKey(parameter)] = parameterText(value);
   return values;
-}
-
-/** A value as a parameter's text: an integer digit for digit, never through a double. */
-function parameterText(value: JsonValue): string {
-  if (isLosslessNumber(value)) return exactInteger(value)?.toString() ?? value.value;
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** A valid request of an operation with these parameters (their default styles: `simple` in the path and headers, `form` in the query), with valid credentials where the operation is secured. */

@@ -16,7 +16,7 @@ import { applicableChecks, runChecks, type CheckName } from './index.js';
 import { essence } from './support.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
 import { LONE_SURROGATE_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
-import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, RequestCase } from '../types.js';
+import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, LinkStep, RequestCase } from '../types.js';
 
 export interface ClassifyOptions {
   /**
@@ -78,7 +78,10 @@ export function classifyRequest(contract: Contract, request: HttpRequest, option
     const reason = `no operation of the contract is ${request.method} ${pathOf(request)}`;
     return { operation, content: 'open', credentials: 'open', contentReason: reason, credentialsReason: reason };
   }
-  const content = contentOf(operation, request, options);
+  const parameters = parametersOf(contract, operation, request);
+  const body = contentOf(operation, request, options);
+  // Either is enough to make the request invalid; an open parameter leaves a body that is not invalid open.
+  const content = parameters === undefined || (parameters.class === 'open' && body.class === 'invalid') ? body : parameters;
   const credentials = credentialsOf(operation, request, options.tokens ?? []);
   return {
     operation,
@@ -97,8 +100,10 @@ export function classifyRequest(contract: Contract, request: HttpRequest, option
  * every content and every kind of credentials; an unknown token as the answer shows the target
  * took it - refused with a 401, a wrong token; otherwise accepted, a valid one. So a 401 to an
  * unknown token never asserts rule 1, and a 2xx to one is judged as the target's acceptance.
+ * A read that ends a sequence the observer saw along the contract's links (observed-links.ts)
+ * carries its `link` where it is read as the engine's own reads are: valid, with valid credentials.
  */
-export function readingsOf(request: HttpRequest, classification: Classification, outcome: HttpOutcome): RequestCase[] {
+export function readingsOf(request: HttpRequest, classification: Classification, outcome: HttpOutcome, link?: LinkStep): RequestCase[] {
   const contents: readonly Content[] = classification.content === 'open' ? ['valid', 'invalid'] : [classification.content];
   const credentials: readonly Credentials[] =
     classification.credentials === 'open'
@@ -110,7 +115,8 @@ export function readingsOf(request: HttpRequest, classification: Classification,
   return contents.flatMap((content) =>
     credentials.map((credential): RequestCase => {
       const lenient = credential === 'valid' ? (classification.contentLenient ?? classification.credentialsLenient) : content === 'valid' ? classification.credentialsLenient : undefined;
-      const reading = { ...request, kind, variant: '', content, credentials: credential, ...(lenient === undefined ? {} : { lenient }), setup: [] };
+      const linked = link !== undefined && content === 'valid' && credential === 'valid' && lenient === undefined;
+      const reading = { ...request, kind, variant: '', content, credentials: credential, ...(lenient === undefined ? {} : { lenient }), setup: [], ...(linked ? { link } : {}) };
       // Only a finding's message reads the variant: it is written when one does.
       let variant: string | undefined;
       return Object.defineProperty(reading, 'variant', { enumerable: true, get: () => (variant ??= describe(classification, content, credential)) });
@@ -121,10 +127,10 @@ export function readingsOf(request: HttpRequest, classification: Classification,
 /**
  * Every exchange check of the registry on an observed exchange, under each of its readings: the
  * findings that every reading gives (by check and severity; the first reading's messages), and
- * the checks that apply under every reading.
+ * the checks that apply under every reading. `link`: the sequence a read ends, where the observer saw one.
  */
-export function judgeObserved(contract: Contract, request: HttpRequest, classification: Classification, outcome: HttpOutcome, options: CheckOptions = {}): ObservedJudgement {
-  const readings = readingsOf(request, classification, outcome);
+export function judgeObserved(contract: Contract, request: HttpRequest, classification: Classification, outcome: HttpOutcome, options: CheckOptions = {}, link?: LinkStep): ObservedJudgement {
+  const readings = readingsOf(request, classification, outcome, link);
   const [first, ...others] = readings;
   if (first === undefined) return { findings: [], judgedBy: [], readings };
   const judgedBy = applicableChecks(first, outcome, contract, options).filter((name) => others.every((reading) => applicableChecks(reading, outcome, contract, options).includes(name)));
@@ -193,6 +199,23 @@ function contentOf(operation: OperationContract, request: HttpRequest, options: 
   if (!issues.valid) return invalid(`the body breaks the request schema (${formatIssues(issues.issues)})`);
   if (mark) return open('a valid body after a byte order mark: RFC 8259, section 8.1 lets a parser ignore the mark or refuse it');
   return hasLoneSurrogate(value) ? valid('a body the request schema accepts, with a lone surrogate in a string', LONE_SURROGATE_LENIENCY) : valid('a body the request schema accepts');
+}
+
+/**
+ * What the path, query and header parameters make of the request, as the operation's schemas read
+ * them (int64 exact; the default styles): invalid where one is refused, open where a scalar query
+ * parameter comes twice (the form style writes it once; which one a server takes is left open);
+ * undefined where they are all valid.
+ */
+function parametersOf(contract: Contract, operation: OperationContract, request: HttpRequest): Judged<'invalid' | 'open'> | undefined {
+  if (operation.parameters.length === 0) return undefined;
+  const mark = request.path.indexOf('?');
+  const query = mark < 0 ? '' : request.path.slice(mark + 1);
+  const given = new URLSearchParams(query);
+  const repeated = operation.parameters.find((parameter) => parameter.in === 'query' && !parameter.array && given.getAll(parameter.name).length > 1);
+  if (repeated !== undefined) return open(`query parameter ${repeated.name} given ${given.getAll(repeated.name).length} times: the form style writes it once, and which one a server takes is left open`);
+  const parsed = operation.parseParameters({ path: contract.matchPath(pathOf(request))?.values ?? {}, query, headers: request.headers });
+  return 'problem' in parsed ? { class: 'invalid', reason: parsed.problem } : undefined;
 }
 
 /** Undefined when the text is a body the operation accepts; otherwise why not. */

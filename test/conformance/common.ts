@@ -24,6 +24,8 @@ export interface Implementation {
   start(): Promise<{ readonly url: string; close(): Promise<void> }>;
   readonly token?: string;
   readonly profile?: Profile;
+  /** The contract its runs check it against, as a file (the worker loads it); the bundled openapi.yaml by default. */
+  readonly contract?: string;
   /** For a faulty implementation: the check that must catch it. */
   readonly caughtBy?: CheckName;
   /** For a faulty implementation, where given: the other checks its defect also breaks; the run must break no other. */
@@ -98,7 +100,8 @@ export function describeConformance(implementation: Implementation, seeds: reado
         const server = await implementation.start();
         let report: Report;
         try {
-          report = await pool.run({ baseUrl: server.url, token: implementation.token ?? TEST_TOKEN, profile: implementation.profile ?? 'reference', seed, ...(implementation.timeout === 'default' ? {} : { timeoutMs: SUITE_TIMEOUT_MS }) });
+          const contract = implementation.contract === undefined ? {} : { contractFile: implementation.contract };
+          report = await pool.run({ baseUrl: server.url, token: implementation.token ?? TEST_TOKEN, profile: implementation.profile ?? 'reference', seed, ...contract, ...(implementation.timeout === 'default' ? {} : { timeoutMs: SUITE_TIMEOUT_MS }) });
         } finally {
           await server.close();
         }
@@ -113,7 +116,7 @@ export function describeConformance(implementation: Implementation, seeds: reado
           // A finding about one request comes with it as a curl command; a run check's finding about
           // the run as a whole (degradation's rise) has no single request to give.
           if (finding.request === undefined && checkNamed(finding.check).scope === 'run') expect(finding.curl, text).toBeUndefined();
-          else expect(finding.curl, text).toMatch(/^(printf .* \| )?curl -sS -i -X POST /);
+          else expect(finding.curl, text).toMatch(/^(printf .* \| )?curl -sS -i -X [A-Z]+ /);
           expect(finding.message, text).not.toBe('');
           if (implementation.touches !== undefined) {
             const allowed = new Set<string>([implementation.caughtBy ?? '', ...implementation.touches]);

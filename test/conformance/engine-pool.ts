@@ -49,13 +49,24 @@ export function assertBuildIsFresh(): void {
   if (stale.length > 0) throw new Error(`dist/ is older than ${stale.slice(0, 3).join(', ')}${stale.length > 3 ? '...' : ''}: run npm run build (npm test does it first)`);
 }
 
+const OPENAPI = join(ROOT, 'dist', 'src', 'openapi', 'index.js');
+
+/** A contract crosses to a worker as its file (a compiled Contract holds functions): each worker loads it once. */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const engine = import(${JSON.stringify(pathToFileURL(ENGINE).href)});
+const openapi = import(${JSON.stringify(pathToFileURL(OPENAPI).href)});
+const contracts = new Map();
+async function contractOf(file) {
+  if (!contracts.has(file)) contracts.set(file, (await openapi).loadContract(file));
+  return contracts.get(file);
+}
 parentPort.on('message', async ({ id, options }) => {
   try {
     const { runConformance } = await engine;
-    parentPort.postMessage({ id, report: await runConformance(options) });
+    const { contractFile, ...rest } = options;
+    const contract = contractFile === undefined ? undefined : await contractOf(contractFile);
+    parentPort.postMessage({ id, report: await runConformance(contract === undefined ? rest : { ...rest, contract }) });
   } catch (error) {
     parentPort.postMessage({ id, error: error instanceof Error ? error.stack ?? error.message : String(error) });
   }
@@ -63,7 +74,8 @@ parentPort.on('message', async ({ id, options }) => {
 `;
 
 type Reply = { id: number; report: Report } | { id: number; error: string };
-type EngineOptions = Omit<ConformanceOptions, 'onProgress' | 'contract'>;
+/** A run's options as a worker takes them: the contract by its file (the bundled one without). */
+type EngineOptions = Omit<ConformanceOptions, 'onProgress' | 'contract'> & { readonly contractFile?: string };
 
 /** Runs conformance runs on `size` worker threads, first come first served. */
 export class EnginePool {

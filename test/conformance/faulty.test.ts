@@ -21,7 +21,7 @@ describe('the collection of faulty implementations', () => {
     expect(FAULTY_IMPLEMENTATIONS.length).toBeGreaterThanOrEqual(25);
     expect(new Set(FAULTY_IMPLEMENTATIONS.map((f) => f.name)).size).toBe(FAULTY_IMPLEMENTATIONS.length);
     // The checks of operations the bundled contract does not declare are caught against the example
-    // full store: its faulty operations (every-operation.test.ts) and links (stateful.test.ts).
+    // full store: its faulty operations (operations.test.ts) and links (stateful.test.ts).
     const caught = [...FAULTY_IMPLEMENTATIONS, ...OPERATION_FAULTS, ...LINK_IMPLEMENTATIONS].flatMap((f) => (f.caughtBy === undefined ? [] : [f.caughtBy]));
     expect(new Set(caught)).toEqual(new Set(CHECK_NAMES));
   });

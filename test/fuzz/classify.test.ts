@@ -12,6 +12,7 @@ import { isJsonObject, isLosslessNumber, LosslessNumber, loadContract, parseJson
 import { createApp, type AppResponse } from '../../src/reference/index.js';
 import { CREDENTIAL_VARIANTS } from '../../fuzz/judging/credential-table.js';
 import { classifyRequest, coverageCases, judgeObserved, readingsOf, requestArbitrary, runChecks, type Finding, type HttpOutcome, type HttpRequest, type RequestCase } from '../../fuzz/index.js';
+import { fullStore } from '../support/contracts.js';
 import { fcParameters } from '../support/seed.js';
 
 const contract = loadContract();
@@ -116,6 +117,30 @@ function answerOf(app: ReturnType<typeof createApp>, c: RequestCase): AppRespons
 function toOutcome(answer: AppResponse): HttpOutcome {
   return response(answer.status, answer.body, answer.headers);
 }
+
+describe('the parameters of every operation (the example full store)', () => {
+  const full = fullStore();
+  const coverage = coverageCases(full, { token: TOKEN });
+
+  it('every coverage case of every operation gets its content and credentials: a refused path or query parameter is invalid', () => {
+    const cases = [...coverage, ...coverage.flatMap((k) => k.setup)].filter((k) => k.kind !== 'other-method');
+    expect(cases.filter((c) => c.kind === 'invalid-parameter').length).toBeGreaterThan(10);
+    for (const c of cases) {
+      const classified = classifyRequest(full, c, { tokens: [TOKEN] });
+      const what = `${c.kind}: ${c.variant} (${c.method} ${c.path})`;
+      expect(classified.content, what).toBe(c.open !== undefined && classified.content === 'open' ? 'open' : c.content);
+      expect(classified.credentials, what).toBe(c.credentials === 'wrong-token' ? 'unknown-token' : c.credentials);
+    }
+  });
+
+  it('a scalar query parameter given twice is open: the form style writes it once, and which one a server takes is left open', () => {
+    const list = full.operationById('listPlants');
+    const twice = { method: list?.method ?? '', path: `${list?.path ?? ''}?limit=1&limit=2`, headers: { authorization: `Bearer ${TOKEN}` }, body: Buffer.alloc(0) };
+    expect(classifyRequest(full, twice, { tokens: [TOKEN] }).content).toBe('open');
+    expect(classifyRequest(full, { ...twice, path: `${list?.path ?? ''}?limit=0&limit=2` }, { tokens: [TOKEN] }).content).toBe('open');
+    expect(classifyRequest(full, { ...twice, path: `${list?.path ?? ''}?limit=0` }, { tokens: [TOKEN] })).toMatchObject({ content: 'invalid', contentReason: 'query parameter limit: must be >= 1' });
+  });
+});
 
 describe('what only an observer meets, and why', () => {
   const classify = (r: HttpRequest, options: Parameters<typeof classifyRequest>[2] = { tokens: [TOKEN] }) => classifyRequest(contract, r, options);

@@ -3,12 +3,12 @@
  * (examples/contracts/plant-store-full.yaml: list, read, replace, delete) passes a run whose
  * requests reach every operation - parameters from their schemas, bad parameters, bad
  * credentials on secured operations without a body, undeclared methods and HEAD on every path.
+ * The faulty and the correct-but-unusual implementations of these operations (test/faulty/operations.ts)
+ * are in the shared suite: test/conformance/operations.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coverageCases } from '../../fuzz/generation/kinds/index.js';
-import type { Report } from '../../fuzz/index.js';
 import { runConformance } from '../../fuzz/run/runner.js';
-import { OPERATION_FAULTS, OPERATION_UNUSUAL, startOperationImplementation, type OperationImplementation } from '../faulty/operations.js';
 import { CREATE_HEADER, fullStore, fullStoreWithHeader, trees } from '../support/contracts.js';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
 
@@ -79,27 +79,5 @@ describe('a required header parameter on an operation with a body (the create of
     } finally {
       await server.close();
     }
-  }, 120_000);
-});
-
-describe('faulty implementations of the other operations are caught by their check; unusual ones pass', () => {
-  const closers: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    await Promise.all(closers.map((close) => close()));
-  });
-  const run = async (implementation: OperationImplementation): Promise<Report> => {
-    const server = await startOperationImplementation(implementation);
-    closers.push(() => server.close());
-    return runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract, seed: 7, phases: ['coverage'] });
-  };
-
-  it.each(OPERATION_FAULTS.map((f) => [f.name, f] as const))('%s is caught', async (_name, implementation) => {
-    const report = await run(implementation);
-    expect(report.failures.map((f) => f.check)).toContain(implementation.caughtBy);
-  }, 120_000);
-
-  it.each(OPERATION_UNUSUAL.map((f) => [f.name, f] as const))('%s passes', async (_name, implementation) => {
-    const report = await run(implementation);
-    expect(report.failures.map((f) => f.message)).toEqual([]);
   }, 120_000);
 });

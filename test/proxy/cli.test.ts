@@ -8,10 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sequenceCase, walksOf } from '../../fuzz/generation/sequences.js';
 import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
+import { LINK_IMPLEMENTATIONS } from '../faulty/links.js';
 import { run, type Run } from '../support/cli.js';
-import { occupiedPort } from '../support/http.js';
-import { startReference, TEST_TOKEN } from '../support/servers.js';
+import { FULL_STORE_FILE, fullStore } from '../support/contracts.js';
+import { occupiedPort, send } from '../support/http.js';
+import { startFaulty, startReference, TEST_TOKEN } from '../support/servers.js';
 
 /** Starts the proxy and waits for the URL it prints. */
 async function proxy(args: readonly string[]): Promise<Run & { readonly url: string }> {
@@ -122,6 +125,43 @@ describe('plant-store proxy --upstream <an implementation that answers 201>', ()
     } finally {
       p.child.kill('SIGKILL');
       strict.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('plant-store proxy --contract <the example full store> --upstream <an implementation whose read 404s after a create>', () => {
+  const contract = fullStore();
+  let upstream: { readonly url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    const faulty = LINK_IMPLEMENTATIONS.find((f) => f.name === 'read-404-after-create');
+    if (faulty === undefined) throw new Error('read-404-after-create is gone from test/faulty/links.ts');
+    upstream = await startFaulty(faulty.fault(contract), { contract });
+  });
+  afterAll(async () => {
+    await upstream.close();
+  });
+
+  it('the read after the create it saw is a resource-available violation: on the answer, in the log, and exit 1; with --no-linked-reads each read is judged on its own', async () => {
+    const [walk] = walksOf(contract);
+    if (walk === undefined) throw new Error('the example full store has no walk');
+    const read = sequenceCase(contract, walk, 'read', '{"name":"Fern","id":9007199254740993}', undefined, { token: TEST_TOKEN, profile: 'reference' });
+    const p = await proxy(['--contract', FULL_STORE_FILE, '--upstream', upstream.url, '--token', TEST_TOKEN]);
+    const alone = await proxy(['--contract', FULL_STORE_FILE, '--upstream', upstream.url, '--token', TEST_TOKEN, '--no-linked-reads']);
+    try {
+      for (const step of [...read.setup, read]) {
+        const answer = await send(p.url, { method: step.method, path: step.path, headers: step.headers, body: step.body });
+        expect(answer.headers['plant-store-violations']).toBe(step === read ? 'resource-available' : undefined);
+        // A 404 to a read of an id the proxy does not know of is allowed.
+        expect((await send(alone.url, { method: step.method, path: step.path, headers: step.headers, body: step.body })).headers['plant-store-violations']).toBeUndefined();
+      }
+      p.child.kill('SIGINT');
+      alone.child.kill('SIGINT');
+      expect(await p.exit).toBe(1);
+      expect(await alone.exit).toBe(0);
+      expect(p.stdout()).toMatch(/GET \/plants\/9007199254740993 404 violations: resource-available - resource-available: GET \/plants\/9007199254740993 \(after addPlant 200 \(exchange 1\) → GetPlantById\) got 404, not the resource just created/);
+    } finally {
+      p.child.kill('SIGKILL');
+      alone.child.kill('SIGKILL');
     }
   });
 });
