@@ -254,8 +254,12 @@ async function main(): Promise<number> {
         if (compareRoot !== undefined) {
           const pairs = runs.map((run, i) => [run, before[i]] as const);
           const ratio = (figure: (run: ConformFigures) => number): number => median(pairs.map(([now, then]) => (then === undefined ? Number.NaN : figure(now) / figure(then))));
-          targets.push({ name: 'conform / before, checked requests/s (checking phase)', value: ratio((r) => r.engineRequestsPerSecond ?? Number.NaN) });
-          targets.push({ name: 'conform / before, checked requests per CPU second of conform', value: ratio(perConformCpuSecond) });
+          const compared: Target[] = [
+            { name: 'conform / before, checked requests/s (checking phase)', value: ratio((r) => r.engineRequestsPerSecond ?? Number.NaN) },
+            { name: 'conform / before, checked requests per CPU second of conform', value: ratio(perConformCpuSecond) },
+          ];
+          targets.push(...compared);
+          for (const t of compared) process.stdout.write(`  ${t.name}: ${fixed(t.value, 2)} (median of ${pairs.length} pairs)\n`);
         }
         const checkedPerSecond = median(runs.flatMap((r) => (r.engineRequestsPerSecond === undefined ? [] : [r.engineRequestsPerSecond])));
         // On a loaded machine the wall-time figure says more of the load than of the engine: this one much less.
