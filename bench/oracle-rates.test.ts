@@ -16,7 +16,7 @@ import { it } from 'vitest';
 import type { CheckName, Report } from '../fuzz/index.js';
 import { EnginePool } from '../test/conformance/engine-pool.js';
 import { UNUSUAL_IMPLEMENTATIONS } from '../test/conformance/unusual.js';
-import { FAULTY_IMPLEMENTATIONS } from '../test/faulty/faults.js';
+import { FAULTY_IMPLEMENTATIONS, ORACLE_ONLY_FAULTS } from '../test/faulty/faults.js';
 import { startReference, TEST_TOKEN } from '../test/support/servers.js';
 
 interface Target {
@@ -32,7 +32,7 @@ const unusual = (name: string): Target => {
   return { name, start: () => found.start() };
 };
 const faulty = (name: string): Target => {
-  const found = FAULTY_IMPLEMENTATIONS.find((f) => f.name === name);
+  const found = [...FAULTY_IMPLEMENTATIONS, ...ORACLE_ONLY_FAULTS].find((f) => f.name === name);
   if (found === undefined) throw new Error(`no faulty implementation ${name}`);
   return { name, caughtBy: found.caughtBy, start: () => found.start() };
 };
