@@ -158,7 +158,7 @@ describe('plant-store proxy --contract <the example full store> --upstream <an i
       alone.child.kill('SIGINT');
       expect(await p.exit).toBe(1);
       expect(await alone.exit).toBe(0);
-      expect(p.stdout()).toMatch(/GET \/plants\/9007199254740993 404 violations: resource-available - resource-available: GET \/plants\/9007199254740993 \(after addPlant 200 \(exchange 1\) → GetPlantById\) got 404, not the resource just created/);
+      expect(p.stdout()).toMatch(/GET \/plants\/9007199254740993 404 violations: resource-available - resource-available: GET \/plants\/9007199254740993 \(after addPlant 200 \(exchange 1\) → GetPlantById\) got 404, not the resource created/);
     } finally {
       p.child.kill('SIGKILL');
       alone.child.kill('SIGKILL');
