@@ -216,6 +216,13 @@ export interface WireFacts {
   /** `deflate` sent as raw DEFLATE without the zlib wrapper RFC 9110, section 8.4.1.2 defines (decoded all the same). */
   readonly rawDeflate?: boolean;
   readonly extraBytes?: ExtraBytes;
+  /**
+   * Set where the request said `Connection: close` and the client waited for the server to close
+   * the connection after its answer (the `framing` kind's requests): how long the connection was
+   * still open when the client stopped waiting. RFC 9112, section 9.6: a server that receives
+   * "close" MUST initiate closure after its final response.
+   */
+  readonly leftOpenMs?: number;
   /** What the answer's sender MUST NOT do and the reader read all the same (bare LF, obs-fold, a repeated Content-Length...: RFC 9112). */
   readonly senderFaults?: readonly string[];
   /**
