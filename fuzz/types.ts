@@ -114,6 +114,12 @@ export interface RequestCase extends HttpRequest {
    */
   readonly open?: { readonly reason: string; readonly readings: readonly Uint8Array[] };
   /**
+   * Set on a write sent while other writes of the same resource were in flight with it (the
+   * overlap phase): their bodies. The writes are applied in some order, so a 200 may show one of
+   * them (the plant as stored when it answered) instead of this one - never a mix of them.
+   */
+  readonly rivals?: readonly Uint8Array[];
+  /**
    * Requests sent first, in order, on their own (all valid): e.g. the same id posted before with
    * another name, so that a repeated id is tested without depending on what else the run sent.
    */
@@ -186,8 +192,12 @@ export interface ExtraBytes {
 /** Another request the connection or the client carried around the same time (see WireFacts.others). */
 export interface NeighbourRequest {
   readonly request: HttpRequest;
-  /** `previous`: the request the same connection carried just before; `concurrent`: one in flight at the same time. */
-  readonly relation: 'previous' | 'concurrent';
+  /**
+   * `previous`: the request the same connection carried just before; `concurrent`: one in flight
+   * at the same time; `pipelined`: one written on the same connection before this one's answer
+   * came (RFC 9112, section 9.3.2).
+   */
+  readonly relation: 'previous' | 'concurrent' | 'pipelined';
   readonly connection: number;
 }
 

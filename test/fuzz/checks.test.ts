@@ -132,6 +132,24 @@ describe('no-server-error', () => {
   });
 });
 
+describe('echo of a write in flight with others of the same resource (RequestCase.rivals)', () => {
+  const write = (name: string, tag?: string): string => JSON.stringify({ name, id: 7, ...(tag === undefined ? {} : { tag }) });
+  const own = write('Fern', 'green');
+  const rival = write('Moss');
+  const racing: RequestCase = { ...request('valid', own), rivals: [Buffer.from(rival)] };
+
+  it('passes its own write and a rival one, as stored when it answered', () => {
+    expect(echo(racing, response(200, own), contract)).toEqual([]);
+    expect(echo(racing, response(200, rival), contract)).toEqual([]);
+  });
+
+  it('fails a mix of the writes, and says so', () => {
+    const findings = echo(racing, response(200, write('Moss', 'green')), contract);
+    expect(findings.map((f) => f.severity)).toEqual(['failure']);
+    expect(findings[0]?.message).toMatch(/none of the 2 writes of this resource in flight together \(a mix of them\)/);
+  });
+});
+
 describe('echo', () => {
   const sent = (body: string): RequestCase => request('valid', body);
 
