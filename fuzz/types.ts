@@ -104,8 +104,10 @@ export interface RequestCase extends HttpRequest {
    * accepted one answers (a lone surrogate may come back as U+FFFD). `refusal`: only whether it
    * is accepted - once accepted, it is answered as exactly as any request, and a changed echo
    * stays a failure (a query string, a prototype key, a spelling of credentials a server may refuse).
+   * `target`: whether the server recognises the request target as the operation's - any 4xx (a
+   * router's 404) is then a warning, whatever the contract declares (an absolute-form target).
    */
-  readonly lenientAbout?: 'refusal';
+  readonly lenientAbout?: 'refusal' | 'target';
   /**
    * Set on a valid request whose meaning the contract and RFC 8259 leave open (section 4:
    * duplicate names; section 9: limits on nesting and on numbers): a declared 4xx then passes as
@@ -233,6 +235,12 @@ export interface WireFacts {
    * "close" MUST initiate closure after its final response.
    */
   readonly leftOpenMs?: number;
+  /**
+   * Set when the answer's status line says HTTP/1.0: the server speaks HTTP/1.0 and reads an
+   * HTTP/1.1 request as one (RFC 9110, section 2.5), so HTTP/1.1's demands on requests (a Host
+   * field, RFC 9112, section 3.2) do not bind it.
+   */
+  readonly version?: '1.0';
   /** What the answer's sender MUST NOT do and the reader read all the same (bare LF, obs-fold, a repeated Content-Length...: RFC 9112). */
   readonly senderFaults?: readonly string[];
   /**

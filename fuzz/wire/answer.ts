@@ -78,6 +78,7 @@ export function answerOf(reader: ResponseReader, facts: AnswerFacts): { readonly
     ...('rawDeflate' in decoded && decoded.rawDeflate ? { rawDeflate: true } : {}),
     ...(extraBytes === undefined ? {} : { extraBytes }),
     ...(facts.leftOpenMs === undefined ? {} : { leftOpenMs: facts.leftOpenMs }),
+    ...(head.version === '1.0' ? { version: '1.0' as const } : {}),
     ...(reader.senderFaults.length === 0 ? {} : { senderFaults: [...reader.senderFaults] }),
     others: facts.others,
   };

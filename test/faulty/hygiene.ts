@@ -117,8 +117,9 @@ export const HYGIENE_FAULTS: readonly HygieneFault[] = [
     name: 'second-answer-after-an-error',
     caughtBy: 'one-answer-per-request',
     // Its HTTP layer reads Content-Length bodies only: a valid body sent chunked is refused
-    // (accepts-valid); it never reads Connection, so it never closes a connection (message-framing).
-    touches: ['accepts-valid', 'message-framing'],
+    // (accepts-valid); it never reads Connection, so it never closes a connection (message-framing);
+    // nor Host, so an HTTP/1.1 request without one is answered (rejects-invalid).
+    touches: ['accepts-valid', 'message-framing', 'rejects-invalid'],
     defect: 'a server on raw sockets whose error path forgets to return: after the 400 for a body that is not JSON, the code that expected a plant writes a 500 too',
     start: () =>
       startRawServer((socket, _request, answer) => {

@@ -11,6 +11,7 @@ import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type AppRequest, type AppResponse } from '../../src/reference/index.js';
 import { TEST_TOKEN } from '../support/servers.js';
+import { errorResponse } from './helpers.js';
 
 export interface RawLayer {
   /** `honoured`: the connection closes after the answer to `Connection: close` (and to HTTP/1.0 without keep-alive); `ignored`: it stays open. */
@@ -27,6 +28,8 @@ export interface RawLayer {
 interface ReadRequest {
   readonly request: AppRequest;
   readonly closes: boolean;
+  /** HTTP/1.1 without Host: 400 (RFC 9112, section 3.2). */
+  readonly hostMissing: boolean;
 }
 
 function fieldsOf(head: string): { readonly line: string; readonly headers: Record<string, string> } {
@@ -73,7 +76,7 @@ function readRequest(buffer: Buffer): { readonly read: ReadRequest; readonly end
   const [method = 'GET', url = '/', version = 'HTTP/1.1'] = line.split(' ');
   const connection = (headers.connection ?? '').toLowerCase();
   const closes = connection.includes('close') || (version === 'HTTP/1.0' && !connection.includes('keep-alive'));
-  return { read: { request: { method, url, headers, body: whole.body }, closes }, end: whole.end };
+  return { read: { request: { method, url, headers, body: whole.body }, closes, hostMissing: version === 'HTTP/1.1' && headers.host === undefined }, end: whole.end };
 }
 
 function answerBytes(answer: AppResponse, close: boolean): string {
@@ -87,9 +90,9 @@ export async function startRawStore(layer: RawLayer): Promise<{ readonly url: st
     let buffer = Buffer.alloc(0);
     // Answers in the order of their requests: each waits for the one before it.
     let previous: Promise<unknown> = Promise.resolve();
-    const handle = ({ request, closes }: ReadRequest): void => {
+    const handle = ({ request, closes, hostMissing }: ReadRequest): void => {
       const close = closes && layer.clientClose === 'honoured';
-      const answered = sleep(layer.storeMs?.(request) ?? 0).then(() => app.request(request));
+      const answered = sleep(layer.storeMs?.(request) ?? 0).then(() => (hostMissing ? errorResponse(400, 'an HTTP/1.1 request needs a Host field') : app.request(request)));
       const before = previous;
       const written = (layer.answerOrder === 'arrival' ? before.then(() => answered) : answered).then((answer) => {
         if (socket.destroyed) return;

@@ -56,8 +56,8 @@ export const echo = exchangeCheck({
     if (differences === undefined || differences.length === 0 || misdelivered(contract, request, outcome) !== undefined) return [];
     return differences.map((difference) => {
       const message = `${describe(difference)}${choice(request)}; ${describeRequest(request)}`;
-      // A leniency about refusal only leaves nothing open once the request is accepted.
-      return request.lenient === undefined || request.lenientAbout === 'refusal' ? failure(message) : warning(`${message} (allowed: ${request.lenient})`);
+      // A leniency about refusal (or the target) only leaves nothing open once the request is accepted.
+      return request.lenient === undefined || request.lenientAbout !== undefined ? failure(message) : warning(`${message} (allowed: ${request.lenient})`);
     });
   },
 });
