@@ -5,10 +5,10 @@
  * resource twice at once.
  */
 import type { Server, ServerResponse } from 'node:http';
-import { stringifyJson } from '../../src/openapi/index.js';
+import { stringifyJson, type JsonObject, type JsonValue } from '../../src/openapi/index.js';
 import type { AppResponse } from '../../src/reference/index.js';
 import type { CheckName } from '../../fuzz/index.js';
-import { errorResponse, objectBodyOf } from './helpers.js';
+import { errorResponse, objectBodyOf, responseObject, withBody } from './helpers.js';
 import { startFaulty } from '../support/servers.js';
 import { CAREFUL_LAYER, insertsMs, startRawStore } from './raw-store.js';
 
@@ -49,6 +49,39 @@ function checkThenInsert(): Promise<{ readonly url: string; close(): Promise<voi
         if (answer.status === 200) rows.add(key);
         write(res, answer);
       }, 5);
+    };
+  });
+}
+
+/**
+ * A replacement written field by field and read back: the name at once, the tag after an await
+ * on its own table (10 ms; an untagged plant's tag row is deleted after 1 ms), then the row as it
+ * is answered. Writes of one id in flight together leave one's name with another's tag, and the
+ * answers show that mix.
+ */
+function fieldByField(): Promise<{ readonly url: string; close(): Promise<void> }> {
+  const rows = new Map<string, { name?: JsonValue | undefined; tag?: JsonValue | undefined }>();
+  return startFaulty((request, correct) => {
+    const answer = correct();
+    const sent = objectBodyOf(request);
+    const plant = answer.status === 200 ? responseObject(answer) : undefined;
+    if (sent?.id === undefined || plant === undefined) return answer;
+    const key = stringifyJson(sent.id);
+    const row = rows.get(key) ?? {};
+    rows.set(key, row);
+    row.name = sent.name;
+    const tagged = Object.hasOwn(sent, 'tag');
+    return (res: ServerResponse) => {
+      setTimeout(
+        () => {
+          if (tagged) row.tag = sent.tag;
+          else delete row.tag;
+          const read: JsonObject = { ...plant, name: row.name ?? null };
+          delete read.tag;
+          write(res, withBody(answer, row.tag === undefined ? read : { ...read, tag: row.tag }));
+        },
+        tagged ? 10 : 1,
+      );
     };
   });
 }
@@ -100,5 +133,12 @@ export const OVERLAP_FAULTS: readonly OverlapFault[] = [
     touches: ['status-declared'],
     defect: 'a create checks whether the id exists, awaits the database, then inserts: two writes of a new id in flight together both find none, and the second insert breaks the primary key with a 500',
     start: checkThenInsert,
+  },
+  {
+    name: 'replaces-field-by-field',
+    caughtBy: 'echo',
+    touches: [],
+    defect: 'a replacement is written field by field (the name, then the tag in a table of its own, after an await) and the row read back for the answer: writes of one id in flight together answer one\'s name with another\'s tag',
+    start: fieldByField,
   },
 ];
