@@ -151,6 +151,11 @@ export interface LinkStep {
   readonly expects: 'created' | 'gone' | 'replaced';
   /** The JSON text whose properties the read must answer exactly (for `created` and `replaced`). */
   readonly resource?: string;
+  /**
+   * Other JSON texts the read may answer instead of `resource`: writes of the resource that were
+   * in flight together (the overlap phase), applied in some order - one of them, never a mix.
+   */
+  readonly alternatives?: readonly string[];
   /** Where the sequence comes from the collection/item pattern, not a declared link: its findings are warnings. */
   readonly inferred?: boolean;
 }

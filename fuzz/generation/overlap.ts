@@ -6,6 +6,7 @@
  */
 import type { Contract } from '../../src/openapi/index.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
+import { readAfterWrites, walksOf } from './sequences.js';
 import { kindContext } from './tables/context.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import type { Profile, RequestCase } from '../types.js';
@@ -60,4 +61,16 @@ export function sameResourceCases(contract: Contract, options: Options & { reado
     });
     return writes.map((write) => ({ ...write, rivals: writes.filter((other) => other !== write).map((other) => other.body) }));
   }).flat();
+}
+
+/**
+ * A read of the resource `sameResourceCases` wrote, through the contract's link (or its
+ * collection/item pattern) from the operation, to send after the last group: it must answer one of
+ * that group's writes. None where there is no such read, or for a mock (it stores nothing).
+ */
+export function readAfterCase(contract: Contract, options: Options, lastGroup: readonly RequestCase[]): RequestCase | undefined {
+  const operation = contract.operations.find((o) => o.requestBody !== undefined);
+  const walk = walksOf(contract).find((w) => w.create.method === operation?.method && w.create.path === operation.path && w.read !== undefined);
+  if (walk === undefined || options.profile === 'mock') return undefined;
+  return readAfterWrites(walk, lastGroup.map((write) => Buffer.from(write.body).toString('utf8')), { token: options.token, profile: options.profile ?? 'reference' });
 }

@@ -155,6 +155,20 @@ export function sequenceCase(walk: Walk, shape: SequenceShape, created: string, 
 }
 
 /**
+ * A read through the walk's link after `writes` of one resource were in flight together (the
+ * overlap phase): it must answer one of them, whichever was applied last, never a mix. No setup:
+ * the writes were sent before it.
+ */
+export function readAfterWrites(walk: Walk, writes: readonly string[], options: SequenceOptions): RequestCase | undefined {
+  const [first, ...others] = writes;
+  if (walk.read === undefined || first === undefined) return undefined;
+  const exchange = createdExchange(walk.create, first, Number(walk.status) || 200);
+  const via = `${walk.create.operationId} ${walk.status} → ${walk.read.name}, after ${writes.length} writes of it in flight together`;
+  const link: LinkStep = { via, expects: 'created', resource: declaredPart(walk.create, first), alternatives: others.map((write) => declaredPart(walk.create, write)), ...(walk.inferred ? { inferred: true } : {}) };
+  return { ...linkedRequest(walk.read, exchange, undefined, options, `a read of the resource after ${writes.length} writes of it in flight together, through ${walk.read.name}`), link };
+}
+
+/**
  * The properties of a body its operation's request schema declares: what a read must answer
  * (a property the schema does not declare may be dropped, as `echo` allows).
  */

@@ -9,12 +9,14 @@
  *   answer is read (RFC 9112, section 9.3.2: answered in order, one each; wire/pipelined-exchange.ts);
  * - **same-resource**: held groups of valid writes of one plant (the same id, other names and
  *   tags), the first creating it, the next replacing it: a check-then-insert race shows as a 5xx,
- *   and each answer must show one of the writes, never a mix (RequestCase.rivals, `echo`).
+ *   and each answer must show one of the writes, never a mix (RequestCase.rivals, `echo`); then,
+ *   where the contract links the create to a read (or has a collection/item pattern), a **read**
+ *   alone: it answers one of the last group's writes (LinkStep.alternatives, `resource-available`).
  * Every request is valid, so rule 1 holds for each: a 503 ("busy"), a 409 or a broken connection
  * is a finding of `accepts-valid` or `no-server-error`, as anywhere else.
  * Bounded: a fixed number of groups, each exchange within the run's timeout.
  */
-import { overlapCases, sameResourceCases } from '../generation/overlap.js';
+import { overlapCases, readAfterCase, sameResourceCases } from '../generation/overlap.js';
 import type { PipelinedResult } from '../wire/pipelined-exchange.js';
 import type { HttpOutcome, RequestCase } from '../types.js';
 import type { QualifiedOptions } from './options.js';
@@ -23,8 +25,8 @@ import type { Exchange } from './tally.js';
 import type { KeyedItem } from './exclusion.js';
 import type { PoolParts } from './worker-pool.js';
 
-/** How a group goes to the server (see above); `same-resource` groups are held. */
-export type OverlapShape = 'held' | 'burst' | 'pipelined' | 'same-resource';
+/** How a group goes to the server (see above); `same-resource` groups are held, the `read` after them goes alone. */
+export type OverlapShape = 'held' | 'burst' | 'pipelined' | 'same-resource' | 'read';
 
 export interface ShapeSpec {
   readonly shape: OverlapShape;
@@ -38,8 +40,9 @@ export const OVERLAP_SHAPES: readonly ShapeSpec[] = [
   { shape: 'held', groups: 6, size: 4 },
   { shape: 'burst', groups: 2, size: 8 },
   { shape: 'pipelined', groups: 2, size: 3 },
-  // Last: its requests follow the distinct plants of the others.
+  // Last: their requests follow the distinct plants of the others.
   { shape: 'same-resource', groups: 2, size: 4 },
+  { shape: 'read', groups: 1, size: 1 },
 ];
 
 /** Requests of the phase (the canary's readings besides). */
@@ -60,8 +63,10 @@ function groupOf(index: number): { readonly shape: OverlapShape; readonly group:
 
 export function overlapPlan(options: Pick<QualifiedOptions, 'contract' | 'token' | 'profile' | 'seed'>): PhasePlan {
   const sameResource = OVERLAP_SHAPES.find((spec) => spec.shape === 'same-resource') ?? { groups: 0, size: 0 };
-  const distinct = OVERLAP_REQUESTS - sameResource.groups * sameResource.size;
-  const cases = [...overlapCases(options.contract, options, distinct), ...sameResourceCases(options.contract, options, sameResource.groups, sameResource.size)];
+  const distinct = OVERLAP_SHAPES.filter((spec) => spec.shape === 'held' || spec.shape === 'burst' || spec.shape === 'pipelined').reduce((sum, { groups, size }) => sum + groups * size, 0);
+  const writes = sameResourceCases(options.contract, options, sameResource.groups, sameResource.size);
+  const read = readAfterCase(options.contract, options, writes.slice(-sameResource.size));
+  const cases = [...overlapCases(options.contract, options, distinct), ...writes, ...(read === undefined ? [] : [read])];
   let at = 0;
   // Every request goes on a connection of its own; a replay sends it so too (alone).
   const itemAt = (index: number): PlanItem | undefined => {
@@ -103,7 +108,7 @@ async function judged(group: readonly KeyedItem[], results: readonly PipelinedRe
 
 async function sendGroup(group: readonly KeyedItem[], pool: PoolParts, sender: OverlapSender): Promise<Exchange[][]> {
   const shape = groupOf(group[0]?.index ?? 0).shape;
-  if (shape === 'burst') return Promise.all(group.map((item) => pool.send(item)));
+  if (shape === 'burst' || shape === 'read') return Promise.all(group.map((item) => pool.send(item)));
   const startedMs = sender.now();
   const requests = group.map((item) => item.request);
   // A pipeline's requests the server closed on before answering are sent again alone (RFC 9112, section 9.3.2).
