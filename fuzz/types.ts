@@ -104,8 +104,10 @@ export interface RequestCase extends HttpRequest {
    * accepted one answers (a lone surrogate may come back as U+FFFD). `refusal`: only whether it
    * is accepted - once accepted, it is answered as exactly as any request, and a changed echo
    * stays a failure (a query string, a prototype key, a spelling of credentials a server may refuse).
+   * `target`: whether the server recognises the request target as the operation's - any 4xx (a
+   * router's 404) is then a warning, whatever the contract declares (an absolute-form target).
    */
-  readonly lenientAbout?: 'refusal';
+  readonly lenientAbout?: 'refusal' | 'target';
   /**
    * Set on a valid request whose meaning the contract and RFC 8259 leave open (section 4:
    * duplicate names; section 9: limits on nesting and on numbers): a declared 4xx then passes as
@@ -113,6 +115,12 @@ export interface RequestCase extends HttpRequest {
    * every first member wins, or every last one), never a mix (see generation/kinds/open-texts.ts).
    */
   readonly open?: { readonly reason: string; readonly readings: readonly Uint8Array[] };
+  /**
+   * Set on a write sent while other writes of the same resource were in flight with it (the
+   * overlap phase): their bodies. The writes are applied in some order, so a 200 may show one of
+   * them (the plant as stored when it answered) instead of this one - never a mix of them.
+   */
+  readonly rivals?: readonly Uint8Array[];
   /**
    * Requests sent first, in order, on their own (all valid): e.g. the same id posted before with
    * another name, so that a repeated id is tested without depending on what else the run sent.
@@ -143,6 +151,11 @@ export interface LinkStep {
   readonly expects: 'created' | 'gone' | 'replaced';
   /** The JSON text whose properties the read must answer exactly (for `created` and `replaced`). */
   readonly resource?: string;
+  /**
+   * Other JSON texts the read may answer instead of `resource`: writes of the resource that were
+   * in flight together (the overlap phase), applied in some order - one of them, never a mix.
+   */
+  readonly alternatives?: readonly string[];
   /** Where the sequence comes from the collection/item pattern, not a declared link: its findings are warnings. */
   readonly inferred?: boolean;
 }
@@ -186,8 +199,12 @@ export interface ExtraBytes {
 /** Another request the connection or the client carried around the same time (see WireFacts.others). */
 export interface NeighbourRequest {
   readonly request: HttpRequest;
-  /** `previous`: the request the same connection carried just before; `concurrent`: one in flight at the same time. */
-  readonly relation: 'previous' | 'concurrent';
+  /**
+   * `previous`: the request the same connection carried just before; `concurrent`: one in flight
+   * at the same time; `pipelined`: one written on the same connection before this one's answer
+   * came (RFC 9112, section 9.3.2).
+   */
+  readonly relation: 'previous' | 'concurrent' | 'pipelined';
   readonly connection: number;
 }
 
@@ -216,6 +233,19 @@ export interface WireFacts {
   /** `deflate` sent as raw DEFLATE without the zlib wrapper RFC 9110, section 8.4.1.2 defines (decoded all the same). */
   readonly rawDeflate?: boolean;
   readonly extraBytes?: ExtraBytes;
+  /**
+   * Set where the request said `Connection: close` and the client waited for the server to close
+   * the connection after its answer (the `framing` kind's requests): how long the connection was
+   * still open when the client stopped waiting. RFC 9112, section 9.6: a server that receives
+   * "close" MUST initiate closure after its final response.
+   */
+  readonly leftOpenMs?: number;
+  /**
+   * Set when the answer's status line says HTTP/1.0: the server speaks HTTP/1.0 and reads an
+   * HTTP/1.1 request as one (RFC 9110, section 2.5), so HTTP/1.1's demands on requests (a Host
+   * field, RFC 9112, section 3.2) do not bind it.
+   */
+  readonly version?: '1.0';
   /** What the answer's sender MUST NOT do and the reader read all the same (bare LF, obs-fold, a repeated Content-Length...: RFC 9112). */
   readonly senderFaults?: readonly string[];
   /**

@@ -1,10 +1,12 @@
 /**
  * The overlap phase's requests (run/overlap.ts): distinct small valid plants, built from the
  * contract like the capacity phase's (capacity.ts), numbered clear of every other phase's, so that
- * none of them writes a resource another request is about.
+ * none of them writes a resource another request is about; and writes of one resource meant to be
+ * in flight together (`sameResourceCases`).
  */
 import type { Contract } from '../../src/openapi/index.js';
-import { validCase } from './kinds/valid.js';
+import { validCase, withKeysOf } from './kinds/valid.js';
+import { readAfterWrites, walksOf } from './sequences.js';
 import { kindContext } from './tables/context.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import type { Profile, RequestCase } from '../types.js';
@@ -12,11 +14,63 @@ import type { Profile, RequestCase } from '../types.js';
 /** `plainBody(n)` numbers of the phase: above the capacity phase's fill and replacements (capacity.ts). */
 const OVERLAP_BASE = 500_000;
 
-/** `count` distinct valid requests of the contract's first operation with a JSON request body. */
-export function overlapCases(contract: Contract, options: { readonly token: string; readonly profile?: Profile }, count: number): RequestCase[] {
+/**
+ * `plainBody(n)` numbers of the writes of one resource: above the distinct plants', and apart for
+ * each seed (RESOURCES_APART), so that a second run against the same store creates its resource
+ * again (a store keeps what earlier runs wrote; a resource that exists shows no create race).
+ */
+const SAME_RESOURCE_BASE = OVERLAP_BASE + 10_000;
+const RESOURCES_APART = 100_000;
+const NUMBERS_PER_RESOURCE = 16;
+
+type Options = { readonly token: string; readonly profile?: Profile };
+
+/** The context of the contract's first operation with a JSON request body, and its plain spellings. */
+function plainOf(contract: Contract, options: Options) {
   const operation = contract.operations.find((o) => o.requestBody !== undefined);
-  if (!operation) return [];
+  if (!operation) return undefined;
   const context = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }) });
-  const plain = { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS };
+  return { context, plain: { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS } };
+}
+
+/** `count` distinct valid requests of the contract's first operation with a JSON request body. */
+export function overlapCases(contract: Contract, options: Options, count: number): RequestCase[] {
+  const made = plainOf(contract, options);
+  if (made === undefined) return [];
+  const { context, plain } = made;
   return Array.from({ length: count }, (_, i) => validCase(context, { ...plain, model: context.plainBody(OVERLAP_BASE + i), what: `overlap: plant ${i + 1} of ${count}, sent while others are in flight` }));
+}
+
+/**
+ * `groups` groups of `size` valid writes of one resource (the same integer properties, other names
+ * and tags), for the groups to be sent one after the other, each all in flight at once: the first
+ * creates the resource (a check-then-insert race shows), the others replace it. Each write names
+ * its group's others as `rivals`. None where the body has no integer property to share. The
+ * resource depends on the seed (a replay with the seed writes it again).
+ */
+export function sameResourceCases(contract: Contract, options: Options & { readonly seed: number }, groups: number, size: number): RequestCase[] {
+  const made = plainOf(contract, options);
+  if (made === undefined || made.context.integerKeys.length === 0 || groups * size >= NUMBERS_PER_RESOURCE) return [];
+  const { context, plain } = made;
+  const base = SAME_RESOURCE_BASE + (Math.abs(options.seed) % RESOURCES_APART) * NUMBERS_PER_RESOURCE;
+  const key = context.plainBody(base);
+  return Array.from({ length: groups }, (_, g) => {
+    const writes = Array.from({ length: size }, (_, i) => {
+      const what = `overlap: write ${i + 1} of ${size} of one ${context.integerKeys.join(', ')}, in flight together (${g === 0 ? 'creating it' : 'replacing it'})`;
+      return validCase(context, { ...plain, model: withKeysOf(context.plainBody(base + 1 + g * size + i), key, context.integerKeys), what });
+    });
+    return writes.map((write) => ({ ...write, rivals: writes.filter((other) => other !== write).map((other) => other.body) }));
+  }).flat();
+}
+
+/**
+ * A read of the resource `sameResourceCases` wrote, through the contract's link (or its
+ * collection/item pattern) from the operation, to send after the last group: it must answer one of
+ * that group's writes. None where there is no such read, or for a mock (it stores nothing).
+ */
+export function readAfterCase(contract: Contract, options: Options, lastGroup: readonly RequestCase[]): RequestCase | undefined {
+  const operation = contract.operations.find((o) => o.requestBody !== undefined);
+  const walk = walksOf(contract).find((w) => w.create.method === operation?.method && w.create.path === operation.path && w.read !== undefined);
+  if (walk === undefined || options.profile === 'mock') return undefined;
+  return readAfterWrites(contract, walk, lastGroup.map((write) => Buffer.from(write.body).toString('utf8')), { token: options.token, profile: options.profile ?? 'reference' });
 }

@@ -74,6 +74,22 @@ export function sequenceCase(contract: Contract, walk: Walk, shape: SequenceShap
 }
 
 /**
+ * A read through the walk's link after `writes` of one resource were in flight together (the
+ * overlap phase): it must answer one of them, whichever was applied last, never a mix. No setup:
+ * the writes were sent before it.
+ */
+export function readAfterWrites(contract: Contract, walk: Walk, writes: readonly string[], options: SequenceOptions): RequestCase | undefined {
+  const [first, ...others] = writes;
+  const read = walk.read;
+  if (read === undefined || first === undefined) return undefined;
+  const exchange = createdExchange(walk.create, first, Number(walk.status) || 200);
+  const via = `${walk.create.operationId} ${walk.status} → ${read.name}, after ${writes.length} writes of it in flight together`;
+  const link: LinkStep = { via, expects: 'created', resource: declaredPart(walk.create, first), alternatives: others.map((write) => declaredPart(walk.create, write)), ...(walk.inferred ? { inferred: true } : {}) };
+  const variant = `a read of the resource after ${writes.length} writes of it in flight together, through ${read.name}`;
+  return { ...step(read.operation, linkedTexts(new SchemaArbitraries(contract), read, exchange), undefined, options, variant), link };
+}
+
+/**
  * A read, through the walk's read, of a resource its create stored earlier, sent on its own (the
  * capacity phase reads back plants it stored): the create is not its setup, and the read must
  * answer what the create sent (`resource-available`). `lenient`: why the target may refuse it.

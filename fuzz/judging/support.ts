@@ -325,3 +325,8 @@ export function misdelivered(contract: Contract, request: HttpRequest, outcome: 
   if (own === undefined || own.length === 0) return undefined;
   return outcome.wire.others.find((other) => other.request !== request && echoDifferences(contract, other.request, outcome)?.length === 0 && !sameResource(contract, request, other.request));
 }
+
+/** A 4xx to a request whose target a server may not recognise as the operation's (RequestCase.lenientAbout `target`). */
+export function refusedTarget(request: RequestCase, status: number): boolean {
+  return request.lenient !== undefined && request.lenientAbout === 'target' && status >= 400 && status < 500;
+}

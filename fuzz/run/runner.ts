@@ -36,6 +36,7 @@ import { capacityCases } from '../generation/capacity.js';
 import { runChecks, type CheckContext } from '../judging/index.js';
 import type { Phase, RequestCase } from '../types.js';
 import { sendHeldTogether } from '../wire/held-exchange.js';
+import { sendPipelined } from '../wire/pipelined-exchange.js';
 import { createHttpClient, type HttpClient } from '../wire/http-client.js';
 import { Canary, InFlight, type ControlSender } from './canary.js';
 import { startControl } from './control.js';
@@ -80,6 +81,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     const checkingStarted = performance.now();
     const overlap: OverlapSender = {
       held: (requests) => sendHeldTogether(client.baseUrl, requests, qualified),
+      pipelined: (requests) => sendPipelined(client.baseUrl, requests, qualified),
       judge: (request, outcome, startedMs) => ({ request, outcome, findings: judge(request, outcome), startedMs, fresh: true }),
       now: () => performance.now() - started,
     };

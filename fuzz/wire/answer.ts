@@ -49,6 +49,8 @@ export interface AnswerFacts {
   readonly extra: readonly Buffer[];
   readonly extraAt: number | undefined;
   readonly maxBytes: number;
+  /** The connection was still open this long after the answer to a request that asked the server to close it. */
+  readonly leftOpenMs?: number;
 }
 
 /** A complete answer (the reader has its head) as an outcome, with the bytes after it if any. */
@@ -75,6 +77,8 @@ export function answerOf(reader: ResponseReader, facts: AnswerFacts): { readonly
     ...('error' in decoded ? { undecodable: decoded.error } : {}),
     ...('rawDeflate' in decoded && decoded.rawDeflate ? { rawDeflate: true } : {}),
     ...(extraBytes === undefined ? {} : { extraBytes }),
+    ...(facts.leftOpenMs === undefined ? {} : { leftOpenMs: facts.leftOpenMs }),
+    ...(head.version === '1.0' ? { version: '1.0' as const } : {}),
     ...(reader.senderFaults.length === 0 ? {} : { senderFaults: [...reader.senderFaults] }),
     others: facts.others,
   };

@@ -15,7 +15,15 @@ export interface Exchange {
   readonly started: number;
   /** The requests whose answer this one's could have been instead. */
   readonly others: NeighbourRequest[];
-  readonly timer: NodeJS.Timeout;
+  /** The deadline of the exchange; once the answer is complete, of the wait for the server's close (`awaitsClose`). */
+  timer: NodeJS.Timeout;
+  /**
+   * The request said `Connection: close` and the client waits for the server to close after its
+   * answer (RFC 9112, section 9.6), within the exchange's timeout: the `framing` kind's requests.
+   */
+  readonly awaitsClose: boolean;
+  /** Set when the client stopped waiting for that close: how long after the answer. */
+  leftOpenMs?: number;
   readonly resolve: (result: Result) => void;
   /** When the answer was complete. */
   endedAt?: number;

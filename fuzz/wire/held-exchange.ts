@@ -6,12 +6,11 @@
  * answered before the next is read. A request whose body is still coming is in flight (RFC 9112,
  * section 6: the message is not complete), so overlap is the server's ordinary lot, not an abuse.
  */
-import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { connect as connectTls } from 'node:tls';
 import type { HttpOutcome, HttpRequest } from '../types.js';
 import { answerOf, closedMessage, failureOfError, partialOf, timeoutMessage } from './answer.js';
 import { ResponseReader, WireError } from './http-wire.js';
+import { connectTo } from './pool.js';
 import { requestHead } from './request-writing.js';
 
 /** How long the group is held, its parts sent, before the rest of every body goes: long enough for a server's event loop to read them all. */
@@ -28,14 +27,6 @@ function cut(base: URL, request: HttpRequest): [Buffer, Buffer] {
   const bytes = Buffer.concat([head, request.body]);
   const at = request.body.length > 1 ? head.length + Math.floor(request.body.length / 2) : head.length - 2;
   return [bytes.subarray(0, at), bytes.subarray(at)];
-}
-
-function open(base: URL): Socket {
-  const host = base.hostname.replace(/^\[|\]$/g, '');
-  const port = Number(base.port || (base.protocol === 'https:' ? 443 : 80));
-  const socket = base.protocol === 'https:' ? connectTls({ host, port, ALPNProtocols: ['http/1.1'], ...(isIP(host) === 0 ? { servername: host } : {}) }) : connectTcp({ host, port });
-  socket.setNoDelay(true);
-  return socket;
 }
 
 interface Held {
@@ -57,7 +48,7 @@ function hold(base: URL, request: HttpRequest, options: HeldOptions): Held {
   }
   // An answer's time counts from when its request was whole: the hold is the engine's, not the server's.
   let started = performance.now();
-  const socket = open(base);
+  const socket = connectTo(base);
   const reader = new ResponseReader({ method: request.method, maxBodyBytes: options.maxResponseBytes });
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));

@@ -46,7 +46,7 @@ import { parseBaseUrl } from './base-url.js';
 import { InFlightExchanges, type Exchange, type Result } from './exchange.js';
 import { extraOf, isGoodbye, STRAY_WINDOW_MS, withExtra } from './late-bytes.js';
 import { ConnectionPool, type Connection } from './pool.js';
-import { bodyBytes, requestHead, writeRequest } from './request-writing.js';
+import { asksToClose, bodyBytes, requestHead, writeRequest } from './request-writing.js';
 
 export interface ClientOptions {
   /** Requests in flight at most; the pool keeps up to twice as many connections. Default 8. */
@@ -188,7 +188,7 @@ class EngineClient implements HttpClient {
       exchange.resolve({ kind: 'failure', failure: 'reset', message: 'the connection closed before the response was complete', durationMs: endedAt - exchange.started });
       return;
     }
-    const facts = { connection: connection.id, exchangesBefore: connection.exchanges, others: exchange.others, started: exchange.started, endedAt, extra: exchange.extra, extraAt: exchange.extraAt, maxBytes: this.maxBytes };
+    const facts = { connection: connection.id, exchangesBefore: connection.exchanges, others: exchange.others, started: exchange.started, endedAt, extra: exchange.extra, extraAt: exchange.extraAt, maxBytes: this.maxBytes, ...(exchange.leftOpenMs === undefined ? {} : { leftOpenMs: exchange.leftOpenMs }) };
     const { outcome, extraBytes } = answerOf(reader, facts);
     connection.exchanges++;
     connection.last = { request: exchange.request, outcome, endedAt };
@@ -247,11 +247,28 @@ class EngineClient implements HttpClient {
       this.finish(connection, exchange);
       return;
     }
+    if (exchange.awaitsClose) {
+      this.awaitClose(connection, exchange);
+      return;
+    }
     setImmediate(() => {
       setImmediate(() => {
         this.finish(connection, exchange);
       });
     });
+  }
+
+  /**
+   * The request asked the server to close the connection after its answer (RFC 9112, section 9.6):
+   * the outcome waits for the close (onEnd finishes it), within the request's timeout; bytes that
+   * come meanwhile are bytes after the answer.
+   */
+  private awaitClose(connection: Conn, exchange: Exchange): void {
+    clearTimeout(exchange.timer);
+    exchange.timer = setTimeout(() => {
+      exchange.leftOpenMs = performance.now() - (exchange.endedAt ?? exchange.started);
+      this.finish(connection, exchange);
+    }, this.timeoutMs);
   }
 
   private onEnd(connection: Conn, error?: NodeJS.ErrnoException): void {
@@ -299,6 +316,8 @@ class EngineClient implements HttpClient {
         timer: setTimeout(() => {
           this.fail(connection, exchange, 'timeout', timeoutMessage(exchange.reader, this.timeoutMs));
         }, this.timeoutMs),
+        // Judged for the framed requests only: a server that never closes costs each its timeout.
+        awaitsClose: connection.fresh && request.framing !== undefined && asksToClose(request, true),
         resolve,
         extra: [],
         settled: false,

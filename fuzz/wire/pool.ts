@@ -11,6 +11,16 @@ import type { HttpOutcome, HttpRequest } from '../types.js';
 /** A connection that rested less than this is not reused while the pool may still grow. */
 const MIN_REST_MS = 1;
 
+/** A connection to the base URL's host (TLS for https, HTTP/1.1 by ALPN), Nagle's algorithm off. */
+export function connectTo(base: URL): Socket {
+  const host = base.hostname.replace(/^\[|\]$/g, '');
+  const secure = base.protocol === 'https:';
+  const port = Number(base.port || (secure ? 443 : 80));
+  const socket = secure ? connectTls({ host, port, ALPNProtocols: ['http/1.1'], ...(isIP(host) === 0 ? { servername: host } : {}) }) : connectTcp({ host, port });
+  socket.setNoDelay(true);
+  return socket;
+}
+
 export type ConnectionState = 'busy' | 'idle' | 'stray' | 'closed';
 
 export interface Connection<E = unknown> {
@@ -48,25 +58,16 @@ export class ConnectionPool<E> {
   private pooled = 0;
   private nextId = 1;
   private closed = false;
-  private readonly secure: boolean;
-  private readonly hostname: string;
-  private readonly port: number;
 
   constructor(
-    base: URL,
+    private readonly base: URL,
     private readonly size: number,
     private readonly events: ConnectionEvents<E>,
-  ) {
-    this.secure = base.protocol === 'https:';
-    this.hostname = base.hostname.replace(/^\[|\]$/g, '');
-    this.port = Number(base.port || (this.secure ? 443 : 80));
-  }
+  ) {}
 
   /** A new connection, busy: for the pool, or `fresh` (of its own). */
   open(fresh: boolean): Connection<E> {
-    const { hostname, port } = this;
-    const socket = this.secure ? connectTls({ host: hostname, port, ALPNProtocols: ['http/1.1'], ...(isIP(hostname) === 0 ? { servername: hostname } : {}) }) : connectTcp({ host: hostname, port });
-    socket.setNoDelay(true);
+    const socket = connectTo(this.base);
     const connection: Connection<E> = { id: this.nextId++, socket, fresh, state: 'busy', exchanges: 0, current: undefined, releasedAt: 0, ended: false, stray: [] };
     if (!fresh) this.pooled++;
     this.all.add(connection);

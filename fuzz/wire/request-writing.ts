@@ -5,12 +5,20 @@ import { writeRequestHead } from './http-wire.js';
 import type { HttpRequest } from '../types.js';
 import { urlFor } from './base-url.js';
 
+/**
+ * Whether the request goes with `Connection: close` when the client means to close its connection
+ * after it (`close`). HTTP/1.0 closes unless asked to keep the connection (RFC 9112, section 9.3):
+ * no `close` to add.
+ */
+export function asksToClose(request: HttpRequest, close: boolean): boolean {
+  return close && request.framing?.version !== '1.0';
+}
+
 /** The request's head under the base URL; `close` asks for the connection to close after it. Throws when the request cannot be written. */
 export function requestHead(base: URL, request: HttpRequest, close: boolean): Buffer {
   const url = urlFor(base, request.path);
   const framing = request.framing;
-  // HTTP/1.0 closes unless asked to keep the connection (RFC 9112, section 9.3): no `close` to add.
-  const closing = close && framing?.version !== '1.0';
+  const closing = asksToClose(request, close);
   const target = framing?.absoluteForm === true ? `${url.protocol}//${url.host}${url.pathname}${url.search}` : `${url.pathname}${url.search}`;
   return writeRequestHead({ method: request.method, target, host: base.host, headers: headerLines(request), bodyLength: request.body.length, close: closing, ...(framing === undefined ? {} : { framing }) });
 }

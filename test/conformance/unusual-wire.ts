@@ -1,12 +1,14 @@
 /**
  * Correct but unusual ways to write an answer on the wire, which a strict reader must still take
  * (RFC 9112 lets a sender do each): 1xx answers before the final one, a body delimited by the
- * close, chunked answers with trailers, reason phrases of its own.
+ * close, chunked answers with trailers, reason phrases of its own, a hand-written layer that
+ * answers pipelined requests in order though they finish out of it.
  * An HTTP/1.0 request gets neither a 1xx (RFC 9110, section 15.2) nor chunked (RFC 9112, section 6.1).
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { AppResponse } from '../../src/reference/index.js';
 import { startFaulty } from '../support/servers.js';
+import { CAREFUL_LAYER, insertsMs, startRawStore } from '../faulty/raw-store.js';
 
 /** As unusual.ts's UnusualImplementation (which imports this file). */
 interface UnusualWire {
@@ -56,6 +58,11 @@ export const UNUSUAL_WIRE: readonly UnusualWire[] = [
     res.addTrailers({ 'x-plant-count': '1' });
     res.end();
   }),
+  {
+    name: 'hand-written-layer-in-order',
+    trait: 'an HTTP layer on raw sockets whose store takes 10 ms for a tagged plant and 5 ms for an untagged one: requests pipelined on one connection are handled at once and answered in the order they came (RFC 9112, section 9.3.2); it closes after the answer to Connection: close (section 9.6)',
+    start: () => startRawStore({ ...CAREFUL_LAYER, storeMs: insertsMs }),
+  },
   wire('custom-reason-phrases', 'every status line has a reason phrase of its own, or none (RFC 9112, section 4: a client SHOULD ignore it)', (answer, res) => {
     res.writeHead(answer.status, answer.status === 200 ? 'Planted' : '', { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
     res.end(answer.body);

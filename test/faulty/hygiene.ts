@@ -8,8 +8,7 @@
  * Each names the check that must catch it and the other checks its defect also touches; the run
  * must find nothing else.
  */
-import { createServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { exactInteger, isLosslessNumber, stringifyJson, type JsonObject } from '../../src/openapi/index.js';
@@ -17,6 +16,7 @@ import { createApp, type AppRequest, type AppResponse } from '../../src/referenc
 import type { CheckName, Severity } from '../../fuzz/index.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 import { header, objectBodyOf, responseObject, withBody } from './helpers.js';
+import { listenRaw } from './raw-store.js';
 
 export interface HygieneFault {
   readonly name: string;
@@ -53,11 +53,7 @@ function latin1(text: string): Buffer {
  */
 async function startRawServer(after: (socket: Socket, request: AppRequest, answer: AppResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
   const app = createApp({ tokens: [TEST_TOKEN] });
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
+  return listenRaw((socket) => {
     let buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
@@ -81,17 +77,6 @@ async function startRawServer(after: (socket: Socket, request: AppRequest, answe
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
 }
 
 function idOf(body: JsonObject | undefined): bigint | undefined {
@@ -131,8 +116,10 @@ export const HYGIENE_FAULTS: readonly HygieneFault[] = [
   {
     name: 'second-answer-after-an-error',
     caughtBy: 'one-answer-per-request',
-    // Its HTTP layer reads Content-Length bodies only: a valid body sent chunked is refused (accepts-valid).
-    touches: ['accepts-valid'],
+    // Its HTTP layer reads Content-Length bodies only: a valid body sent chunked is refused
+    // (accepts-valid); it never reads Connection, so it never closes a connection (message-framing);
+    // nor Host, so an HTTP/1.1 request without one is answered (rejects-invalid).
+    touches: ['accepts-valid', 'message-framing', 'rejects-invalid'],
     defect: 'a server on raw sockets whose error path forgets to return: after the 400 for a body that is not JSON, the code that expected a plant writes a 500 too',
     start: () =>
       startRawServer((socket, _request, answer) => {

@@ -3,7 +3,7 @@
  * (RFC 9112: bare LF line ends, obs-fold, a repeated Content-Length; RFC 9110: a Date that is not
  * an IMF-fixdate), and requests framed in ways HTTP allows that a hand-written layer mishandles
  * (a 417 to Expect: 100-continue, a decodeURIComponent that throws on `%zz` and takes the process
- * down). node:http reads the requests; where node:http cannot write the defect, the answer goes
+ * down, a layer on raw sockets that never closes a connection the client asked to close). node:http reads the requests; where node:http cannot write the defect, the answer goes
  * on the socket as bytes, and the connection closes after it (as `Connection: close` says).
  */
 import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
@@ -11,6 +11,7 @@ import type { AppResponse } from '../../src/reference/index.js';
 import { startFaulty } from '../support/servers.js';
 import { errorResponse } from './helpers.js';
 import type { HygieneFault } from './hygiene.js';
+import { CAREFUL_LAYER, startRawStore } from './raw-store.js';
 
 /** The answer as bytes, head lines joined by `eol`, with `extra` field lines; the socket closes after it. */
 function rawBytes(answer: AppResponse, options: { eol?: string; extra?: readonly string[]; date?: string } = {}): (res: ServerResponse) => void {
@@ -92,5 +93,12 @@ export const WIRE_FAULTS: readonly HygieneFault[] = [
     touches: [],
     defect: 'the target is decoded with decodeURIComponent, whose URIError on `%zz` nobody catches: the process dies, and every later request is refused',
     start: startDyingOnBadEscapes,
+  },
+  {
+    name: 'ignores-client-close',
+    caughtBy: 'message-framing',
+    touches: [],
+    defect: 'a hand-written HTTP layer on raw sockets keeps every connection open whatever the request says: the client\'s Connection: close is never read (RFC 9112, section 9.6: the server MUST close after its answer)',
+    start: () => startRawStore({ ...CAREFUL_LAYER, clientClose: 'ignored' }),
   },
 ];

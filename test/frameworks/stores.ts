@@ -57,13 +57,17 @@ const LENIENT_UTF8 = 'bytes that are not UTF-8 inside a string are decoded to U+
 
 const ROUTER_404 = 'its router knows paths, not methods: a method the path does not declare gets 404, where RFC 9110, section 15.5.6 answers 405 with Allow';
 
+const ABSOLUTE_FORM_REFUSED = 'an absolute-form target (POST http://host/plants) gets 404, where RFC 9112, section 3.2.2 has a server accept it (a warning: no HTTP/1.1 client sends it to an origin server)';
+
+const ABSOLUTE_404 = `its router matches the raw request target: ${ABSOLUTE_FORM_REFUSED}`;
+
 export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
   { name: 'express', framework: 'Express', warns: { 'rejects-invalid': `body-parser's decoder: ${LENIENT_UTF8}`, 'method-semantics': ROUTER_404 }, start: () => startExpressStore({ token }) },
   {
     name: 'fastify',
     framework: 'Fastify',
     warns: {
-      'accepts-valid': 'secure-json-parse refuses a body with a __proto__ key, or a constructor holding prototype, with 400 (prototype poisoning)',
+      'accepts-valid': `secure-json-parse refuses a body with a __proto__ key, or a constructor holding prototype, with 400 (prototype poisoning); ${ABSOLUTE_404}`,
       'rejects-invalid': `parseAs: 'string': ${LENIENT_UTF8}`,
       'method-semantics': ROUTER_404,
     },
@@ -82,14 +86,17 @@ export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
   {
     name: 'python',
     framework: 'Python http.server',
-    warns: { 'rejects-invalid': "json.loads decodes bytes with 'surrogatepass': an encoded surrogate (ED A0 80, CESU-8) inside a string becomes a lone surrogate and the plant is stored" },
+    warns: {
+      'accepts-valid': `its handler compares self.path with /plants: ${ABSOLUTE_FORM_REFUSED}`,
+      'rejects-invalid': "json.loads decodes bytes with 'surrogatepass': an encoded surrogate (ED A0 80, CESU-8) inside a string becomes a lone surrogate and the plant is stored",
+    },
     skips: {
       degradation:
         'its listen backlog of 5 drops a connection now and then and the client sends it again a second later; each canary reading waits for the requests in flight, so a default run takes too few readings (fewer than 12) to judge a trend',
     },
     start: () => startPythonStore({ token }),
   },
-  { name: 'node-http', framework: 'node:http', warns: { 'method-semantics': ROUTER_404 }, start: () => startNodeHttpStore({ token }) },
+  { name: 'node-http', framework: 'node:http', warns: { 'accepts-valid': ABSOLUTE_404, 'method-semantics': ROUTER_404 }, start: () => startNodeHttpStore({ token }) },
 ];
 
 // --- the faulty ones' single lines ---
@@ -194,7 +201,8 @@ export const FAULTY_FRAMEWORK_STORES: readonly FaultyFrameworkStore[] = [
     'keep-alive-unread-body',
     "protocol_version = 'HTTP/1.1' is set for keep-alive, but a refused request's body is never read: it stays on the connection, is read as the next request's start, and that request gets the error about it",
     'one-answer-per-request',
-    { touches: ['status-declared', 'accepts-valid', 'requires-auth', 'no-server-error'] },
+    // As an HTTP/1.1 server it is held to Host (RFC 9112, section 3.2), which http.server never asks for: rejects-invalid.
+    { touches: ['status-declared', 'accepts-valid', 'requires-auth', 'no-server-error', 'rejects-invalid'] },
   ),
 
   // --- time and capacity ---

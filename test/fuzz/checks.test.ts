@@ -132,6 +132,43 @@ describe('no-server-error', () => {
   });
 });
 
+describe('the target and Host framings (RFC 9112, sections 3.2 and 3.2.2)', () => {
+  const absolute: RequestCase = { ...plant, kind: 'framing', framing: { absoluteForm: true }, lenient: 'RFC 9112, section 3.2.2', lenientAbout: 'target' };
+  const noHost: RequestCase = { ...plant, kind: 'framing', content: 'invalid', framing: { noHost: true } };
+  const http10 = (outcome: HttpOutcome): HttpOutcome => (outcome.kind === 'response' ? { ...outcome, wire: { connection: 1, exchangesBefore: 0, framing: 'content-length', receivedLength: 0, contentCodings: [], transferCodings: [], others: [], version: '1.0' } } : outcome);
+
+  it('warns of any 4xx to an absolute-form target, an undeclared 404 included, and fails a 5xx', () => {
+    const notFound = response(404, '{"error":404,"message":"not found"}');
+    expect(acceptsValid(absolute, notFound, contract).map((f) => f.severity)).toEqual(['warning']);
+    expect(statusDeclared(absolute, notFound, contract)).toEqual([]);
+    expect(noServerError(absolute, response(500, '{"error":500,"message":"x"}'), contract).map((f) => f.severity)).toEqual(['failure']);
+  });
+
+  it('fails a 200 without Host from an HTTP/1.1 server, not from one that answers as HTTP/1.0 (RFC 9110, section 2.5)', () => {
+    const ok = response(200, '{"name":"Fern","id":1}');
+    expect(rejectsInvalid(noHost, ok, contract).map((f) => f.severity)).toEqual(['failure']);
+    expect(rejectsInvalid(noHost, http10(ok), contract)).toEqual([]);
+  });
+});
+
+describe('echo of a write in flight with others of the same resource (RequestCase.rivals)', () => {
+  const write = (name: string, tag?: string): string => JSON.stringify({ name, id: 7, ...(tag === undefined ? {} : { tag }) });
+  const own = write('Fern', 'green');
+  const rival = write('Moss');
+  const racing: RequestCase = { ...request('valid', own), rivals: [Buffer.from(rival)] };
+
+  it('passes its own write and a rival one, as stored when it answered', () => {
+    expect(echo(racing, response(200, own), contract)).toEqual([]);
+    expect(echo(racing, response(200, rival), contract)).toEqual([]);
+  });
+
+  it('fails a mix of the writes, and says so', () => {
+    const findings = echo(racing, response(200, write('Moss', 'green')), contract);
+    expect(findings.map((f) => f.severity)).toEqual(['failure']);
+    expect(findings[0]?.message).toMatch(/none of the 2 writes of this resource in flight together \(a mix of them\)/);
+  });
+});
+
 describe('echo', () => {
   const sent = (body: string): RequestCase => request('valid', body);
 

@@ -123,7 +123,7 @@ describe(title, () => {
     }
   });
 
-  it('is lenient only where the RFCs leave the answer open: a lone surrogate in a valid body (RFC 8259, section 8.2), bytes that are not UTF-8 inside a string (section 9), a row of the credential table or an extra (a query string) that says so; a prototype key, a row or an extra only about refusal', () => {
+  it('is lenient only where the RFCs leave the answer open: a lone surrogate in a valid body (RFC 8259, section 8.2), bytes that are not UTF-8 inside a string (section 9), a row of the credential table or an extra (a query string) that says so; a prototype key, a row or an extra only about refusal; an absolute-form target about the target', () => {
     const credentialReasons = new Set(CREDENTIAL_VARIANTS.flatMap((v) => (v.lenient === undefined ? [] : [v.lenient])));
     const extraReasons = new Set(REQUEST_EXTRAS.flatMap((e) => (e.lenient === undefined ? [] : [e.lenient])));
     // Requests of another method (other-method) carry no body: method-semantics judges them, not their content.
@@ -135,6 +135,9 @@ describe(title, () => {
           expect(c.lenientAbout, what).toBeUndefined();
         } else if (hasPrototypeKey(strictJson(c.body))) {
           expect([c.lenient, c.lenientAbout], what).toEqual([PROTOTYPE_KEY_LENIENCY, 'refusal']);
+        } else if (c.framing?.absoluteForm === true) {
+          // RFC 9112, section 3.2.2: a refusal of the absolute form is a warning, whatever 4xx it is.
+          expect([c.lenient, c.lenientAbout], what).toEqual([expect.stringMatching(/^RFC 9112, section 3\.2\.2/), 'target']);
         } else if (c.lenient !== undefined) {
           // `framing`'s percent-escapes in the query leave refusal open as the extras' queries do.
           const escaped = c.kind === 'framing' && ESCAPED_QUERIES.some((q) => c.path.endsWith(`?${q}`));

@@ -24,20 +24,6 @@ export const VALID_FRAMINGS: readonly FramingVariant[] = [
   { variant: 'a chunked body (RFC 9112, section 7.1)', framing: { chunked: true } },
 ];
 
-/**
- * Held back from the default run: RFC 9112 demands both, and Express, fastify, Hono, node:http
- * (a 404 to an absolute-form target: they route on the raw target) and Python's http.server (a
- * 200 without Host) all break them, so sending them by default would fail the field's common
- * stores. Whether they are failures or warnings is still to decide; the client sends them.
- */
-export function heldBackFramingCases(context: KindContext): RequestCase[] {
-  const body = (n: number): Uint8Array => context.text(context.plainBody(FIRST_BODY + 100 + n));
-  return [
-    { ...context.make({ kind: 'framing', variant: 'an absolute-form target (RFC 9112, section 3.2.2)', content: 'valid', auth: context.validAuth, contentType: context.jsonTypes[0], body: body(0), tags: ['framing:absolute-form'] }), framing: { absoluteForm: true } },
-    { ...context.make({ kind: 'framing', variant: 'no Host field: 400 (RFC 9112, section 3.2)', content: 'invalid', auth: context.validAuth, contentType: context.jsonTypes[0], body: body(1), tags: ['framing:no-host'] }), framing: { noHost: true } },
-  ];
-}
-
 /** Query strings with percent-escapes: valid ones, one of bytes that are not UTF-8, and invalid ones (RFC 3986, section 2.1). */
 export const ESCAPED_QUERIES: readonly string[] = ['q=%41', 'q=caf%C3%A9', 'q=%E9', 'q=%zz', 'q=%', 'q=%2', '%zz=1'];
 
@@ -45,6 +31,26 @@ const ESCAPE_REASON = 'the contract declares no query parameters and forbids non
 
 /** Ids apart from the other kinds' coverage requests. */
 const FIRST_BODY = 9000;
+
+/**
+ * RFC 9112, section 3.2.2: a server MUST accept an absolute-form target, "to allow for transition
+ * to the absolute-form for all requests in some future version of HTTP"; HTTP/1.1 clients send it
+ * only to proxies. Routers that match the raw target (Fastify's, node:http handlers', Python
+ * http.server's comparing `self.path`) answer 404, which costs no client today: a refusal, any
+ * 4xx, is a warning; a 5xx, a reset or a dead process is a failure, and an accepted one is
+ * answered exactly.
+ */
+const ABSOLUTE_FORM_REASON = 'RFC 9112, section 3.2.2: a server MUST accept the absolute form, kept for a transition of a future HTTP; no HTTP/1.1 client sends it to an origin server, and routers that match the raw target answer 404';
+
+/** The target and Host framings: the absolute form (see above), and no Host, which an HTTP/1.1 server MUST answer with 400 (RFC 9112, section 3.2). */
+function targetCases(context: KindContext, first: number): RequestCase[] {
+  const body = (n: number): Uint8Array => context.text(context.plainBody(first + n));
+  const plain = { kind: 'framing', auth: context.validAuth, contentType: context.jsonTypes[0] };
+  return [
+    { ...context.make({ ...plain, variant: 'an absolute-form target (RFC 9112, section 3.2.2)', content: 'valid', body: body(0), lenient: ABSOLUTE_FORM_REASON, lenientAbout: 'target', tags: ['framing:absolute-form'] }), framing: { absoluteForm: true } },
+    { ...context.make({ ...plain, variant: 'no Host field: 400 (RFC 9112, section 3.2)', content: 'invalid', body: body(1), tags: ['framing:no-host'] }), framing: { noHost: true } },
+  ];
+}
 
 function framingCases(context: KindContext): RequestCase[] {
   const cases = VALID_FRAMINGS.map(({ variant, framing }, i) => ({
@@ -65,12 +71,12 @@ function framingCases(context: KindContext): RequestCase[] {
       tags: [`framing:query:${query}`],
     }),
   );
-  return [...cases, ...escapes];
+  return [...cases, ...escapes, ...targetCases(context, FIRST_BODY + 100)];
 }
 
 export const framing = requestKind({
   name: 'framing',
-  description: 'a valid NewPlant framed otherwise: Connection: close, HTTP/1.0 with and without keep-alive, Expect: 100-continue, a chunked body (each must get 200); query strings with valid and invalid percent-escapes (never a 5xx)',
+  description: 'a valid NewPlant framed otherwise: Connection: close (the server closes after its answer), HTTP/1.0 with and without keep-alive, Expect: 100-continue, a chunked body (each must get 200); query strings with valid and invalid percent-escapes (never a 5xx); an absolute-form target (a refusal warns); no Host (400 from an HTTP/1.1 server)',
   weight: 0,
   random: () => undefined,
   coverage: framingCases,

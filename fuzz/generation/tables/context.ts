@@ -27,7 +27,7 @@ export interface CaseSpec {
   readonly setup?: readonly RequestCase[];
   readonly lenient?: string;
   /** What `lenient` leaves open (see RequestCase.lenientAbout); a leniency of the credentials is always about refusal. */
-  readonly lenientAbout?: 'refusal';
+  readonly lenientAbout?: 'refusal' | 'target';
   /** Headers, query string and a note from a valid request's extras (Accept, Accept-Encoding...). */
   readonly extras?: RequestExtras;
   /** The variants it was drawn from (see RequestCase.tags). */

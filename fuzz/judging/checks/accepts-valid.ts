@@ -1,11 +1,12 @@
 /**
  * `accepts-valid`: a valid request with valid credentials gets the declared success status (rule 1:
- * 200). A request the contract lets a target refuse (`lenient`) may get a declared 4xx: a warning;
+ * 200). A request the contract lets a target refuse (`lenient`) may get a declared 4xx (any 4xx
+ * where what is open is the target, `lenientAbout: 'target'`): a warning;
  * one whose meaning it leaves open (`open`: duplicate names, deep nesting) may get one silently.
  */
 import { exchangeCheck, failure, warning } from '../check.js';
 import type { OperationContract } from '../../../src/openapi/index.js';
-import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf, successStatuses } from '../support.js';
+import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf, refusedTarget, successStatuses } from '../support.js';
 
 /**
  * Valid path parameters name an item the target need not hold: a read, replace or delete of an
@@ -30,7 +31,7 @@ export const acceptsValid = exchangeCheck({
     const message = `${describeRequest(request)} got ${outcome.status}, expected ${expected.join(' or ')}; body: ${excerpt(outcome.body)}`;
     // A body whose meaning is left open (RequestCase.open) may be refused: no finding either way.
     if (request.open !== undefined && isDeclared4xx(operation, outcome.status)) return [];
-    if (request.lenient !== undefined && isDeclared4xx(operation, outcome.status)) return [warning(`${message} (allowed: ${request.lenient})`)];
+    if (request.lenient !== undefined && (isDeclared4xx(operation, outcome.status) || refusedTarget(request, outcome.status))) return [warning(`${message} (allowed: ${request.lenient})`)];
     return [failure(message)];
   },
 });

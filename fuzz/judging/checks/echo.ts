@@ -7,7 +7,8 @@
  * request without one. A server may add properties the request schema does not have.
  * Not under the `mock` profile: a mock does not store what it was sent. An answer that carries
  * another request's plant is `one-answer-per-request`'s finding, not this one's. A body whose
- * meaning is left open (duplicate names) must come back as one of its readings, not a mix.
+ * meaning is left open (duplicate names) must come back as one of its readings, not a mix; a
+ * write in flight with others of the same resource as one of those writes, not a mix.
  */
 import { exchangeCheck, failure, warning } from '../check.js';
 import { describeRequest, echoDifferences, firstDifference, misdelivered, show, type EchoDifference, type Response } from '../support.js';
@@ -15,13 +16,25 @@ import type { Contract } from '../../../src/openapi/index.js';
 import type { RequestCase } from '../../types.js';
 
 /**
- * A body whose meaning is left open (RequestCase.open) is echoed when the answer is one of its
- * readings: none of its differences then. Otherwise the differences from its first reading.
+ * The bodies the answer may show: one of the readings of a body whose meaning is left open
+ * (RequestCase.open), or this write or one of its rivals in flight with it (RequestCase.rivals).
  */
-function oneReading(contract: Contract, request: RequestCase, outcome: Response): EchoDifference[] | undefined {
-  const each = (request.open?.readings ?? []).map((body) => echoDifferences(contract, { ...request, body }, outcome));
+function candidates(request: RequestCase): readonly Uint8Array[] {
+  return request.open?.readings ?? [request.body, ...(request.rivals ?? [])];
+}
+
+/** None of the differences when the answer is one of the candidates; otherwise the differences from the first. */
+function oneOf(contract: Contract, request: RequestCase, outcome: Response): EchoDifference[] | undefined {
+  const each = candidates(request).map((body) => echoDifferences(contract, { ...request, body }, outcome));
   if (each.some((differences) => differences?.length === 0)) return [];
   return each[0];
+}
+
+/** Why the answer had a choice, for the message. */
+function choice(request: RequestCase): string {
+  if (request.open !== undefined) return `, and the answer is none of the readings of the body (${request.open.reason})`;
+  if (request.rivals !== undefined) return `, and the answer is none of the ${request.rivals.length + 1} writes of this resource in flight together (a mix of them)`;
+  return '';
 }
 
 function describe(difference: EchoDifference): string {
@@ -34,18 +47,17 @@ function describe(difference: EchoDifference): string {
 export const echo = exchangeCheck({
   name: 'echo',
   description:
-    'the 200 Plant is what was sent: name and tag exactly, the id where present as the same integer (1e2 is 100; the string of its digits is accepted, a rounded number is not), and no tag when none was sent (a repeated id replaces the plant, decision 2)',
+    'the 200 Plant is what was sent: name and tag exactly, the id where present as the same integer (1e2 is 100; the string of its digits is accepted, a rounded number is not), and no tag when none was sent (a repeated id replaces the plant, decision 2); of writes of one id in flight together, one of them, never a mix',
   skippedUnder: { mock: 'a mock stores nothing, so it cannot answer with what was sent' },
   applies: (request, outcome, { profile }) => profile !== 'mock' && request.content === 'valid' && request.credentials === 'valid' && outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
-    const differences = request.open === undefined ? echoDifferences(contract, request, outcome) : oneReading(contract, request, outcome);
+    const differences = oneOf(contract, request, outcome);
     if (differences === undefined || differences.length === 0 || misdelivered(contract, request, outcome) !== undefined) return [];
     return differences.map((difference) => {
-      const open = request.open === undefined ? '' : `, and the answer is none of the readings of the body (${request.open.reason})`;
-      const message = `${describe(difference)}${open}; ${describeRequest(request)}`;
-      // A leniency about refusal only leaves nothing open once the request is accepted.
-      return request.lenient === undefined || request.lenientAbout === 'refusal' ? failure(message) : warning(`${message} (allowed: ${request.lenient})`);
+      const message = `${describe(difference)}${choice(request)}; ${describeRequest(request)}`;
+      // A leniency about refusal (or the target) only leaves nothing open once the request is accepted.
+      return request.lenient === undefined || request.lenientAbout !== undefined ? failure(message) : warning(`${message} (allowed: ${request.lenient})`);
     });
   },
 });

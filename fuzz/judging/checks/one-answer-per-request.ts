@@ -10,7 +10,15 @@
  * a shared variable between requests, a connection out of step.
  */
 import { exchangeCheck, failure, type Judgement } from '../check.js';
+import type { NeighbourRequest } from '../../types.js';
 import { describeRequest, echoDifferences, endsItself, excerpt, misdelivered, show, startsAnAnswer, whenExtra } from '../support.js';
+
+/** Which other request an answer went to, for people. */
+const WHOSE: Readonly<Record<NeighbourRequest['relation'], (connection: number) => string>> = {
+  previous: () => 'the request sent before it on the same connection',
+  concurrent: (connection) => `a request in flight at the same time (on connection #${connection})`,
+  pipelined: () => 'another request pipelined with it on one connection (RFC 9112, section 9.3.2: answers come in the order of the requests)',
+};
 
 export const oneAnswerPerRequest = exchangeCheck({
   name: 'one-answer-per-request',
@@ -34,7 +42,7 @@ export const oneAnswerPerRequest = exchangeCheck({
     if (profile !== 'mock' && request.content === 'valid' && request.credentials === 'valid' && outcome.status >= 200 && outcome.status < 300) {
       const other = misdelivered(contract, request, outcome);
       if (other !== undefined) {
-        const whose = other.relation === 'previous' ? 'the request sent before it on the same connection' : `a request in flight at the same time (on connection #${other.connection})`;
+        const whose = WHOSE[other.relation](other.connection);
         const own = (echoDifferences(contract, request, outcome) ?? []).map((d) => `${d.key}: sent ${show(d.sent)}, got ${show(d.got)}`).join('; ');
         judgements.push(failure(`the answer (status ${outcome.status}) is the one for ${whose}, not for this request (${own}): answers went to the wrong requests; ${describeRequest(request)}`));
       }

@@ -1,11 +1,15 @@
-/** `status-declared`: the status is declared for the operation (exactly, by an NXX range, or by `default`). */
+/**
+ * `status-declared`: the status is declared for the operation (exactly, by an NXX range, or by
+ * `default`). A 4xx to a request whose target a server may not recognise as the operation's (an
+ * absolute-form target, `lenientAbout: 'target'`) is `accepts-valid`'s warning, not this check's.
+ */
 import { exchangeCheck, failure } from '../check.js';
-import { describeRequest, excerpt, operationOf } from '../support.js';
+import { describeRequest, excerpt, operationOf, refusedTarget } from '../support.js';
 
 export const statusDeclared = exchangeCheck({
   name: 'status-declared',
   description: 'the status is declared for POST /plants in openapi.yaml (200, 400, 401)',
-  applies: (request, outcome, { contract }) => outcome.kind === 'response' && operationOf(contract, request) !== undefined,
+  applies: (request, outcome, { contract }) => outcome.kind === 'response' && operationOf(contract, request) !== undefined && !refusedTarget(request, outcome.status),
   judge: (request, outcome, { contract }) => {
     const operation = operationOf(contract, request);
     if (outcome.kind !== 'response' || !operation || operation.response(outcome.status)) return [];

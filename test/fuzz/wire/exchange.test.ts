@@ -5,7 +5,7 @@ import { InFlightExchanges, type Exchange } from '../../../fuzz/wire/exchange.js
 
 function exchange(connection: number): Exchange {
   const request = { method: 'POST', path: `/p${connection}`, headers: {}, body: new Uint8Array() };
-  return { request, connection, reader: new ResponseReader({ method: 'POST', maxBodyBytes: 10 }), started: 0, others: [], timer: setTimeout(() => undefined, 0), resolve: () => undefined, extra: [], settled: false, holding: false, early: [] };
+  return { request, connection, reader: new ResponseReader({ method: 'POST', maxBodyBytes: 10 }), started: 0, others: [], timer: setTimeout(() => undefined, 0), awaitsClose: false, resolve: () => undefined, extra: [], settled: false, holding: false, early: [] };
 }
 
 describe('InFlightExchanges', () => {

@@ -7,16 +7,12 @@ import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { coverageCases } from '../../../fuzz/generation/kinds/index.js';
-import { kindContext } from '../../../fuzz/generation/tables/context.js';
-import { heldBackFramingCases } from '../../../fuzz/generation/kinds/framing.js';
 import { createHttpClient } from '../../../fuzz/wire/http-client.js';
 import { loadContract } from '../../../src/openapi/index.js';
 import { startReference, TEST_TOKEN } from '../../support/servers.js';
 
 const contract = loadContract();
-const operation = contract.operations.find((o) => o.requestBody !== undefined);
-if (operation === undefined) throw new Error('no operation with a body');
-const cases = [...coverageCases(contract, { token: TEST_TOKEN, kinds: ['framing'] }), ...heldBackFramingCases(kindContext(contract, operation, { token: TEST_TOKEN }))];
+const cases = coverageCases(contract, { token: TEST_TOKEN, kinds: ['framing'] });
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
@@ -89,5 +85,57 @@ describe('the reference answers each framing as the plain request', () => {
       expect([variant, status]).toEqual([variant, content === 'valid' ? 200 : 400]);
       if (outcome.kind === 'response') expect([variant, outcome.wire?.senderFaults]).toEqual([variant, undefined]);
     }
+  });
+});
+
+describe('the server closes after its answer to Connection: close (RFC 9112, section 9.6)', () => {
+  const request = cases.find((c) => /^Connection: close/.test(c.variant));
+  if (request === undefined) throw new Error('no Connection: close case');
+
+  /** A raw server that answers 200 and then closes the connection, or keeps it open. */
+  async function answering(closes: boolean): Promise<string> {
+    const server = createServer((socket: Socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => {
+        const answer = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
+        if (closes) socket.end(answer);
+        else socket.write(answer);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => {
+      server.close(() => {
+        resolve();
+      });
+      server.unref();
+    }));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('notes nothing when the server closes', async () => {
+    const client = createHttpClient(await answering(true), { timeoutMs: 2000 });
+    const outcome = await client.send(request);
+    client.close();
+    expect(outcome.kind === 'response' ? outcome.wire?.leftOpenMs : outcome).toBeUndefined();
+  });
+
+  it('waits the request timeout for the close, then gives the answer with how long the connection stayed open', async () => {
+    const client = createHttpClient(await answering(false), { timeoutMs: 300 });
+    const outcome = await client.send(request);
+    client.close();
+    expect(outcome.kind).toBe('response');
+    if (outcome.kind !== 'response') return;
+    expect(outcome.status).toBe(200);
+    expect(outcome.wire?.leftOpenMs).toBeGreaterThanOrEqual(250);
+  });
+
+  it('does not wait for the close after a request of the pool', async () => {
+    const client = createHttpClient(await answering(false), { timeoutMs: 5000 });
+    const started = Date.now();
+    const { method, path, headers, body } = request;
+    const outcome = await client.send({ method, path, headers, body }, { fresh: true });
+    client.close();
+    expect(outcome.kind === 'response' ? outcome.wire?.leftOpenMs : outcome).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(4000);
   });
 });

@@ -100,4 +100,12 @@ describe('message-framing', () => {
       ['failure', 'Date: "1994-11'],
     ]);
   });
+
+  it('fails a connection left open after the answer to Connection: close (RFC 9112, section 9.6)', () => {
+    const answer = outcome({});
+    const leftOpen: HttpOutcome = answer.kind === 'response' && answer.wire !== undefined ? { ...answer, wire: { ...answer.wire, leftOpenMs: 5000 } } : answer;
+    const findings = judgeExchange('message-framing', request, leftOpen, contract);
+    expect(findings.map((f) => f.severity)).toEqual(['failure']);
+    expect(findings[0]?.message).toMatch(/Connection: close.*still open 5000 ms.*section 9\.6/);
+  });
 });
