@@ -125,7 +125,8 @@ describe('the parameters of every operation (the example full store)', () => {
   const coverage = coverageCases(full, { token: TOKEN });
 
   it('every coverage case of every operation gets its content and credentials: a refused path or query parameter is invalid', () => {
-    const cases = [...coverage, ...coverage.flatMap((k) => k.setup)].filter((k) => k.kind !== 'other-method');
+    // A request without Host is invalid by its framing, which an observer never sees (a server refuses it before any proxy or handler).
+    const cases = [...coverage, ...coverage.flatMap((k) => k.setup)].filter((k) => k.kind !== 'other-method' && k.framing?.noHost !== true);
     expect(cases.filter((c) => c.kind === 'invalid-parameter').length).toBeGreaterThan(10);
     for (const c of cases) {
       const classified = classifyRequest(full, c, { tokens: [TOKEN] });
