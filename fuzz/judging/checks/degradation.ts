@@ -135,7 +135,7 @@ export function notJudgedReason(all: readonly CanaryReading[]): string | undefin
   return `not enough readings: ${n} of the canary after the coverage phase, fewer than the ${MIN_READINGS} a trend needs (a run too short, or a target too slow, for more at one reading per interval)`;
 }
 
-/** Whether the canary's rise is more than the machine's, as the control's quarters read it (undefined: no control). */
+/** Whether the canary's rise is more than the machine's, as the control's quarters read it (always, without a control). */
 function beyondControl(firstMs: number, lastMs: number, controlQuartersMs: readonly number[] | undefined): { readonly controlRatio?: number; readonly beyond: boolean } {
   if (controlQuartersMs === undefined) return { beyond: true };
   const [first, last] = [controlQuartersMs[0] as number, controlQuartersMs[3] as number];
@@ -202,7 +202,7 @@ function controlSaid(trend: CanaryTrend): string {
 
 export const degradation = runCheck({
   name: 'degradation',
-  description: `the target does not get steadily slower: a canary request sent alone at intervals through the run does not rise (Mann–Kendall z ≥ ${TREND_Z} overall and in each half, the last quarter at least ${RATIO_FLOOR} × the first and ${RISE_FLOOR_MS} ms above it, and ${BEYOND_CONTROL} × and ${RISE_FLOOR_MS} ms beyond a bare control server read in the same rounds)`,
+  description: `the target does not get steadily slower: a canary request sent alone at intervals through the run does not rise (Mann–Kendall z ≥ ${TREND_Z} overall and rising in each half, the last quarter at least ${RATIO_FLOOR} × the first and ${RISE_FLOOR_MS} ms above it, and beyond ${BEYOND_CONTROL} × the rise of a bare control server read in the same rounds)`,
   // Too few readings say nothing: then the check was not exercised (the report says why: summaries.ts).
   looksAt: (run) => (canaryTrend(run.canary) === undefined ? 0 : judgedReadings(run.canary).length),
   judge: (run) => {
