@@ -2,8 +2,9 @@
  * The oracle's error rates on time: `npm run bench:oracle` (ORACLE_SEEDS=N, default 3;
  * ORACLE_BUSY=0,1,2; ORACLE_TARGETS=name,name to pick). For each number of busy loops beside the
  * run, N default runs against each correct target (the reference, a store answering after 50 ms, a
- * store closing kept-alive connections after 1 s idle) and each time-family fault (a listener
- * leaked per request, every row scanned on every write); prints every run with its replay command, then the false-alarm rate (a
+ * store closing kept-alive connections after 1 s idle), each time-family fault (a listener
+ * leaked per request, every row scanned on every write, a table of 1,000 rows) and the overlap and backtracking faults
+ * (which a default run must catch every time); prints every run with its replay command, then the false-alarm rate (a
  * correct target failed) and the detection rate (a fault caught by its check) per load.
  *
  * A vitest file, not a bench script compiled into dist/: its targets are the conformance suite's
@@ -17,6 +18,7 @@ import type { CheckName, Report } from '../fuzz/index.js';
 import { EnginePool } from '../test/conformance/engine-pool.js';
 import { UNUSUAL_IMPLEMENTATIONS } from '../test/conformance/unusual.js';
 import { FAULTY_IMPLEMENTATIONS, ORACLE_ONLY_FAULTS } from '../test/faulty/faults.js';
+import { OVERLAP_FAULTS } from '../test/faulty/overlap-faults.js';
 import { startReference, TEST_TOKEN } from '../test/support/servers.js';
 
 interface Target {
@@ -37,7 +39,17 @@ const faulty = (name: string): Target => {
   return { name, caughtBy: found.caughtBy, start: () => found.start() };
 };
 
-const TARGETS: readonly Target[] = [{ name: 'reference', start: startReference }, unusual('fifty-ms-per-answer'), unusual('one-second-keep-alive'), faulty('leaks-a-listener-per-request'), faulty('scans-every-row-on-every-write')];
+/** The correct targets, the time family's faults, then the families that must be caught in every run: overlap (OVERLAP_FAULTS) and backtracking. */
+const TARGETS: readonly Target[] = [
+  { name: 'reference', start: startReference },
+  unusual('fifty-ms-per-answer'),
+  unusual('one-second-keep-alive'),
+  faulty('leaks-a-listener-per-request'),
+  faulty('scans-every-row-on-every-write'),
+  faulty('full-at-1000-plants'),
+  ...OVERLAP_FAULTS.map((f) => faulty(f.name)),
+  faulty('backtracking-name-classifier'),
+];
 
 function listed(name: string, fallback: string): string[] {
   return (process.env[name] ?? fallback).split(',').filter((s) => s !== '');
@@ -60,9 +72,10 @@ function line(row: Row): string {
   const failed = [...new Set(report.failures.map((f) => f.check))].join(',') || '-';
   const trend = report.degradation.trend;
   const control = trend?.controlRatio === undefined ? ' (no control)' : `, control ×${trend.controlRatio.toFixed(2)}`;
-  const canary = trend === undefined ? `not judged (${report.degradation.readings.length} readings)` : `canary ${trend.firstMs.toFixed(2)}→${trend.lastMs.toFixed(2)} ms ×${trend.ratio.toFixed(2)}${control}, z ${trend.z.toFixed(1)} (halves ${trend.firstHalfZ.toFixed(1)}, ${trend.secondHalfZ.toFixed(1)})`;
+  const canary = trend === undefined ? `not judged (${report.degradation.readings.length} readings)` : `canary ${trend.firstMs.toFixed(2)}→${trend.lastMs.toFixed(2)} ms ×${trend.ratio.toFixed(2)}${control}, z ${trend.z.toFixed(1)} (halves ${trend.firstHalfZ.toFixed(1)}, ${trend.secondHalfZ.toFixed(1)}), ${report.degradation.readings.length} readings`;
+  const stored = report.capacity === undefined ? '' : `; ${report.capacity.stored} plants stored${report.capacity.budgetHit ? ' (budget hit)' : ''}`;
   const replay = `ORACLE_TARGETS=${target.name} ORACLE_BUSY=${busy} ORACLE_SEED_LIST=${seed} npm run bench:oracle`;
-  return `${target.name.padEnd(30)} busy ${busy} seed ${String(seed).padEnd(4)} ${report.passed ? 'passed' : 'FAILED'} (${failed}); ${canary}\n    ${replay}`;
+  return `${target.name.padEnd(30)} busy ${busy} seed ${String(seed).padEnd(4)} ${report.passed ? 'passed' : 'FAILED'} (${failed}); ${canary}${stored}\n    ${replay}`;
 }
 
 /** Per load and per target: false alarms (a correct target failed) or detections (a fault caught by its check). */
