@@ -1,6 +1,6 @@
 /**
  * The oracle's error rates on time: `npm run bench:oracle` (ORACLE_SEEDS=N, default 3;
- * ORACLE_BUSY=0,1,2; ORACLE_TARGETS=name,name to pick). For each number of busy loops beside the
+ * ORACLE_BUSY=0,1,2; ORACLE_TARGETS=name,name to pick; ORACLE_READINGS=file keeps the canary's readings). For each number of busy loops beside the
  * run, N default runs against each correct target (the reference, a store answering after 50 ms, a
  * store closing kept-alive connections after 1 s idle), each time-family fault (a listener
  * leaked per request, every row scanned on every write, a table of 1,000 rows) and the overlap and backtracking faults
@@ -12,6 +12,7 @@
  * engine on a worker thread (test/conformance/engine-pool.ts, which needs `npm run build`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { it } from 'vitest';
 import type { CheckName, Report } from '../fuzz/index.js';
@@ -78,6 +79,14 @@ function line(row: Row): string {
   return `${target.name.padEnd(30)} busy ${busy} seed ${String(seed).padEnd(4)} ${report.passed ? 'passed' : 'FAILED'} (${failed}); ${canary}${stored}\n    ${replay}`;
 }
 
+/** With ORACLE_READINGS=<file>: each run's canary readings, a JSON line per run, for judging them again offline. */
+function keepReadings(row: Row): void {
+  const file = process.env.ORACLE_READINGS;
+  if (file === undefined || file === '') return;
+  const { target, busy, seed, report } = row;
+  appendFileSync(file, `${JSON.stringify({ target: target.name, busy, seed, passed: report.passed, readings: report.degradation.readings })}\n`);
+}
+
 /** Per load and per target: false alarms (a correct target failed) or detections (a fault caught by its check). */
 function rates(rows: readonly Row[], busy: number): string {
   const at = rows.filter((r) => r.busy === busy);
@@ -114,6 +123,7 @@ it('prints the oracle error rates on time', async () => {
               const report = await pool.run({ baseUrl: server.url, token: TEST_TOKEN, profile: 'reference', seed });
               rows.push({ target, busy, seed, report });
               out(line({ target, busy, seed, report }));
+              keepReadings({ target, busy, seed, report });
             } finally {
               await server.close();
             }
