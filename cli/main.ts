@@ -7,7 +7,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { loadContract } from '../src/openapi/index.js';
-import { dropOutputWhenReaderLeaves, PROCESS_IO, toCommander, type CommandDefinition, type Io } from './command.js';
+import { dropOutputWhenReaderLeaves, loadedWhenRun, PROCESS_IO, toCommander, type CommandDefinition, type Io } from './command.js';
 import { conform } from './conform.js';
 import { mock } from './mock.js';
 import { proxy } from './proxy.js';
@@ -18,8 +18,19 @@ import { verify } from './verify.js';
 import { contractIn } from './options.js';
 import { versionReport } from './version.js';
 
-/** Every command, in the order --help lists them. */
-export const COMMANDS: readonly CommandDefinition[] = [serve, mock, start, conform, verify, proxy];
+/**
+ * Every command, in the order --help lists them. What a command does (cli/run/) is imported when
+ * it runs, not when the command line starts: `--version`, `--help` and a bad option load the
+ * commands' options and help, never the servers or the conformance engine.
+ */
+export const COMMANDS: readonly CommandDefinition[] = [
+  loadedWhenRun(serve, async () => (await import('./run/serve.js')).runServe),
+  loadedWhenRun(mock, async () => (await import('./run/mock.js')).runMock),
+  loadedWhenRun(start, async () => (await import('./run/start.js')).runStart),
+  loadedWhenRun(conform, async () => (await import('./run/conform.js')).runConform),
+  loadedWhenRun(verify, async () => (await import('./run/verify.js')).runVerify),
+  loadedWhenRun(proxy, async () => (await import('./run/proxy.js')).runProxy),
+];
 
 /**
  * The commander program for the command line `argv`; each command's outcome goes to `onOutcome`.
