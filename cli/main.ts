@@ -6,7 +6,7 @@
  * reached, 70 a defect of the kit).
  */
 import { Command, CommanderError } from 'commander';
-import { loadContract } from '../src/openapi/index.js';
+import { readHeading } from '../src/openapi/index.js';
 import { dropOutputWhenReaderLeaves, loadedWhenRun, PROCESS_IO, toCommander, type CommandDefinition, type Io } from './command.js';
 import { conform } from './conform.js';
 import { mock } from './mock.js';
@@ -38,9 +38,14 @@ export const COMMANDS: readonly CommandDefinition[] = [
  * option prints a text fixed before the line is read, at the flag, before the options after it.
  */
 export function program(io: Io = PROCESS_IO, onOutcome: (outcome: Outcome) => void = () => undefined, argv: readonly string[] = []): Command {
-  const contract = loadContract();
   const root = new Command('plant-store')
-    .description(`Mock server, reference implementation and contract tests for ${contract.title} ${contract.version}`)
+    // Its contract's heading is read when the help is shown, not whenever the command line starts.
+    .configureHelp({
+      commandDescription: () => {
+        const { title, version } = readHeading();
+        return `Mock server, reference implementation and contract tests for ${title} ${version}`;
+      },
+    })
     .option('-V, --version', 'print the versions of the kit, its contract (the one --contract names), Prism and Pact')
     .on('option:version', () => {
       const report = versionReport(contractIn(argv, io.err));
