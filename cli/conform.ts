@@ -3,9 +3,8 @@
  * from openapi.yaml (fuzz/). What it does is cli/run/conform.ts, which alone loads the engine: the
  * defaults and names below come from the rooms that define them, not from the engine's API.
  */
-import { DEFAULT_CAPACITY } from '../fuzz/generation/capacity.js';
+import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_RUNS } from '../fuzz/defaults.js';
 import { CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR } from '../fuzz/judging/index.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_RUNS } from '../fuzz/run/options.js';
 import { DEFAULT_TIMEOUT_MS } from '../fuzz/wire/http-client.js';
 import { specifyCommand, type OptionValues } from './command.js';
 import { baseUrl, contract, flag, integer, junit, oneOf, option, timeout, token, withDefault } from './options.js';
