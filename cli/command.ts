@@ -1,7 +1,8 @@
 /**
  * What a command is: a name, a description, the options it takes (options.ts), help text, and a
- * `run` that returns its outcome (outcome.ts) instead of touching the process. main.ts makes
- * commander commands of them and settles the outcome in one place.
+ * `run` that returns its outcome (outcome.ts) instead of touching the process. main.ts gives each
+ * command its run, imported when it runs, makes commander commands of them and settles the
+ * outcome in one place.
  */
 import { Command, Option } from 'commander';
 import type { CliOption } from './options.js';
@@ -66,14 +67,9 @@ export interface CommandDefinition<O extends Options = Options> extends CommandS
   run(values: OptionValues<O>, io: Io): Promise<Outcome>;
 }
 
-export type Run<O extends Options> = CommandDefinition<O>['run'];
+type Run<O extends Options> = CommandDefinition<O>['run'];
 
-/** Identity, for the types: the values `run` receives are typed from `options`. */
-export function defineCommand<O extends Options>(definition: CommandDefinition<O>): CommandDefinition<O> {
-  return definition;
-}
-
-/** Identity, for the types, as {@link defineCommand}: a command without its run. */
+/** Identity, for the types: the values its run receives are typed from `options`. */
 export function specifyCommand<O extends Options>(spec: CommandSpec<O>): CommandSpec<O> {
   return spec;
 }
