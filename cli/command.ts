@@ -1,7 +1,8 @@
 /**
  * What a command is: a name, a description, the options it takes (options.ts), help text, and a
- * `run` that returns its outcome (outcome.ts) instead of touching the process. main.ts makes
- * commander commands of them and settles the outcome in one place.
+ * `run` that returns its outcome (outcome.ts) instead of touching the process. main.ts gives each
+ * command its run, imported when it runs, makes commander commands of them and settles the
+ * outcome in one place.
  */
 import { Command, Option } from 'commander';
 import type { CliOption } from './options.js';
@@ -53,18 +54,34 @@ type ValueOf<O> = O extends CliOption<infer T, infer Present> ? (Present extends
 /** The values a command's run receives, typed from the options it lists. */
 export type OptionValues<O extends Options> = { readonly [K in keyof O]: ValueOf<O[K]> };
 
-export interface CommandDefinition<O extends Options = Options> {
+/** What the command line knows of a command before it runs: enough for parsing and --help. */
+export interface CommandSpec<O extends Options = Options> {
   readonly name: string;
   readonly description: string;
   readonly options: O;
   /** Shown after the options by --help. */
   readonly help?: string;
+}
+
+export interface CommandDefinition<O extends Options = Options> extends CommandSpec<O> {
   run(values: OptionValues<O>, io: Io): Promise<Outcome>;
 }
 
-/** Identity, for the types: the values `run` receives are typed from `options`. */
-export function defineCommand<O extends Options>(definition: CommandDefinition<O>): CommandDefinition<O> {
-  return definition;
+type Run<O extends Options> = CommandDefinition<O>['run'];
+
+/** Identity, for the types: the values its run receives are typed from `options`. */
+export function specifyCommand<O extends Options>(spec: CommandSpec<O>): CommandSpec<O> {
+  return spec;
+}
+
+/**
+ * The command of `spec` whose run is imported by `load` when the command runs, not when the
+ * command line starts: `--version`, `--help` and every other command never load it. A module
+ * that fails to load rejects the run with Node's error: a crash of the kit (exit 70), as any
+ * exception nobody expected (outcome.ts).
+ */
+export function loadedWhenRun<O extends Options>(spec: CommandSpec<O>, load: () => Promise<Run<O>>): CommandDefinition<O> {
+  return { ...spec, run: async (values, io) => (await load())(values, io) };
 }
 
 /** The commander command of a definition; its outcome goes to `onOutcome`. */

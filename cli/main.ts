@@ -6,8 +6,8 @@
  * reached, 70 a defect of the kit).
  */
 import { Command, CommanderError } from 'commander';
-import { loadContract } from '../src/openapi/index.js';
-import { dropOutputWhenReaderLeaves, PROCESS_IO, toCommander, type CommandDefinition, type Io } from './command.js';
+import { readHeading } from '../src/openapi/index.js';
+import { dropOutputWhenReaderLeaves, loadedWhenRun, PROCESS_IO, toCommander, type CommandDefinition, type Io } from './command.js';
 import { conform } from './conform.js';
 import { mock } from './mock.js';
 import { proxy } from './proxy.js';
@@ -18,8 +18,19 @@ import { verify } from './verify.js';
 import { contractIn } from './options.js';
 import { versionReport } from './version.js';
 
-/** Every command, in the order --help lists them. */
-export const COMMANDS: readonly CommandDefinition[] = [serve, mock, start, conform, verify, proxy];
+/**
+ * Every command, in the order --help lists them. What a command does (cli/run/) is imported when
+ * it runs, not when the command line starts: `--version`, `--help` and a bad option load the
+ * commands' options and help, never the servers or the conformance engine.
+ */
+export const COMMANDS: readonly CommandDefinition[] = [
+  loadedWhenRun(serve, async () => (await import('./run/serve.js')).runServe),
+  loadedWhenRun(mock, async () => (await import('./run/mock.js')).runMock),
+  loadedWhenRun(start, async () => (await import('./run/start.js')).runStart),
+  loadedWhenRun(conform, async () => (await import('./run/conform.js')).runConform),
+  loadedWhenRun(verify, async () => (await import('./run/verify.js')).runVerify),
+  loadedWhenRun(proxy, async () => (await import('./run/proxy.js')).runProxy),
+];
 
 /**
  * The commander program for the command line `argv`; each command's outcome goes to `onOutcome`.
@@ -27,9 +38,14 @@ export const COMMANDS: readonly CommandDefinition[] = [serve, mock, start, confo
  * option prints a text fixed before the line is read, at the flag, before the options after it.
  */
 export function program(io: Io = PROCESS_IO, onOutcome: (outcome: Outcome) => void = () => undefined, argv: readonly string[] = []): Command {
-  const contract = loadContract();
   const root = new Command('plant-store')
-    .description(`Mock server, reference implementation and contract tests for ${contract.title} ${contract.version}`)
+    // Its contract's heading is read when the help is shown, not whenever the command line starts.
+    .configureHelp({
+      commandDescription: () => {
+        const { title, version } = readHeading();
+        return `Mock server, reference implementation and contract tests for ${title} ${version}`;
+      },
+    })
     .option('-V, --version', 'print the versions of the kit, its contract (the one --contract names), Prism and Pact')
     .on('option:version', () => {
       const report = versionReport(contractIn(argv, io.err));

@@ -1,12 +1,9 @@
-/** `plant-store mock`: Prism serving openapi.yaml behind the kit's request pipeline. */
+/** `plant-store mock`: Prism serving openapi.yaml behind the kit's request pipeline. What it does is cli/run/mock.ts. */
 import { InvalidArgumentError } from 'commander';
-import { startMock, type StartedServer } from '../api/servers.js';
-import { defineCommand, type OptionValues } from './command.js';
 import { MAX_DELAY_MS } from '../mock/index.js';
-import { admin, contract, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
 import type { Contract } from '../src/openapi/index.js';
-import { HELD } from './outcome.js';
-import { commandLog, contractLines, explainListenError, journalLine, logged, untilSignal } from './serve.js';
+import { specifyCommand, type OptionValues } from './command.js';
+import { admin, contract, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
 
 /** What the mock answers: examples or generated data, and how slowly. `start` takes these options too. */
 export const MOCK_BEHAVIOUR_OPTIONS = {
@@ -32,36 +29,7 @@ export interface MockCliOptions extends MockBehaviour {
 /** The mock accepts any well-formed bearer token; this one is printed in examples. */
 export const MOCK_EXAMPLE_TOKEN = 'any-token';
 
-/** Starts the mock on a socket; a taken port rejects with a usage error naming `portFlag`. `label` goes before each log line. */
-export async function startMockServer(options: MockCliOptions, portFlag: string, label = ''): Promise<StartedServer> {
-  const log = commandLog(options.quiet, label);
-  try {
-    const server = await startMock({
-      port: options.port,
-      host: options.host,
-      token: MOCK_EXAMPLE_TOKEN,
-      dynamic: options.dynamic,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      delayMs: options.delay,
-      journalSize: options.journalSize,
-      admin: options.admin,
-      contract: options.contract,
-      ...(log ? { log: log.line } : {}),
-    });
-    return logged(server, log);
-  } catch (error) {
-    await log?.close();
-    throw explainListenError(error, options, portFlag);
-  }
-}
-
-/** One line on what the mock answers, for the start-up banner. */
-export function describeBehaviour(options: MockBehaviour): string {
-  const data = options.dynamic ? `generated data${options.seed === undefined ? '' : ` (seed ${options.seed})`}` : "the contract's examples";
-  return `${data}${options.delay > 0 ? `, ${options.delay} ms latency` : ''}`;
-}
-
-export const mock = defineCommand({
+export const mock = specifyCommand({
   name: 'mock',
   description: 'run the Prism mock of openapi.yaml (any well-formed bearer token is accepted)',
   options: { contract, port: withDefault(port, 4010), host, ...MOCK_BEHAVIOUR_OPTIONS, journalSize, admin, quiet },
@@ -78,16 +46,4 @@ Invalid requests get the same 4xx Error as from the reference implementation. CO
 The last requests, each with its verdict and answer, are kept: GET /__plant-store/requests (JSON;
 DELETE clears it) and a live page at /__plant-store/. Credentials are masked in it.
 One log line per request goes to standard output. SIGINT or SIGTERM stop it.`,
-  async run(options, io) {
-    const server = await startMockServer(options, '--port');
-    io.out(
-      `Plant Store mock (Prism) listening on ${server.url}, answering ${describeBehaviour(options)}\n` +
-        `  token: any well-formed bearer token, e.g. ${server.token}\n` +
-        contractLines(options.contract, server.url, server.token) +
-        journalLine(server.url, { ...options, journal: true }),
-    );
-    await untilSignal();
-    await server.close();
-    return HELD;
-  },
 });

@@ -1,16 +1,10 @@
 /**
- * `plant-store proxy`: the checking proxy in front of a real implementation (proxy/). It runs
- * until SIGINT or SIGTERM, then prints the summary per check and writes it where asked; its
- * outcome is broken when some answer broke the contract, held otherwise.
+ * `plant-store proxy`: the checking proxy in front of a real implementation (proxy/). What it does
+ * is cli/run/proxy.ts.
  */
-import { startProxy } from '../api/servers.js';
-import { batchedLog } from '../src/http/index.js';
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, formatSummary, summaryToJUnit } from '../proxy/index.js';
-import { defineCommand, type Io, type OptionValues } from './command.js';
-import { writeReportFile } from './conform.js';
-import { absoluteHttpUrl, acceptedTokens, admin, contract, describeContract, flag, host, journalSize, junit, option, port, quiet, required, timeout, withDefault } from './options.js';
-import { BROKEN, HELD, type Outcome } from './outcome.js';
-import { explainListenError, journalLine, untilSignal } from './serve.js';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from '../proxy/index.js';
+import { specifyCommand, type OptionValues } from './command.js';
+import { absoluteHttpUrl, acceptedTokens, admin, contract, flag, host, journalSize, junit, option, port, quiet, required, timeout, withDefault } from './options.js';
 
 const PROXY_OPTIONS = {
   contract,
@@ -31,45 +25,7 @@ const PROXY_OPTIONS = {
 
 export type ProxyCliOptions = OptionValues<typeof PROXY_OPTIONS>;
 
-export async function runProxy(options: ProxyCliOptions, io: Io): Promise<Outcome> {
-  const { log, flush } = batchedLog(io.out);
-  let proxy;
-  try {
-    proxy = await startProxy({
-      upstream: options.upstream,
-      port: options.port,
-      host: options.host,
-      tokens: options.token,
-      errors: options.errors,
-      timeoutMs: options.timeout,
-      journalSize: options.journalSize,
-      admin: options.admin,
-      linkedReads: options.linkedReads,
-      contract: options.contract,
-      ...(options.quiet ? {} : { log }),
-    });
-  } catch (error) {
-    throw explainListenError(error, options, '--port');
-  }
-  const known = options.token.length;
-  io.out(
-    `Plant Store proxy listening on ${proxy.url}, forwarding to ${options.upstream}\n` +
-      `  every answer is checked against ${describeContract(options.contract)}; Plant-Store-Violations names the checks it broke${options.errors ? ', and such an answer becomes a 502 Error' : ''}\n` +
-      `  tokens: ${known === 0 ? 'none known; a token is judged as the upstream takes it (--token T tells the proxy one it accepts)' : `${known} known (--token): a 401 to one is a finding`}\n` +
-      journalLine(proxy.url, { ...options, journal: true }) +
-      `  Ctrl-C stops it and prints the summary per check\n`,
-  );
-  await untilSignal();
-  await proxy.close();
-  flush();
-  const summary = proxy.summary();
-  io.out(formatSummary(summary) + '\n');
-  await writeReportFile('--report', options.report, () => JSON.stringify(summary, null, 2) + '\n');
-  await writeReportFile('--junit', options.junit, () => summaryToJUnit(summary));
-  return summary.passed ? HELD : BROKEN;
-}
-
-export const proxy = defineCommand({
+export const proxy = specifyCommand({
   name: 'proxy',
   description: 'forward to a real implementation of POST /plants and check every answer against openapi.yaml',
   options: PROXY_OPTIONS,
@@ -90,5 +46,4 @@ Example:
   plant-store proxy --upstream http://127.0.0.1:3000 --token secret
   curl -i -X POST http://127.0.0.1:4020/plants -H 'Authorization: Bearer secret' \\
     -H 'Content-Type: application/json' -d '{"name":"Fern","id":1}'`,
-  run: runProxy,
 });

@@ -1,19 +1,12 @@
 /**
  * `plant-store verify`: Pact provider verification of any Plant Store implementation against the
  * consumer contracts - the kit's own (recorded for the run), pact files given with --pact, or a
- * Pact Broker's (PACT_BROKER_BASE_URL). Its outcome: held when every interaction holds, broken
- * when one does not; bad usage, an unreachable target or a verification that could not run are
- * exit 2 (outcome.ts).
+ * Pact Broker's (PACT_BROKER_BASE_URL). What it does is cli/run/verify.ts.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { unreachable as whyUnreachable } from '../contracts/reachability.js';
-import { DEFAULT_TIMEOUT_MS, pactSource, verifierOptions, type VerifyFlags } from '../contracts/verifier-options.js';
-import { defineCommand, type Io, type OptionValues } from './command.js';
-import { baseUrl, contract, describeContract, flag, option, readContract, timeout, token, withDefault, type CliOption } from './options.js';
+import { DEFAULT_TIMEOUT_MS } from '../contracts/verifier-options.js';
 import type { Contract } from '../src/openapi/index.js';
-import { BROKEN, HELD, unreachable, usage, type Outcome } from './outcome.js';
+import { specifyCommand, type OptionValues } from './command.js';
+import { baseUrl, contract, flag, option, readContract, timeout, token, withDefault, type CliOption } from './options.js';
 
 /** verify's --contract: the option every command takes, without its default - without it, no lint runs and the kit's openapi.yaml gives the consumer contract. */
 const lintContract: CliOption<Contract, false> = { flags: contract.flags, description: contract.description, present: false, parse: readContract };
@@ -29,82 +22,9 @@ const VERIFY_OPTIONS = {
   timeout: withDefault(timeout, DEFAULT_TIMEOUT_MS),
 };
 
-/** What is wrong with the options before any target is asked: --contract with a broker or with no consumer contract in it, a missing pact file. */
-async function badUsage(options: OptionValues<typeof VERIFY_OPTIONS>, source: ReturnType<typeof pactSource>): Promise<string | undefined> {
-  if (options.contract !== undefined && source === 'broker') return "--contract lints pact files: give them with --pact (a broker's pacts are not linted)";
-  if (source === 'recorded' && options.contract !== undefined) {
-    const { consumerData, NoConsumerContractError } = await import('../contracts/consumer-data.js');
-    try {
-      consumerData(options.contract);
-    } catch (error) {
-      if (error instanceof NoConsumerContractError) return `--contract: ${error.message}; give the pacts with --pact`;
-      throw error;
-    }
-  }
-  for (const path of options.pact ?? []) {
-    if (!/^https?:\/\//.test(path) && !existsSync(path)) return `--pact ${path}: no such file or directory`;
-  }
-  return undefined;
-}
+export type VerifyOptions = OptionValues<typeof VERIFY_OPTIONS>;
 
-export async function runVerify(options: OptionValues<typeof VERIFY_OPTIONS>, io: Io): Promise<Outcome> {
-  const flags: VerifyFlags = {
-    baseUrl: options.baseUrl,
-    ...(options.pact ? { pact: options.pact } : {}),
-    ...(options.providerVersion === undefined ? {} : { providerVersion: options.providerVersion }),
-    ...(options.providerBranch === undefined ? {} : { providerBranch: options.providerBranch }),
-    ...(options.publish ? { publish: true } : {}),
-    timeoutMs: options.timeout,
-  };
-  // A flag or variable that contradicts another throws VerifyConfigurationError: bad usage.
-  const source = pactSource(flags, process.env);
-  verifierOptions(flags, process.env);
-  const problem = await badUsage(options, source);
-  if (problem !== undefined) return usage(problem);
-  const why = await whyUnreachable(options.baseUrl, options.timeout);
-  if (why !== undefined) return unreachable(`cannot reach ${options.baseUrl}: ${why}`);
-
-  // Before pact-js is loaded: no usage data leaves this machine (https://docs.pact.io/metrics).
-  process.env.PACT_DO_NOT_TRACK = 'true';
-  const verification = await import('../contracts/verification.js');
-
-  let recordedIn: string | undefined;
-  try {
-    let pactUrls = options.pact ?? [];
-    if (source === 'recorded') {
-      const { recordPacts } = await import('../contracts/consumer-contract.js');
-      recordedIn = mkdtempSync(join(tmpdir(), 'plant-store-pacts-'));
-      pactUrls = [await recordPacts(recordedIn, options.contract)];
-    }
-    if (options.contract !== undefined) {
-      const { formatFindings, lintPactFiles, pactFiles } = await import('../contracts/pact-lint.js');
-      // A pact at a URL is verified as it is; only files on this machine are linted.
-      const findings = lintPactFiles(pactUrls.filter((path) => !/^https?:\/\//.test(path)).flatMap(pactFiles), options.contract);
-      if (findings.length > 0) {
-        io.out(`The pacts ask for what ${describeContract(options.contract)} does not allow:\n${formatFindings(findings)}\n`);
-        return BROKEN;
-      }
-    }
-    let outcome: Awaited<ReturnType<typeof verification.runVerification>>;
-    try {
-      outcome = await verification.runVerification({ flags, token: options.token, pactUrls, env: process.env, ...(options.contract === undefined ? {} : { contract: options.contract }) });
-    } catch (error) {
-      return usage(`the verification could not run: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (outcome.interactions === 0) {
-      // Nothing was verified (no pact could be loaded, a broker unreachable, a filter matching
-      // nothing): the implementation broke nothing, the run did not happen.
-      const why = outcome.failures.flatMap((f) => [f.interaction, ...f.mismatches]).join('; ');
-      return usage(`no interaction was verified${why ? `: ${why}` : ''}`);
-    }
-    io.out(verification.formatOutcome(outcome, options.baseUrl));
-    return outcome.passed ? HELD : BROKEN;
-  } finally {
-    if (recordedIn !== undefined) rmSync(recordedIn, { recursive: true, force: true });
-  }
-}
-
-export const verify = defineCommand({
+export const verify = specifyCommand({
   name: 'verify',
   description: 'verify an implementation against the Pact consumer contracts (pact-js provider verification)',
   options: VERIFY_OPTIONS,
@@ -123,5 +43,4 @@ The token goes into every request that carries credentials, never into a pact. W
 PLANT_STORE_TOKENS, requests carry the pact's example token (enough for a mock that accepts any).
 Exit codes: 0 every interaction holds, 1 one does not (each failure is named with its mismatches),
 2 bad usage, an unreachable target, or a verification that could not run, 70 a defect of the kit.`,
-  run: runVerify,
 });

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultContractFile, loadContract, type Contract } from '../src/openapi/index.js';
+import { defaultContractFile, readHeading, type ContractHeading } from '../src/openapi/index.js';
 
 /** The packages whose versions decide what the kit does: Prism's engine and Pact's. */
 export const RUNTIME_PACKAGES = {
@@ -43,7 +43,7 @@ export function installedVersion(name: string, from: string = dirname(fileURLToP
  * The lines `--version` prints, naming `contract` (the kit's openapi.yaml by default). Never throws:
  * it is what a broken install is diagnosed with.
  */
-export function versionReport(contract?: Contract): string {
+export function versionReport(contract?: ContractHeading): string {
   const attempt = (read: () => string): string => {
     try {
       return read();
@@ -56,7 +56,7 @@ export function versionReport(contract?: Contract): string {
     [
       'contract',
       attempt(() => {
-        const named = contract ?? loadContract();
+        const named = contract ?? readHeading();
         return `${named.title} ${named.version} (${named.file})`;
       }),
     ],

@@ -27,9 +27,9 @@ import { kindContext, type KindContext } from './tables/context.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
 import type { Profile, RequestCase } from '../types.js';
+import { DEFAULT_CAPACITY } from '../defaults.js';
 
-/** Plants the capacity phase stores by default. */
-export const DEFAULT_CAPACITY = 5000;
+export { DEFAULT_CAPACITY };
 /** The fill starts no new plant after this long once it holds CAPACITY_FLOOR (the report says how many it stored): it bounds a `--capacity` above the floor. */
 export const DEFAULT_CAPACITY_BUDGET_MS = 5000;
 /**

@@ -3,20 +3,15 @@
  * so that the parts of the run read settled values (fast-check's QualifiedParameters, in spirit).
  */
 import { loadContract, type Contract } from '../../src/openapi/index.js';
-import { DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS } from '../generation/capacity.js';
+import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_RUNS } from '../defaults.js';
+import { DEFAULT_CAPACITY_BUDGET_MS } from '../generation/capacity.js';
 import { DEFAULT_MAX_RESPONSE_TIME_MS } from '../judging/index.js';
 import { parseBaseUrl } from '../wire/base-url.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../wire/http-client.js';
 import { PHASES, type Phase, type Profile } from '../types.js';
 import { statefulRuns } from './stateful-plan.js';
 
-/**
- * Requests in a default run's random phase. A fault that shows on one request in 40 is missed by
- * 1000 independent requests with probability (39/40)^1000 ≈ 1e-11; one that shows on one *valid*
- * request in 40 (400 of them) with probability ≈ 4e-5.
- */
-export const DEFAULT_RUNS = 1000;
-export const DEFAULT_CONCURRENCY = 8;
+export { DEFAULT_CONCURRENCY, DEFAULT_RUNS };
 /** Time spent shrinking, all findings together; a hanging target makes every failing step cost a timeout. */
 export const DEFAULT_SHRINK_TIME_MS = 20_000;
 /** After this many timeouts no new requests are started: the target hangs, that is the finding. */

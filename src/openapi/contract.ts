@@ -79,11 +79,15 @@ export interface ObjectShape {
   readonly additionalProperties: boolean;
 }
 
-export interface Contract {
+/** What names a contract: its file, and the title and version of its info. */
+export interface ContractHeading {
   readonly file: string;
-  readonly document: Schema;
   readonly title: string;
   readonly version: string;
+}
+
+export interface Contract extends ContractHeading {
+  readonly document: Schema;
   readonly operations: readonly OperationContract[];
   /** The operation for a method and a concrete path, if one is declared. */
   findOperation(method: string, path: string): OperationContract | undefined;
@@ -350,13 +354,10 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
   const byMethodAndPath = new Map(operations.map((o) => [`${o.method} ${o.path}`, o]));
   const byPath = new Map<string, Map<string, OperationContract>>();
   for (const operation of operations) byPath.set(operation.path, (byPath.get(operation.path) ?? new Map<string, OperationContract>()).set(operation.method, operation));
-  const info = asRecord(document.info);
 
   return {
-    file,
+    ...headingOf(document, file),
     document,
-    title: String(info.title),
-    version: String(info.version),
     operations,
     matchPath,
     operationsAt: (template) => byPath.get(template) ?? new Map(),
@@ -376,6 +377,12 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
       return sources.validatorAt(`/components/schemas/${encodePointerSegment(name)}`);
     },
   };
+}
+
+/** The heading of a parsed document, as its compiled contract has it. */
+export function headingOf(document: Schema, file: string): ContractHeading {
+  const info = asRecord(asRecord(document).info);
+  return { file, title: String(info.title), version: String(info.version) };
 }
 
 function runValidator(validate: ValidateFunction, value: JsonValue): Validation {

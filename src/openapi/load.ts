@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { compileContract, type Contract, type Schema } from './contract.js';
+import { compileContract, headingOf, type Contract, type ContractHeading, type Schema } from './contract.js';
 
 /**
  * The kit's openapi.yaml: beside the kit's package.json, the first one above this file - from src/
@@ -36,4 +36,14 @@ export function loadContract(file: string = defaultContractFile()): Contract {
     loaded.set(key, contract);
   }
   return contract;
+}
+
+/**
+ * The heading of the contract in `file` (the kit's openapi.yaml by default): its title and version,
+ * read without compiling it, which takes most of loading one (what `--version` and `--help` print).
+ * A contract loaded already is not read again.
+ */
+export function readHeading(file: string = defaultContractFile()): ContractHeading {
+  const key = resolve(file);
+  return loaded.get(key) ?? headingOf(parseYaml(readFileSync(key, 'utf8')) as Schema, key);
 }

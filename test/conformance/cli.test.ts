@@ -1,7 +1,7 @@
 /** `plant-store conform` as a user runs it: output, report files and exit codes 0, 1 and 2. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_NAMES, type Report } from '../../fuzz/index.js';
-import { isCi } from '../../cli/conform.js';
+import { isCi } from '../../cli/run/conform.js';
 import { exactText, render } from '../../fuzz/reports/html.js';
 import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
 import { startFaulty, startReference, TEST_TOKEN } from '../support/servers.js';

@@ -1,14 +1,16 @@
 /**
  * Where the kit's openapi.yaml is found: beside the kit's own package.json, the first one above
  * the code - in a checkout, built, and installed in a project's node_modules - and never above it,
- * where the project that installed the kit may keep an openapi.yaml of its own.
+ * where the project that installed the kit may keep an openapi.yaml of its own. And a contract's
+ * heading, read from its file without compiling it (what --version and --help print).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultContractFile } from '../../src/openapi/index.js';
+import { defaultContractFile, loadContract, readHeading } from '../../src/openapi/index.js';
+import { FULL_STORE_FILE } from '../support/contracts.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'plant-store-contract-file-'));
@@ -46,5 +48,17 @@ describe('defaultContractFile', () => {
     const bare = join(work, 'bare');
     mkdirSync(bare);
     expect(() => defaultContractFile(bare)).toThrow(/no package\.json above/);
+  });
+});
+
+describe('readHeading', () => {
+  it("reads a contract's title and version, with its file, as loading the contract does, without compiling it", () => {
+    // A copy: a file loaded already would be answered from what loadContract kept.
+    const file = join(work, 'full-store.yaml');
+    copyFileSync(FULL_STORE_FILE, file);
+    const heading = readHeading(file);
+    const { title, version } = loadContract(file);
+    expect(heading).toEqual({ file, title, version });
+    expect(readHeading()).toEqual({ file: join(ROOT, 'openapi.yaml'), title: 'OpenAPI Plant Store', version: '1.0.0' });
   });
 });

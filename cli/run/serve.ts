@@ -1,0 +1,120 @@
+/**
+ * What `plant-store serve` does (its options and help are cli/serve.ts), and the pieces the other
+ * servers' commands share with it: the request log, the banner's lines, a taken port as bad usage,
+ * waiting for SIGINT or SIGTERM. Loaded when a server's command runs, never at start-up.
+ */
+import { startReference, type StartedServer } from '../../api/servers.js';
+import { requestLog, type RequestLog } from '../../src/http/index.js';
+import { defaultContractFile, type Contract } from '../../src/openapi/index.js';
+import { planReference } from '../../src/reference/index.js';
+import type { Io } from '../command.js';
+import { describeContract } from '../options.js';
+import { HELD, UsageError, type Outcome } from '../outcome.js';
+import type { ServeOptions } from '../serve.js';
+
+export interface StartedReference {
+  readonly server: StartedServer;
+  /** Whether the token was generated (none was configured). */
+  readonly generated: boolean;
+}
+
+/**
+ * The request log of a command, unless --quiet: on standard output, each line after `label`.
+ * Written off the request path (src/http/request-log.ts); `logged` ties it to the server's close.
+ */
+export function commandLog(quiet: boolean, label = ''): RequestLog | undefined {
+  return quiet ? undefined : requestLog({ label });
+}
+
+/** The server, whose close() also writes out the rest of its log: no line is lost on SIGTERM. */
+export function logged(server: StartedServer, log: RequestLog | undefined): StartedServer {
+  if (log === undefined) return server;
+  let closing: Promise<void> | undefined;
+  return { url: server.url, token: server.token, close: () => (closing ??= server.close().finally(() => log.close())) };
+}
+
+/** Starts the reference server from command-line options; a taken port rejects with a clear message. `label` goes before each log line. */
+export async function startReferenceServer(options: ServeOptions, label = ''): Promise<StartedReference> {
+  const log = commandLog(options.quiet, label);
+  try {
+    const server = await startReference({
+      port: options.port,
+      host: options.host,
+      tokens: options.token,
+      maxBodyBytes: options.maxBodyBytes,
+      maxDepth: options.maxDepth,
+      maxEntries: options.maxEntries,
+      cors: options.cors,
+      journal: options.journal,
+      journalSize: options.journalSize,
+      admin: options.admin,
+      contract: options.contract,
+      ...(log ? { log: log.line } : {}),
+    });
+    return { server: logged(server, log), generated: options.token.length === 0 };
+  } catch (error) {
+    await log?.close();
+    throw explainListenError(error, options, '--port');
+  }
+}
+
+/** A port in use or an address that is not local is the user's to fix (exit 2); `flag` names the option. */
+export function explainListenError(error: unknown, where: { port: number; host: string }, flag: string): unknown {
+  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
+  if (code === 'EADDRINUSE') return new UsageError(`port ${where.port} on ${where.host} is already in use; pick another with ${flag}`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`cannot listen on ${where.host}: no such local address`);
+  return error;
+}
+
+/** The banner's line on the journal, when it can be read: the live page and the JSON. */
+export function journalLine(url: string, options: { readonly journal: boolean; readonly journalSize: number; readonly admin: boolean }): string {
+  if (!options.journal || !options.admin) return '';
+  return `  journal: ${url}/__plant-store/ (live page; the last ${String(options.journalSize)} requests as JSON at ${url}/__plant-store/requests)\n`;
+}
+
+/**
+ * The banner's lines on the contract: its title, version and file; with a contract of the user's,
+ * its operations (those answered from examples named, when `examples` is given) rather than the
+ * kit's curl example.
+ */
+export function contractLines(given: Contract, url: string, token: string, examples?: readonly string[]): string {
+  const lines = `  contract: ${describeContract(given)}\n`;
+  if (given.file === defaultContractFile()) return `${lines}  try:   ${curlExample(url, token)}\n`;
+  const operations = `  operations: ${given.operations.map((operation) => `${operation.method} ${operation.path}`).join(', ')}\n`;
+  return lines + operations + (examples === undefined || examples.length === 0 ? '' : `  answered from the contract's examples (outside the collection/item pattern): ${examples.join(', ')}\n`);
+}
+
+export function curlExample(url: string, token: string): string {
+  return `curl -sS -X POST ${url}/plants -H 'Authorization: Bearer ${token}' -H 'Content-Type: application/json' -d '{"name":"Monstera","id":1,"tag":"tropical"}'`;
+}
+
+/** The operations the reference answers from the contract's examples, as `METHOD /path`. */
+export function fromExamples(given: Contract): string[] {
+  return planReference(given).fromExamples.map((operation) => `${operation.method} ${operation.path}`);
+}
+
+/** Resolves when the process is asked to stop (SIGINT or SIGTERM). */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export async function runServe(options: ServeOptions, io: Io): Promise<Outcome> {
+  const { server, generated } = await startReferenceServer(options);
+  io.out(
+    `Plant Store reference implementation listening on ${server.url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}\n` +
+      `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
+      contractLines(options.contract, server.url, server.token, fromExamples(options.contract)) +
+      journalLine(server.url, options),
+  );
+  await untilSignal();
+  await server.close();
+  return HELD;
+}
