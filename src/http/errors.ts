@@ -3,6 +3,8 @@
  * and a status; code never matches on message text. Every one becomes the contract's Error body
  * `{ "error": <status>, "message": "<what was wrong, naming the field>" }` (docs/DESIGN.md, decision 4).
  */
+import { quoteJson } from '../openapi/json.js';
+
 export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, scope: 'operation', about: 'missing or invalid bearer credentials (RFC 6750)' },
   unsupported_media_type: { status: 400, scope: 'operation', about: 'a media type other than application/json' },
@@ -53,5 +55,5 @@ export class PlantStoreError {
 
 /** The Error body, as JSON text: `{"error":<status>,"message":<message>}`. */
 export function errorBodyText(status: number, message: string): string {
-  return `{"error":${status},"message":${JSON.stringify(message)}}`;
+  return `{"error":${status},"message":${quoteJson(message)}}`;
 }

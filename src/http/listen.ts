@@ -51,6 +51,9 @@ export interface RunningServer {
  */
 const served = new WeakSet<Socket>();
 
+/** The servers createPlantServer made: they mark their connections in use themselves (listenOn). */
+const plantServers = new WeakSet<Server>();
+
 /** Requests that sent `Expect: 100-continue` and wait for a 100 before they send their body. */
 const continuing = new WeakSet<IncomingMessage>();
 
@@ -128,6 +131,7 @@ export function createPlantServer<A extends Admitted>(pipeline: Pipeline<A>, opt
     });
   });
   answerClientErrors(server);
+  plantServers.add(server);
   return server;
 }
 
@@ -295,10 +299,13 @@ export function listenOn(server: Server, options: SocketOptions = {}): Promise<R
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));
   });
-  // A request marks its connection as in use, whoever answers it (createPlantServer marks its own too).
-  server.on('request', (req: IncomingMessage) => {
-    served.add(req.socket);
-  });
+  // A request marks its connection as in use, whoever answers it; createPlantServer's servers mark
+  // their own, so that every request of theirs calls one listener, not two (the hot path).
+  if (!plantServers.has(server)) {
+    server.on('request', (req: IncomingMessage) => {
+      served.add(req.socket);
+    });
+  }
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {

@@ -226,7 +226,7 @@ export const acceptAnyToken: TokenPolicy = () => true;
 export function bearerRefusal(authorization: string | undefined, accept: TokenPolicy): PlantStoreError | undefined {
   // Only SP and HTAB surround a field value (RFC 9110, section 5.5): trim() would also take away a
   // U+00A0 (a byte 0xA0), which is no whitespace in HTTP, and accept `Bearer <token><U+00A0>`.
-  const value = authorization?.replace(/^[ \t]+|[ \t]+$/g, '') ?? '';
+  const value = authorization === undefined ? '' : withoutSurroundingBlanks(authorization);
   if (value === '') return unauthorized('authorization: missing bearer credentials', false);
   // The common spelling, `Bearer <b64token>`, reads the same as the general path below without
   // a capturing match: a b64token holds no whitespace, so the scheme and separator are exactly these.
@@ -243,6 +243,15 @@ export function bearerRefusal(authorization: string | undefined, accept: TokenPo
   if (!B64TOKEN.test(token)) return unauthorized('authorization: malformed bearer token (RFC 6750 b64token)', true);
   if (!accept(token)) return unauthorized('authorization: bearer token not accepted', true);
   return undefined;
+}
+
+/** A field value without the SP and HTAB around it; most have none, and are given back without a regular expression. */
+function withoutSurroundingBlanks(value: string): string {
+  return isBlank(value.charCodeAt(0)) || isBlank(value.charCodeAt(value.length - 1)) ? value.replace(/^[ \t]+|[ \t]+$/g, '') : value;
+}
+
+function isBlank(code: number): boolean {
+  return code === 0x20 /* SP */ || code === 0x09 /* HTAB */;
 }
 
 function unauthorized(message: string, invalidToken: boolean): PlantStoreError {

@@ -6,7 +6,7 @@
  * refused when the reference starts: never served half). docs/reference-server.md has the conventions.
  */
 import type { Contract, OperationContract, ParsedParameters, Schema } from '../openapi/contract.js';
-import { integerText, isLosslessNumber, LosslessNumber, stringifyJson, type JsonObject, type JsonValue } from '../openapi/json.js';
+import { integerText, isLosslessNumber, LosslessNumber, quoteJson, stringifyJson, type JsonObject, type JsonValue } from '../openapi/json.js';
 import { resourcePatterns, type ResourcePattern, type ResourceRole } from '../openapi/resources.js';
 import { PlantStoreError } from '../http/errors.js';
 import { JSON_HEADERS, type AppResponse } from '../http/exchange.js';
@@ -53,28 +53,29 @@ function success(status: number, json: boolean, text: string): AppResponse {
 
 /**
  * The declared properties of a body, integers in canonical form (1e2 and 100.0 are stored as
- * 100), as an object and as its JSON text written member by member while it is built.
+ * 100), as an object and as its JSON text written member by member while it is built; and the
+ * canonical integer text of the property `keyProperty`, if it is one.
  */
-function storedForm(members: readonly Member[], body: JsonObject): { item: JsonObject; text: string; integers: Map<string, string> } {
+function storedForm(members: readonly Member[], body: JsonObject, keyProperty?: string): { item: JsonObject; text: string; key: string | undefined } {
   const item: JsonObject = {};
-  const integers = new Map<string, string>();
+  let key: string | undefined;
   let text = '';
-  for (const { name, key, integer: declaredInteger } of members) {
+  for (const { name, key: keyText, integer: declaredInteger } of members) {
     const value = body[name];
     if (value === undefined || !Object.hasOwn(body, name)) continue;
     const integer = declaredInteger && isLosslessNumber(value) ? integerText(value) : undefined;
     let member: string;
     if (integer === undefined) {
       item[name] = value;
-      member = typeof value === 'string' ? JSON.stringify(value) : stringifyJson(value);
+      member = typeof value === 'string' ? quoteJson(value) : stringifyJson(value);
     } else {
       member = integer;
       item[name] = isLosslessNumber(value) && value.value === integer ? value : new LosslessNumber(integer);
-      integers.set(name, integer);
+      if (name === keyProperty) key = integer;
     }
-    text += (text === '' ? '{' : ',') + key + member;
+    text += (text === '' ? '{' : ',') + keyText + member;
   }
-  return { item, text: text === '' ? '{}' : `${text}}`, integers };
+  return { item, text: text === '' ? '{}' : `${text}}`, key };
 }
 
 /** The collection's create: stores the declared properties under the exact key, answers them as stored. */
@@ -84,8 +85,7 @@ function createAnswer(contract: Contract, pattern: ResourcePattern, operation: O
   return ({ store }, body) => {
     // An optional body left out: nothing to create, and nothing to key it by.
     if (body === undefined) return new PlantStoreError('invalid_body', `body: is required to create an item (it holds the key ${pattern.keyProperty})`);
-    const { item, text, integers } = storedForm(members, body);
-    const key = integers.get(pattern.keyProperty);
+    const { item, text, key } = storedForm(members, body, pattern.keyProperty);
     if (key === undefined) throw new Error(`the contract validated a body without an integer ${pattern.keyProperty}`);
     store.put(key, item);
     return success(status, json, text);
