@@ -72,7 +72,7 @@ export class Tally {
       // The canary is counted apart (report.degradation): how often it is read depends on time, not on the seed.
       if (probe === undefined) this.kinds[exchange.request.kind] = (this.kinds[exchange.request.kind] ?? 0) + 1;
       for (const name of applicableChecks(exchange.request, exchange.outcome, this.options.contract, { profile: this.options.profile })) this.checks[name].requests++;
-      this.countFindings(exchange.findings, { ...place, exchanges });
+      if (exchange.findings.length > 0) this.countFindings(exchange.findings, { ...place, exchanges });
       if (exchange.outcome.kind === 'failure' && exchange.outcome.failure === 'timeout') this.timeouts++;
       const status = this.addToTimeline(place, exchange, probe);
       if (place.phase === 'capacity' && probe === undefined) countCapacityAnswer(this.capacity, place.item.index, this.capacityTarget, typeof status === 'number' && status >= 200 && status < 300);
