@@ -1,8 +1,8 @@
 /** Writing a request: its head (the bytes exactly as the engine means them), then its body. */
 import type { Socket } from 'node:net';
 import { headerLines } from './header-lines.js';
-import { writeRequestHead } from './http-wire.js';
-import type { HttpRequest } from '../types.js';
+import { writeRequestHead, type OutgoingHead } from './http-wire.js';
+import type { HttpRequest, Writable } from '../types.js';
 import { originForm } from './base-url.js';
 
 /**
@@ -21,7 +21,9 @@ export function requestHead(base: URL, request: HttpRequest, close: boolean): Bu
   const closing = asksToClose(request, close);
   // urlFor keeps the base URL's scheme and host.
   const target = framing?.absoluteForm === true ? `${base.protocol}//${base.host}${path}` : path;
-  return writeRequestHead({ method: request.method, target, host: base.host, headers: headerLines(request), bodyLength: request.body.length, close: closing, ...(framing === undefined ? {} : { framing }) });
+  const head: Writable<OutgoingHead> = { method: request.method, target, host: base.host, headers: headerLines(request), bodyLength: request.body.length, close: closing };
+  if (framing !== undefined) head.framing = framing;
+  return writeRequestHead(head);
 }
 
 /** The body as it goes on the wire: as it is, or in the chunked coding, in two chunks and the last (RFC 9112, section 7.1). */
