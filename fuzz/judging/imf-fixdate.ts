@@ -7,8 +7,16 @@ const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{2}) (Jan|Feb|Mar|Apr
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
+/** The last value judged and its verdict: a server's Date changes once a second, its answers come by the thousand. */
+let last: { readonly value: string; readonly problem: string | undefined } | undefined;
+
 /** Why `value` is not an IMF-fixdate, or undefined when it is one. */
 export function imfFixdateProblem(value: string): string | undefined {
+  if (last?.value !== value) last = { value, problem: problemOf(value) };
+  return last.problem;
+}
+
+function problemOf(value: string): string | undefined {
   const match = IMF_FIXDATE.exec(value);
   if (!match) return 'not the form day-name, DD Mon YYYY HH:MM:SS GMT';
   const [, dayName = '', day = '', month = '', year = '', hour = '', minute = '', second = ''] = match;

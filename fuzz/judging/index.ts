@@ -91,20 +91,28 @@ export function judgeExchange(name: CheckName, request: RequestCase, outcome: Ht
   return check.judge(request, outcome, context).map((judgement) => ({ check: name, ...judgement }));
 }
 
+/** The checks that applied to each outcome as `runChecks` judged it, for `applicableChecks` to count without asking every check again. */
+const applied = new WeakMap<HttpOutcome, { readonly request: RequestCase; readonly context: CheckContext; readonly names: readonly CheckName[] }>();
+
 /** Every exchange check on one exchange. */
 export function runChecks(request: RequestCase, outcome: HttpOutcome, contract: Contract, options: CheckOptions = {}): Finding[] {
   const context = contextOf(contract, options);
   const findings: Finding[] = [];
+  const names: CheckName[] = [];
   for (const check of EXCHANGE_CHECKS) {
     if (!runsUnder(check, context.profile) || !check.applies(request, outcome, context)) continue;
+    names.push(check.name);
     for (const judgement of check.judge(request, outcome, context)) findings.push({ check: check.name, ...judgement });
   }
+  applied.set(outcome, { request, context, names });
   return findings;
 }
 
-/** Every exchange check that applies to an exchange, by name (for counting). */
+/** Every exchange check that applies to an exchange, by name (for counting): as `runChecks` found them when it judged this very exchange. */
 export function applicableChecks(request: RequestCase, outcome: HttpOutcome, contract: Contract, options: CheckOptions = {}): CheckName[] {
   const context = contextOf(contract, options);
+  const known = applied.get(outcome);
+  if (known !== undefined && known.request === request && known.context.contract === contract && known.context.profile === context.profile) return [...known.names];
   return EXCHANGE_CHECKS.filter((check) => runsUnder(check, context.profile) && check.applies(request, outcome, context)).map((check) => check.name);
 }
 

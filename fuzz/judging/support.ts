@@ -47,10 +47,19 @@ function decodeJsonOnce(bytes: Uint8Array): { value: JsonValue } | { error: stri
   }
 }
 
-/** The operation a request is for, ignoring its query string. */
+const operations = new WeakMap<HttpRequest, { readonly contract: Contract; readonly operation: OperationContract | undefined }>();
+
+/** The operation a request is for, ignoring its query string; found once per request and contract however many checks ask. */
 export function operationOf(contract: Contract, request: HttpRequest): OperationContract | undefined {
-  return contract.findOperation(request.method, request.path.split('?', 1)[0] ?? request.path);
+  const known = operations.get(request);
+  if (known?.contract === contract) return known.operation;
+  const operation = contract.findOperation(request.method, request.path.split('?', 1)[0] ?? request.path);
+  operations.set(request, { contract, operation });
+  return operation;
 }
+
+/** resourceKeyProperties of each operation, derived once (every request the run keys asks). */
+const keyProperties = new WeakMap<OperationContract, { readonly contract: Contract; readonly keys: readonly string[] }>();
 
 /**
  * The properties of an operation's request body that make its resource key: those the contract
@@ -61,8 +70,13 @@ export function operationOf(contract: Contract, request: HttpRequest): Operation
  * request body has none.
  */
 export function resourceKeyProperties(contract: Contract, operation: OperationContract | undefined): string[] {
-  const properties = operation?.requestBody === undefined ? [] : [...operation.requestBody.shape.properties];
-  return properties.filter(([, schema]) => contract.resolve(schema).type === 'integer').map(([key]) => key);
+  if (operation === undefined) return [];
+  const known = keyProperties.get(operation);
+  if (known?.contract === contract) return [...known.keys];
+  const properties = operation.requestBody === undefined ? [] : [...operation.requestBody.shape.properties];
+  const keys = properties.filter(([, schema]) => contract.resolve(schema).type === 'integer').map(([key]) => key);
+  keyProperties.set(operation, { contract, keys });
+  return [...keys];
 }
 
 /**

@@ -35,8 +35,8 @@ export class Control {
     private readonly port: number,
   ) {}
 
-  /** A control started and warmed up; undefined if it could not start (the canary is then judged alone). */
-  static async start(): Promise<Control | undefined> {
+  /** A control started and warmed up (unless `stopped` says the run is over); undefined if it could not start (the canary is then judged alone). */
+  static async start(stopped: () => boolean = () => false): Promise<Control | undefined> {
     const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['pipe', 'pipe', 'ignore'] });
     const port = await new Promise<number | undefined>((resolve) => {
       const none = (): void => {
@@ -53,7 +53,7 @@ export class Control {
       return undefined;
     }
     const control = new Control(child, port);
-    for (let i = 0; i < CONTROL_WARM_UP; i++) await control.send(0);
+    for (let i = 0; i < CONTROL_WARM_UP && !stopped(); i++) await control.send(0);
     return control;
   }
 
@@ -86,10 +86,12 @@ export interface StartingControl {
 
 export function startControl(): StartingControl {
   let ready: Control | undefined;
-  const starting = Control.start().then((control) => (ready = control));
+  let closed = false;
+  const starting = Control.start(() => closed).then((control) => (ready = control));
   return {
     sender: { send: (bytes) => (ready === undefined ? Promise.resolve(Number.POSITIVE_INFINITY) : ready.send(bytes)) },
     close: async () => {
+      closed = true;
       (await starting)?.close();
     },
   };

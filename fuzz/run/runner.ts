@@ -58,6 +58,17 @@ import { runPhase, type PoolParts } from './worker-pool.js';
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   const started = performance.now();
   const qualified = qualify(options);
+  // The canary's control (control.ts), started first: its process starts while this one plans.
+  const control = startControl();
+  try {
+    return await runStarted(qualified, started, control.sender);
+  } finally {
+    await control.close();
+  }
+}
+
+/** The run once its control is starting: plans, the phases, the run checks, shrinking, the report. */
+async function runStarted(qualified: QualifiedOptions, started: number, control: ControlSender): Promise<Report> {
   const { contract, profile } = qualified;
   const capacity = capacityCases(contract, { token: qualified.token, profile, target: qualified.capacityTarget });
   const tally = new Tally(qualified, capacity.target);
@@ -74,8 +85,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       late.onLateBytes(bytes);
     },
   });
-  // The canary's control, started beside the run (control.ts).
-  const control = startControl();
   try {
     const executor = new Executor(client, judge, late, started);
     const checkingStarted = performance.now();
@@ -85,7 +94,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       judge: (request, outcome, startedMs) => ({ request, outcome, findings: judge(request, outcome), startedMs, fresh: true }),
       now: () => performance.now() - started,
     };
-    await runPhases(qualified, plans, { tally, late, executor, started, canary: capacity.canary, overlap, control: control.sender });
+    await runPhases(qualified, plans, { tally, late, executor, started, canary: capacity.canary, overlap, control });
     const checkingMs = performance.now() - checkingStarted;
     // The run as a whole: run checks see the timeline's record.
     const run = tally.timeline.record(qualified.maxResponseTimeMs);
@@ -108,7 +117,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     return reportOf(qualified, tally, plans, run, findings, { started, checkingMs, capacityTarget: capacity.target });
   } finally {
     client.close();
-    await control.close();
   }
 }
 

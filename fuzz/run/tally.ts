@@ -4,10 +4,10 @@
  * and severity, the timeline, the capacity phase's counts, timeouts. Only counts, the bounded
  * timeline and those first findings are kept: memory stays flat for any length of run.
  */
-import { applicableChecks, CHECK_NAMES, type CheckName } from '../judging/index.js';
+import { applicableChecks, CHECK_NAMES, type CheckName, type TimedExchange } from '../judging/index.js';
 import { KIND_NAMES } from '../generation/kinds/index.js';
 import { RunTimeline } from './timeline.js';
-import type { Finding, HttpOutcome, Phase, RequestCase, Severity } from '../types.js';
+import type { Finding, HttpOutcome, Phase, RequestCase, Severity, Writable } from '../types.js';
 import { countCapacityAnswer, newCapacityCounts, type CapacityCounts } from './capacity-plan.js';
 import type { QualifiedOptions } from './options.js';
 import type { PlanItem } from './plan.js';
@@ -72,7 +72,7 @@ export class Tally {
       // The canary is counted apart (report.degradation): how often it is read depends on time, not on the seed.
       if (probe === undefined) this.kinds[exchange.request.kind] = (this.kinds[exchange.request.kind] ?? 0) + 1;
       for (const name of applicableChecks(exchange.request, exchange.outcome, this.options.contract, { profile: this.options.profile })) this.checks[name].requests++;
-      this.countFindings(exchange.findings, { ...place, exchanges });
+      if (exchange.findings.length > 0) this.countFindings(exchange.findings, { ...place, exchanges });
       if (exchange.outcome.kind === 'failure' && exchange.outcome.failure === 'timeout') this.timeouts++;
       const status = this.addToTimeline(place, exchange, probe);
       if (place.phase === 'capacity' && probe === undefined) countCapacityAnswer(this.capacity, place.item.index, this.capacityTarget, typeof status === 'number' && status >= 200 && status < 300);
@@ -126,7 +126,7 @@ export class Tally {
   private addToTimeline(place: Place, exchange: Exchange, probe: 'canary' | undefined): number | string {
     const status = exchange.outcome.kind === 'response' ? exchange.outcome.status : exchange.outcome.failure;
     const request = exchange.request;
-    this.timeline.add({
+    const timed: Writable<TimedExchange> = {
       phase: place.phase,
       index: place.item.index,
       kind: request.kind,
@@ -136,9 +136,10 @@ export class Tally {
       startedMs: exchange.startedMs,
       durationMs: exchange.outcome.durationMs,
       status,
-      ...(exchange.fresh ? { fresh: true } : {}),
-      ...(probe === undefined ? {} : { probe }),
-    });
+    };
+    if (exchange.fresh) timed.fresh = true;
+    if (probe !== undefined) timed.probe = probe;
+    this.timeline.add(timed);
     return status;
   }
 }

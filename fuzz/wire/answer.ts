@@ -5,7 +5,7 @@
 import { codingList, codingName } from '../judging/accept-encoding.js';
 import { decodeCodings } from './codings.js';
 import type { ResponseReader } from './http-wire.js';
-import type { ExtraBytes, HttpOutcome, NeighbourRequest, PartialResponse, TransportFailure, WireFacts } from '../types.js';
+import type { ExtraBytes, HttpOutcome, NeighbourRequest, PartialResponse, TransportFailure, WireFacts, Writable } from '../types.js';
 import { extraOf } from './late-bytes.js';
 
 /** A socket error as a transport failure. */
@@ -65,23 +65,15 @@ export function answerOf(reader: ResponseReader, facts: AnswerFacts): { readonly
   const { endedAt } = facts;
   const extraChunks = [reader.rest, ...facts.extra].filter((b) => b.length > 0);
   const extraBytes = extraChunks.length === 0 ? undefined : extraOf(extraChunks, (reader.rest.length > 0 ? endedAt : (facts.extraAt ?? endedAt)) - endedAt, 'settling');
-  const wire: WireFacts = {
-    connection: facts.connection,
-    exchangesBefore: facts.exchangesBefore,
-    framing: head.framing,
-    ...(head.contentLength === undefined ? {} : { contentLength: head.contentLength }),
-    ...(head.lengthWithTransferEncoding ? { lengthWithTransferEncoding: true } : {}),
-    receivedLength: received.length,
-    contentCodings,
-    transferCodings,
-    ...('error' in decoded ? { undecodable: decoded.error } : {}),
-    ...('rawDeflate' in decoded && decoded.rawDeflate ? { rawDeflate: true } : {}),
-    ...(extraBytes === undefined ? {} : { extraBytes }),
-    ...(facts.leftOpenMs === undefined ? {} : { leftOpenMs: facts.leftOpenMs }),
-    ...(head.version === '1.0' ? { version: '1.0' as const } : {}),
-    ...(reader.senderFaults.length === 0 ? {} : { senderFaults: [...reader.senderFaults] }),
-    others: facts.others,
-  };
+  const wire: Writable<WireFacts> = { connection: facts.connection, exchangesBefore: facts.exchangesBefore, framing: head.framing, receivedLength: received.length, contentCodings, transferCodings, others: facts.others };
+  if (head.contentLength !== undefined) wire.contentLength = head.contentLength;
+  if (head.lengthWithTransferEncoding) wire.lengthWithTransferEncoding = true;
+  if ('error' in decoded) wire.undecodable = decoded.error;
+  if ('rawDeflate' in decoded && decoded.rawDeflate) wire.rawDeflate = true;
+  if (extraBytes !== undefined) wire.extraBytes = extraBytes;
+  if (facts.leftOpenMs !== undefined) wire.leftOpenMs = facts.leftOpenMs;
+  if (head.version === '1.0') wire.version = '1.0';
+  if (reader.senderFaults.length > 0) wire.senderFaults = [...reader.senderFaults];
   const durationMs = endedAt - facts.started;
   const outcome: HttpOutcome =
     'error' in decoded && decoded.oversized === true

@@ -39,9 +39,9 @@
  * late bytes (late-bytes.ts), the exchanges in flight (exchange.ts), base URLs (base-url.ts).
  */
 import { performance } from 'node:perf_hooks';
-import { ResponseReader, WireError } from './http-wire.js';
-import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure } from '../types.js';
-import { answerOf, closedMessage, failureOfError, partialOf, timeoutMessage } from './answer.js';
+import { ResponseReader, WireError, type ReaderOptions } from './http-wire.js';
+import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, Writable } from '../types.js';
+import { answerOf, closedMessage, failureOfError, partialOf, timeoutMessage, type AnswerFacts } from './answer.js';
 import { parseBaseUrl } from './base-url.js';
 import { InFlightExchanges, type Exchange, type Result } from './exchange.js';
 import { extraOf, isGoodbye, STRAY_WINDOW_MS, withExtra } from './late-bytes.js';
@@ -188,7 +188,8 @@ class EngineClient implements HttpClient {
       exchange.resolve({ kind: 'failure', failure: 'reset', message: 'the connection closed before the response was complete', durationMs: endedAt - exchange.started });
       return;
     }
-    const facts = { connection: connection.id, exchangesBefore: connection.exchanges, others: exchange.others, started: exchange.started, endedAt, extra: exchange.extra, extraAt: exchange.extraAt, maxBytes: this.maxBytes, ...(exchange.leftOpenMs === undefined ? {} : { leftOpenMs: exchange.leftOpenMs }) };
+    const facts: Writable<AnswerFacts> = { connection: connection.id, exchangesBefore: connection.exchanges, others: exchange.others, started: exchange.started, endedAt, extra: exchange.extra, extraAt: exchange.extraAt, maxBytes: this.maxBytes };
+    if (exchange.leftOpenMs !== undefined) facts.leftOpenMs = exchange.leftOpenMs;
     const { outcome, extraBytes } = answerOf(reader, facts);
     connection.exchanges++;
     connection.last = { request: exchange.request, outcome, endedAt };
@@ -303,6 +304,13 @@ class EngineClient implements HttpClient {
     this.fail(connection, exchange, 'reset', closedMessage(reader), retry);
   }
 
+  /** How the answer to a request on a connection is read. */
+  private readerOptions(request: HttpRequest, connection: Conn): ReaderOptions {
+    const options: Writable<ReaderOptions> = { method: request.method, maxBodyBytes: this.maxBytes, allowLeftover: connection.exchanges > 0 };
+    if (request.framing?.version !== undefined) options.requestVersion = request.framing.version;
+    return options;
+  }
+
   private exchangeOn(connection: Conn, request: HttpRequest, head: Buffer): Promise<Result> {
     return new Promise((resolve) => {
       const others: NeighbourRequest[] = [];
@@ -310,7 +318,7 @@ class EngineClient implements HttpClient {
       const exchange: Exchange = {
         request,
         connection: connection.id,
-        reader: new ResponseReader({ method: request.method, maxBodyBytes: this.maxBytes, allowLeftover: connection.exchanges > 0, ...(request.framing?.version === undefined ? {} : { requestVersion: request.framing.version }) }),
+        reader: new ResponseReader(this.readerOptions(request, connection)),
         started: performance.now(),
         others,
         timer: setTimeout(() => {

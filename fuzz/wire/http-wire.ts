@@ -6,7 +6,7 @@
  * and judged instead of being dropped or read as the next answer (see http-client.ts for why
  * node:http and undici cannot show that).
  */
-import type { Framing, RequestFraming } from '../types.js';
+import type { Framing, RequestFraming, Writable } from '../types.js';
 
 /** Why a response could not be read: it is not HTTP/1.1 as RFC 9112 frames it, or it is too large. */
 export class WireError extends Error {
@@ -57,6 +57,8 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const INVALID_VALUE = /[\r\n\0]/;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([0-9]{3})(?: ([^\r\n\0]*))?$/;
 const DEFAULT_MAX_HEAD_BYTES = 64 * 1024;
+/** No bytes: one buffer for every reader (nothing is ever written into it), not one made per push. */
+const NOTHING: Buffer = Buffer.alloc(0);
 /** A chunk-size line with its extensions (RFC 9112, section 7.1.1) longer than this is refused. */
 const MAX_CHUNK_LINE = 4096;
 
@@ -71,7 +73,7 @@ export class ResponseReader {
   head: ResponseHead | undefined;
   complete = false;
   /** Bytes received after the end of the answer. */
-  rest: Buffer = Buffer.alloc(0);
+  rest: Buffer = NOTHING;
   /** Bytes in front of the status line, left over from the previous answer (see ReaderOptions.allowLeftover). */
   leftover: Buffer | undefined;
   /** Interim (1xx) responses skipped before the final one (RFC 9110, section 15.2). */
@@ -87,7 +89,7 @@ export class ResponseReader {
   readonly #options: ReaderOptions;
   readonly #maxHead: number;
   #state: State = 'head';
-  #pending: Buffer = Buffer.alloc(0);
+  #pending: Buffer = NOTHING;
   readonly #body: Buffer[] = [];
   #bodyLength = 0;
   /** Bytes of the current chunk (or of a Content-Length body) still to come. */
@@ -115,7 +117,7 @@ export class ResponseReader {
       return;
     }
     let data = this.#pending.length > 0 ? Buffer.concat([this.#pending, chunk]) : chunk;
-    this.#pending = Buffer.alloc(0);
+    this.#pending = NOTHING;
     while (data.length > 0 && !this.complete) data = this.#step(data);
     if (this.complete && data.length > 0) this.rest = Buffer.concat([this.rest, data]);
   }
@@ -209,7 +211,7 @@ export class ResponseReader {
       if (read === undefined) {
         if (data.length > this.#maxHead) throw new WireError('oversized-response', `the response head went past ${this.#maxHead} bytes`);
         this.#pending = data;
-        return Buffer.alloc(0);
+        return NOTHING;
       }
       at = read.next;
       if (read.line === '' && lines.length > 0) break;
@@ -264,7 +266,7 @@ export class ResponseReader {
     const read = this.#line(data, 0, MAX_CHUNK_LINE, 'chunk-size');
     if (read === undefined) {
       this.#pending = data;
-      return Buffer.alloc(0);
+      return NOTHING;
     }
     // chunk = chunk-size [ chunk-ext ] CRLF (RFC 9112, section 7.1); extensions are ignored (section 7.1.1).
     const size = /^([0-9A-Fa-f]{1,16})[ \t]*(;.*)?$/.exec(read.line)?.[1];
@@ -289,7 +291,7 @@ export class ResponseReader {
     if (data[0] !== CR) throw new WireError('malformed-response', 'a chunk longer than its chunk size');
     if (data.length < 2) {
       this.#pending = data;
-      return Buffer.alloc(0);
+      return NOTHING;
     }
     if (data[1] !== LF) throw new WireError('malformed-response', 'a chunk longer than its chunk size');
     this.#state = 'chunk-size';
@@ -303,7 +305,7 @@ export class ResponseReader {
       const read = this.#line(data, at, this.#maxHead, 'trailer');
       if (read === undefined) {
         this.#pending = data.subarray(at);
-        return Buffer.alloc(0);
+        return NOTHING;
       }
       at = read.next;
       if (read.line === '') {
@@ -369,7 +371,9 @@ function parseHead(lines: readonly string[], method: string, fault: (message: st
   // HTTP/1.1 keeps the connection unless `close`; HTTP/1.0 only with `keep-alive` (RFC 9112, section 9.3).
   // A body delimited by the close, or framed both ways (section 6.3, item 3), leaves nothing to reuse.
   const persistent = framing !== 'close' && !lengthWithTransferEncoding && !options.includes('close') && (version === '1.1' || options.includes('keep-alive'));
-  return { version, status: code, headers, framing, ...(contentLength === undefined ? {} : { contentLength }), lengthWithTransferEncoding, transferCodings, persistent };
+  const head: Writable<ResponseHead> = { version, status: code, headers, framing, lengthWithTransferEncoding, transferCodings, persistent };
+  if (contentLength !== undefined) head.contentLength = contentLength;
+  return head;
 }
 
 /** RFC 9110, section 5.5 as node:http enforces it: HTAB, visible ASCII, SP and obs-text; no CR, LF or NUL. */

@@ -1,9 +1,9 @@
 /** Writing a request: its head (the bytes exactly as the engine means them), then its body. */
 import type { Socket } from 'node:net';
 import { headerLines } from './header-lines.js';
-import { writeRequestHead } from './http-wire.js';
-import type { HttpRequest } from '../types.js';
-import { urlFor } from './base-url.js';
+import { writeRequestHead, type OutgoingHead } from './http-wire.js';
+import type { HttpRequest, Writable } from '../types.js';
+import { originForm } from './base-url.js';
 
 /**
  * Whether the request goes with `Connection: close` when the client means to close its connection
@@ -16,11 +16,14 @@ export function asksToClose(request: HttpRequest, close: boolean): boolean {
 
 /** The request's head under the base URL; `close` asks for the connection to close after it. Throws when the request cannot be written. */
 export function requestHead(base: URL, request: HttpRequest, close: boolean): Buffer {
-  const url = urlFor(base, request.path);
+  const path = originForm(base, request.path);
   const framing = request.framing;
   const closing = asksToClose(request, close);
-  const target = framing?.absoluteForm === true ? `${url.protocol}//${url.host}${url.pathname}${url.search}` : `${url.pathname}${url.search}`;
-  return writeRequestHead({ method: request.method, target, host: base.host, headers: headerLines(request), bodyLength: request.body.length, close: closing, ...(framing === undefined ? {} : { framing }) });
+  // urlFor keeps the base URL's scheme and host.
+  const target = framing?.absoluteForm === true ? `${base.protocol}//${base.host}${path}` : path;
+  const head: Writable<OutgoingHead> = { method: request.method, target, host: base.host, headers: headerLines(request), bodyLength: request.body.length, close: closing };
+  if (framing !== undefined) head.framing = framing;
+  return writeRequestHead(head);
 }
 
 /** The body as it goes on the wire: as it is, or in the chunked coding, in two chunks and the last (RFC 9112, section 7.1). */

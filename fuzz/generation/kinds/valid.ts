@@ -77,17 +77,16 @@ export function validCase(context: KindContext, spec: ValidSpec): RequestCase {
   const leniency = (model: JsonModel): Leniency => bodyLeniency(model) ?? (spec.extras.lenient === undefined ? {} : { lenient: spec.extras.lenient, lenientAbout: 'refusal' });
   const base = { kind: 'valid', content: 'valid' as const, auth: spec.auth, contentType: spec.mediaType };
   const earlier = spec.earlier === undefined ? undefined : withKeysOf(spec.earlier, spec.model, integerKeys);
-  const setup =
-    earlier === undefined
-      ? []
-      : [context.make({ ...base, variant: describe(`the same ${integerKeys.join(', ')}, posted first with other values`), body: context.text(earlier, spec.layout), ...(bodyLeniency(earlier) ?? {}) })];
+  const setup = earlier === undefined ? [] : [context.make({ ...base, variant: describe(`the same ${integerKeys.join(', ')}, posted first with other values`), body: context.text(earlier, spec.layout), ...bodyLeniency(earlier) })];
+  const { lenient, lenientAbout } = leniency(spec.model);
   return context.make({
     ...base,
     variant: describe(spec.what ?? (setup.length > 0 ? `a repeated ${integerKeys.join(', ')}` : 'a valid body')),
     body: context.text(spec.model, spec.layout),
     setup,
     extras: spec.extras,
-    ...leniency(spec.model),
+    lenient,
+    lenientAbout,
     tags: spellingTags(context, spec),
   });
 }

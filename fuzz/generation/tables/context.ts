@@ -11,7 +11,7 @@ import type { Contract, ObjectShape, OperationContract, RequestBodyContract } fr
 import { codePointsOf, resourceKeyProperties } from '../../judging/support.js';
 import { LAYOUTS, writeJson, type JsonModel, type Layout } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
-import type { Content, Profile, RequestCase } from '../../types.js';
+import type { Content, Profile, RequestCase, Writable } from '../../types.js';
 import { credentialSpellings, type AuthSpelling } from './credential-spellings.js';
 import { extrasArbitrary, NO_EXTRAS, type RequestExtras } from './extras.js';
 import { plainParameters, requestTarget } from './operation-context.js';
@@ -25,9 +25,9 @@ export interface CaseSpec {
   readonly contentType: string | undefined;
   readonly body: Uint8Array;
   readonly setup?: readonly RequestCase[];
-  readonly lenient?: string;
+  readonly lenient?: string | undefined;
   /** What `lenient` leaves open (see RequestCase.lenientAbout); a leniency of the credentials is always about refusal. */
-  readonly lenientAbout?: 'refusal' | 'target';
+  readonly lenientAbout?: 'refusal' | 'target' | undefined;
   /** Headers, query string and a note from a valid request's extras (Accept, Accept-Encoding...). */
   readonly extras?: RequestExtras;
   /** The variants it was drawn from (see RequestCase.tags). */
@@ -139,7 +139,7 @@ function caseMaker(operation: OperationContract, target: { path: string; headers
     const lenient = spec.lenient ?? spec.auth.lenient;
     const lenientAbout = spec.lenient !== undefined ? spec.lenientAbout : spec.auth.lenient !== undefined ? 'refusal' : undefined;
     const query = [spec.auth.query, extras.query].filter((q): q is string => q !== undefined && q !== '').join('&');
-    return {
+    const made: Writable<RequestCase> = {
       method: operation.method,
       path: query === '' ? path : `${path}${path.includes('?') ? '&' : '?'}${query}`,
       headers,
@@ -148,14 +148,20 @@ function caseMaker(operation: OperationContract, target: { path: string; headers
       variant: spec.variant,
       content: spec.content,
       credentials: spec.auth.credentials,
-      ...(lenient === undefined ? {} : { lenient }),
-      ...(lenient === undefined || lenientAbout === undefined ? {} : { lenientAbout }),
       setup: spec.setup ?? [],
-      ...(spec.auth.moreHeaders === undefined ? {} : { extraLines: spec.auth.moreHeaders.map((value) => ['authorization', value] as const) }),
-      ...(spec.auth.derived === undefined ? {} : { derived: spec.auth.derived }),
-      ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
     };
+    if (lenient !== undefined) made.lenient = lenient;
+    if (lenient !== undefined && lenientAbout !== undefined) made.lenientAbout = lenientAbout;
+    return withCredentialsAndTags(made, spec);
   };
+}
+
+/** A case with the further fields of its credentials and its tags, where it has them. */
+function withCredentialsAndTags(made: Writable<RequestCase>, spec: CaseSpec): RequestCase {
+  if (spec.auth.moreHeaders !== undefined) made.extraLines = spec.auth.moreHeaders.map((value) => ['authorization', value] as const);
+  if (spec.auth.derived !== undefined) made.derived = spec.auth.derived;
+  if (spec.tags !== undefined && spec.tags.length > 0) made.tags = [...new Set(spec.tags)];
+  return made;
 }
 
 /** Valid credentials as most clients write them (none for an operation the contract opens). */

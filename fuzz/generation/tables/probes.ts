@@ -20,17 +20,23 @@ export interface JudgedProbe {
 /** Plain bodies of probes are numbered from here: clear of the other coverage requests' ids. */
 const PROBE_BASE = 1000;
 
-const judged = new WeakMap<KindContext, readonly JudgedProbe[]>();
+/**
+ * By request body: what the probes are depends on it alone (its schema, its validator, and the
+ * plain bodies made from its schema), not on the credentials a context carries - double-fault's
+ * contexts, one per kind of bad credentials, share the judging instead of each validating every
+ * probe again.
+ */
+const judged = new WeakMap<KindContext['requestBody'], readonly JudgedProbe[]>();
 
-/** Every probe of the operation's request schema, applied and judged; computed once per context. */
+/** Every probe of the operation's request schema, applied and judged; computed once per request body. */
 export function judgedProbes(context: KindContext): readonly JudgedProbe[] {
-  let probes = judged.get(context);
+  let probes = judged.get(context.requestBody);
   if (!probes) {
     probes = probesOf(context.contract, context.requestBody.schema).map((probe, i) => {
       const model = probe.edit(context.plainBody(PROBE_BASE + i));
       return { probe, model, valid: context.requestBody.validate(parseJson(writeJson(model))).valid };
     });
-    judged.set(context, probes);
+    judged.set(context.requestBody, probes);
   }
   return probes;
 }
