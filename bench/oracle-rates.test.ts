@@ -2,7 +2,7 @@
  * The oracle's error rates on time: `npm run bench:oracle` (ORACLE_SEEDS=N, default 3;
  * ORACLE_BUSY=0,1,2; ORACLE_TARGETS=name,name to pick; ORACLE_READINGS=file keeps the canary's readings). For each number of busy loops beside the
  * run, N default runs against each correct target (the reference, a store answering after 50 ms, a
- * store closing kept-alive connections after 1 s idle), each time-family fault (a listener
+ * store closing kept-alive connections after 1 s idle, the framework stores), each time-family fault (a listener
  * leaked per request, every row scanned on every write, a table of 1,000 rows) and the overlap and backtracking faults
  * (which a default run must catch every time); prints every run with its replay command, then the false-alarm rate (a
  * correct target failed) and the detection rate (a fault caught by its check) per load.
@@ -19,6 +19,7 @@ import type { CheckName, Report } from '../fuzz/index.js';
 import { EnginePool } from '../test/conformance/engine-pool.js';
 import { UNUSUAL_IMPLEMENTATIONS } from '../test/conformance/unusual.js';
 import { FAULTY_IMPLEMENTATIONS, ORACLE_ONLY_FAULTS } from '../test/faulty/faults.js';
+import { FRAMEWORK_STORES } from '../test/frameworks/stores.js';
 import { OVERLAP_FAULTS } from '../test/faulty/overlap-faults.js';
 import { startReference, TEST_TOKEN } from '../test/support/servers.js';
 
@@ -45,6 +46,7 @@ const TARGETS: readonly Target[] = [
   { name: 'reference', start: startReference },
   unusual('fifty-ms-per-answer'),
   unusual('one-second-keep-alive'),
+  ...FRAMEWORK_STORES.map((store): Target => ({ name: store.name, start: () => store.start() })),
   faulty('leaks-a-listener-per-request'),
   faulty('scans-every-row-on-every-write'),
   faulty('full-at-1000-plants'),
