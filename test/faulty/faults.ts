@@ -356,8 +356,9 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
  * Faults of the time family that a default run does not catch every time on a loaded machine, so
  * they are not in the suite (a test that fails one run in some is no test): the oracle's harness
  * (bench/oracle-rates.test.ts) measures how often they are caught. A scan of every row grows with
- * the plants stored, which the capacity phase's time budget bounds: under two busy loops the
- * canary rose ×1.7 to ×2.4 in the runs that missed it.
+ * the plants stored, and each canary send is itself a scan, a burst of CPU that an overloaded
+ * scheduler stretches at random: with two busy loops it was caught in 27 of 30 runs, every miss at
+ * load averages of 10 and more, where 30 s stored under 3,400 plants (bench/README.md).
  */
 export const ORACLE_ONLY_FAULTS: readonly FaultyImplementation[] = [
   {
