@@ -66,7 +66,10 @@ export async function reportFindings(parts: FindingParts): Promise<Findings> {
 /** The minimal case showing a finding: one already found, the first case shrunk, or a run check's candidate that a replay alone shows again; 'dropped' when no replay confirmed a finding that needs it. */
 async function findCase(name: CheckName, severity: Severity, replay: CaseReplay & Pick<Replay, 'dropsUnconfirmed'>, minimal: Found[], parts: FindingParts): Promise<Found | undefined | 'dropped'> {
   const first = parts.tally.firsts.get(findingKey(name, severity));
-  let found: Found | undefined = minimal.find((m) => replay.shows(m.exchanges));
+  // Another check's shrunk case that shows this finding is reused - unless the finding needs
+  // replays in a row to confirm it: that case was sent for another reason, and one slow answer in
+  // it is a moment of the run, not a confirmation.
+  let found: Found | undefined = replay.dropsUnconfirmed ? undefined : minimal.find((m) => replay.shows(m.exchanges));
   if (!found && first) {
     found = await minimise({ plan: planOf(parts.plans, first.phase), phase: first.phase, item: first.item, exchanges: first.exchanges }, replay, parts);
     minimal.push(found);

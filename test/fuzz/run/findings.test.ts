@@ -80,4 +80,24 @@ describe('reportFindings', () => {
     // Replayed alone: the slow case itself.
     expect(parts.sent.length).toBeGreaterThan(0);
   });
+
+  it("drops a slow answer even when another check's shrunk case happened to be slow once: reusing that case is no confirmation", async () => {
+    // The run: one slow answer among fast ones (response-time's verdict), and a 500 (no-server-error's).
+    const timeline = new RunTimeline();
+    for (let i = 0; i < 200; i++) timeline.add({ phase: 'coverage', index: i, kind: 'valid', content: 'valid', credentials: 'valid', startedMs: i, durationMs: 2, status: 201 });
+    timeline.add({ phase: 'coverage', index: 3, kind: 'valid', content: 'valid', credentials: 'valid', startedMs: 300, durationMs: 5000, status: 201 });
+    const tally = new Tally({ contract, profile: 'reference', maxTimeouts: 3, timeoutMs: 50 }, plants.target);
+    const first = broken(0);
+    tally.record({ phase: 'coverage', order: 0, item: { index: 0, request: first.request, fresh: false } }, [first]);
+    tally.record({ phase: 'coverage', order: 1, item: { index: 3, request: plants.fill(3), fresh: false } }, [kept(3)]);
+    let sends = 0;
+    // The first send (confirming the 500) stalls once, as a loaded machine does; every later one is fast.
+    const parts = partsOf(tally, timeline, [...Array(5).keys()].map((i) => (i === 0 ? first.request : plants.fill(i))), (request) =>
+      request === first.request ? answer(500, { error: 500, message: 'boom' }, sends++ === 0 ? 5000 : 2) : answer(201, {}, 2),
+    );
+    const { reported, unconfirmed } = await reportFindings(parts);
+    expect(reported.map((f) => f.check)).toContain('no-server-error');
+    expect(reported.map((f) => f.check)).not.toContain('response-time');
+    expect(unconfirmed).toEqual({ 'response-time': 1 });
+  });
 });
