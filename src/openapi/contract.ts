@@ -135,7 +135,12 @@ interface Sources {
 }
 
 function createSources(document: Schema, refuse: Sources['refuse']): Sources {
-  const ajv = new Ajv2020({ allErrors: true, strictSchema: false, validateFormats: true });
+  // validateSchema off: ajv would check the whole OpenAPI document against the JSON Schema
+  // meta-schema, where none of its schemas sits at a keyword's place (components/schemas is no
+  // keyword), so that check sees nothing of them - and compiling the meta-schema is a fifth of
+  // start-up. Each schema's keywords are still checked as it is compiled (a `type: strng` or a
+  // `minLength: 'x'` throws), and compileContract compiles every schema an operation uses.
+  const ajv = new Ajv2020({ allErrors: true, strictSchema: false, validateFormats: true, validateSchema: false });
   addFormats(ajv);
   // ajv-formats' int64 only checks for an integer; with projected numbers the range is exact.
   ajv.addFormat('int64', { type: 'number', validate: isInt64Projection });
