@@ -75,6 +75,20 @@ describe('the contract layer reads openapi.yaml', () => {
     expect(issues('[]')).toBe('body: must be an object');
   });
 
+  it.each([
+    ['a type that is none', { type: 'strng' }, /type must be JSONType/],
+    ['properties that are no object', { type: 'object', properties: 5 }, /properties value must be/],
+    ['a minLength that is no number', { type: 'string', minLength: 'x' }, /minLength value must be/],
+    ['required that is no list', { type: 'object', required: 'name' }, /required value must be/],
+  ])("refuses a contract whose request schema has %s: each schema's keywords are checked as it compiles", (_what, schema, message) => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: { '/things': { post: { operationId: 'addThing', requestBody: { content: { 'application/json': { schema } } }, responses: { '200': { description: 'ok' } } } } },
+    };
+    expect(() => compileContract(document, 'bad.yaml')).toThrow(message);
+  });
+
   it('validates response bodies against the declared response, int32 exactly', () => {
     const error = addPlant?.response(400)?.validateBody;
     expect(error?.(parseJson('{"error":400,"message":"x"}')).valid).toBe(true);
