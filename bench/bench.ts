@@ -5,6 +5,7 @@
  *
  *   npm run bench -- [--rounds 5] [--duration 4] [--warmup 2] [--connections 32]
  *                    [--targets baseline,reference,prism,mock,proxy] [--profile] [--no-conform] [--strict]
+ *                    [--startup-runs 9] [--no-startup]
  *                    [--compare <another checkout of the kit, built>]
  *
  * Prints requests/s, p50 and p99 per target and the ratios; writes bench/results/bench-*.json.
@@ -18,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { conformAvailable, measureConform, type ConformFigures } from './conform.js';
 import { runLoad, type LoadResult } from './load.js';
 import { hotFunctions, newestProfile, type HotFunction } from './profile.js';
+import { measureStartup, type StartupFigure } from './startup.js';
 import { describeMachine, fixed, machine, RESULTS_DIR, runMain, sleep, usage, writeResult } from './report.js';
 import { goalsLine, median, meets, pairedDifference, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
 import { baselineTarget, cpuSeconds, mockTarget, prismTarget, proxyTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
@@ -34,6 +36,8 @@ const parsed = (() => {
         targets: { type: 'string', default: 'baseline,reference,quiet,prism,mock,proxy' },
         profile: { type: 'boolean', default: false },
         'no-conform': { type: 'boolean', default: false },
+        'startup-runs': { type: 'string', default: '9' },
+        'no-startup': { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
         compare: { type: 'string' },
       },
@@ -55,6 +59,7 @@ const rounds = Math.round(positive('rounds', args.rounds));
 const duration = positive('duration', args.duration);
 const warmup = positive('warmup', args.warmup);
 const connections = Math.round(positive('connections', args.connections));
+const startupRuns = Math.round(positive('startup-runs', args['startup-runs']));
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const CONFORM_RUNS = 3;
 /** Checked requests per second of a default conform run against the reference, in every run (issue 22). */
@@ -96,6 +101,20 @@ function perConformCpuSecond(run: ConformFigures): number {
   return run.checkedRequests === undefined || run.conformCpuSeconds === undefined ? Number.NaN : run.checkedRequests / run.conformCpuSeconds;
 }
 
+/** Start-up of each command until its first line (bench/startup.ts), printed; its goals as targets. */
+async function startupFigures(): Promise<{ figures: StartupFigure[]; targets: Target[] }> {
+  process.stdout.write(`start-up: ${startupRuns} runs of each command, in alternating order, until its first line of output\n`);
+  const figures = await measureStartup(startupRuns);
+  const machineMs = figures[0]?.medianMs ?? Number.NaN;
+  process.stdout.write(
+    table(
+      ['command', 'median ms', 'min..max', 'beyond node -e, ms'],
+      figures.map((f) => [f.name, fixed(f.medianMs, 0), `${fixed(f.minMs, 0)}..${fixed(f.maxMs, 0)}`, f.goalMs === undefined ? '' : fixed(f.medianMs - machineMs, 0)]),
+    ) + '\n\n',
+  );
+  return { figures, targets: figures.flatMap((f) => (f.goalMs === undefined ? [] : [{ name: `${f.name}, ms until its first line`, value: f.medianMs, max: f.goalMs }])) };
+}
+
 async function main(): Promise<number> {
   checkWorkload(BENCH_MIX);
   const wanted = [...args.targets.split(',').map((t) => t.trim()).filter(Boolean), ...compared.map((t) => t.name)];
@@ -113,6 +132,10 @@ async function main(): Promise<number> {
   process.stdout.write(`Plant Store Kit benchmark, ${new Date().toISOString()}\nmachine: ${describeMachine(host)}\n`);
   process.stdout.write(`workload: ${connections} connections, ${duration} s per run, ${rounds} rounds after a ${warmup} s warm-up; ${BENCH_MIX.length} POST /plants bodies in turn (${BENCH_MIX.map((k) => k.name).join(', ')})\n`);
   for (const [name, why] of Object.entries(skipped)) process.stdout.write(`skipped ${name}: ${why}\n`);
+
+  // 1. Start-up, before any target runs: the time until each command's first line, beside a bare node.
+  const startup = args['no-startup'] ? undefined : await startupFigures();
+  const targets: Target[] = startup?.targets ?? [];
 
   if (args.profile) mkdirSync(PROFILE_DIR, { recursive: true });
   const running: RunningTarget[] = [];
@@ -177,7 +200,6 @@ async function main(): Promise<number> {
     const rps = (r: RoundFigures): number => r.requestsPerSecond;
     const p99 = (r: RoundFigures): number => r.p99Ms;
     const cpu = (r: RoundFigures): number | undefined => r.cpuUsPerRequest;
-    const targets: Target[] = [];
     // The goals (issue 22): the reference as users run it (its request log on) at 0.85 × the bare
     // node:http server, and its log costing at most 5 % (against itself with --quiet).
     if (figures.has('reference') && figures.has('baseline')) {
@@ -211,7 +233,7 @@ async function main(): Promise<number> {
     }
     process.stdout.write(
       table(
-        ['ratio (median of per-round ratios)', 'value', 'target', 'verdict'],
+        ['figure (a ratio: the median of per-round ratios)', 'value', 'target', 'verdict'],
         targets.map((t) => [t.name, fixed(t.value, 2), t.min !== undefined ? `>= ${t.min}` : t.max !== undefined ? `<= ${t.max}` : '(info)', t.min === undefined && t.max === undefined ? '' : meets(t) ? 'holds' : 'MISSED']),
       ) + '\n',
     );
@@ -285,6 +307,7 @@ async function main(): Promise<number> {
       runs,
       summaries,
       ratios: targets.map((t) => ({ ...t, met: t.min === undefined && t.max === undefined ? null : meets(t) })),
+      ...(startup === undefined ? {} : { startup: startup.figures }),
       ...(hot ? { profile: { file: profileFile, hot } } : {}),
       ...(conform === undefined ? {} : { conform }),
     });

@@ -1,9 +1,11 @@
 /**
  * The pure helpers of bench/: the arithmetic behind the printed figures, the soak's contract
- * check, and the workload's agreement with openapi.yaml. No timing here: speed is measured by
+ * check, the workload's agreement with openapi.yaml, and the start-up timer's mechanics (which
+ * commands it ran, how often, that it stops them). No timing bound here: speed is measured by
  * `npm run bench`, never asserted in a unit test.
  */
 import { describe, expect, it } from 'vitest';
+import { measureStartup } from '../../bench/startup.js';
 import { asEngineExchange, judgeExchange, type Exchange } from '../../bench/verdict.js';
 import { hotFunctions, type CpuProfile } from '../../bench/profile.js';
 import { goalsLine, median, meets, pairedDifference, pairedRatio, percentile, ratio, type RoundFigures, Samples, slope, summarize, table } from '../../bench/stats.js';
@@ -188,5 +190,28 @@ describe('judgeExchange', () => {
   it('catches a 401 without its challenge and an Error whose error is not the status', () => {
     expect(checksOf(judgeExchange(exchange(noCredentials, 401, '{"error":401,"message":"x"}')))).toEqual(['response-shape', 'requires-auth']);
     expect(judgeExchange(exchange(missingId, 400, '{"error":401,"message":"x"}'))).toEqual(['reference: Error.error is not the status 400']);
+  });
+});
+
+describe('start-up until the first line (bench/startup.ts)', () => {
+  const quick = { name: 'prints', args: ['-e', 'process.stdout.write("up\\n")'] };
+  // A server-like command: prints its line, then would run until stopped.
+  const staying = { name: 'stays', args: ['-e', 'process.stdout.write("listening\\n"); setInterval(() => {}, 1000)'], goalMs: 60_000 };
+
+  it('times each command every round, stops a command that keeps running, and keeps its goal', async () => {
+    const figures = await measureStartup(3, [quick, staying]);
+    expect(figures.map((f) => [f.name, f.runs.length, f.goalMs])).toEqual([
+      ['prints', 3, undefined],
+      ['stays', 3, 60_000],
+    ]);
+    for (const f of figures) {
+      expect(f.minMs).toBeGreaterThan(0);
+      expect(f.minMs).toBeLessThanOrEqual(f.medianMs);
+      expect(f.medianMs).toBeLessThanOrEqual(f.maxMs);
+    }
+  });
+
+  it('refuses a command that ends without a line: it never started', async () => {
+    await expect(measureStartup(1, [{ name: 'silent', args: ['-e', '0'] }])).rejects.toThrow(/ended before printing a line/);
   });
 });
