@@ -167,8 +167,17 @@ loop();
 
 const hash = (text: string): string => `'sha256-${sha256Base64(text)}'`;
 
-/** Only this page's own style and script, requests to its own origin, and no icon fetched from the server (it would be journaled). */
-export const JOURNAL_PAGE_POLICY = `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+let policy: string | undefined;
+
+/**
+ * Only this page's own style and script, requests to its own origin, and no icon fetched from the
+ * server (it would be journaled). Worked out when the page is first asked for, not when the
+ * module loads: every command that starts loads this module, few ever serve the page.
+ */
+export function journalPagePolicy(): string {
+  policy ??= `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+  return policy;
+}
 
 export const JOURNAL_PAGE = `<!doctype html>
 <html lang="en">

@@ -23,7 +23,7 @@ import { splitTarget } from './rules.js';
 import { PlantStoreError } from './errors.js';
 import { errorResponse, type AppResponse, type Exchange, type Fault, type JournalVerdict } from './exchange.js';
 import { ADMIN_PREFIX, type AdminRoutes } from './admin.js';
-import { JOURNAL_PAGE, JOURNAL_PAGE_POLICY } from './journal-page.js';
+import { JOURNAL_PAGE, journalPagePolicy } from './journal-page.js';
 import { blot, blotAll, isForm, maskAnswerHeaders, maskParameters, maskRequestHeaders, maskTarget, type Hidden } from './secrets.js';
 
 export const DEFAULT_JOURNAL_SIZE = 100;
@@ -244,7 +244,7 @@ export function adminRoutes(journal: Journal | undefined, journalOff = 'this ser
     const allowed = page ? 'GET, HEAD' : 'GET, HEAD, DELETE';
     if (!allowed.split(', ').includes(method)) return errorResponse(new PlantStoreError('method_not_allowed', `method: ${shorten(method)} is not allowed on ${path}; use ${allowed}`, { headers: { allow: allowed } }));
     if (journal === undefined) return errorResponse(new PlantStoreError('not_found', `journal: no request journal is kept; ${journalOff}`));
-    if (page) return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': JOURNAL_PAGE_POLICY, ...NOT_STORED }, body: JOURNAL_PAGE };
+    if (page) return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': journalPagePolicy(), ...NOT_STORED }, body: JOURNAL_PAGE };
     if (method === 'DELETE') return json({ cleared: journal.clear() });
     const after = new URLSearchParams(query).get('after');
     if (after !== null && !/^\d{1,15}$/.test(after)) return errorResponse(new PlantStoreError('invalid_admin_query', `after: ${shorten(after)} is not a request number; ask for ?after=<id> to get the entries after it`));
