@@ -97,15 +97,14 @@ export { LONG_STRING } from './generation/values/strings.js';
 export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './generation/json-text.js';
 export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type ClientOptions, type HttpClient, type SendOptions } from './wire/http-client.js';
 export { parseBaseUrl, urlFor } from './wire/base-url.js';
-export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './generation/capacity.js';
+export { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_RUNS } from './defaults.js';
+export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './generation/capacity.js';
 export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from './judging/statistics.js';
 export { runRecordOf, RunTimeline, SLOWEST_KEPT, type LatencySummary, type LatencyWindow } from './run/timeline.js';
 export {
   CANARY_SENDS,
   DEFAULT_CANARY_INTERVAL_MS,
-  DEFAULT_CONCURRENCY,
   DEFAULT_MAX_TIMEOUTS,
-  DEFAULT_RUNS,
   DEFAULT_SHRINK_TIME_MS,
   randomSeed,
   runConformance,

@@ -29,7 +29,6 @@ import { validCase, withKeysOf } from './kinds/valid.js';
 import type { Profile, RequestCase } from '../types.js';
 import { DEFAULT_CAPACITY } from '../defaults.js';
 
-export { DEFAULT_CAPACITY };
 /** The fill starts no new plant after this long once it holds CAPACITY_FLOOR (the report says how many it stored): it bounds a `--capacity` above the floor. */
 export const DEFAULT_CAPACITY_BUDGET_MS = 5000;
 /**

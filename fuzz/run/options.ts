@@ -11,7 +11,6 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../wire/http-cli
 import { PHASES, type Phase, type Profile } from '../types.js';
 import { statefulRuns } from './stateful-plan.js';
 
-export { DEFAULT_CONCURRENCY, DEFAULT_RUNS };
 /** Time spent shrinking, all findings together; a hanging target makes every failing step cost a timeout. */
 export const DEFAULT_SHRINK_TIME_MS = 20_000;
 /** After this many timeouts no new requests are started: the target hangs, that is the finding. */

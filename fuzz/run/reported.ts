@@ -4,7 +4,7 @@
  * commands read it from `$TOKEN`, reports show `<token>`.
  */
 import { replaceSecrets as redact, secretPieces as pieces } from '../../src/http/secrets.js';
-import { DEFAULT_CAPACITY } from '../generation/capacity.js';
+import { DEFAULT_CAPACITY } from '../defaults.js';
 import { DEFAULT_MAX_RESPONSE_TIME_MS } from '../judging/index.js';
 import type { HttpOutcome, RequestCase } from '../types.js';
 import { urlFor } from '../wire/base-url.js';

@@ -168,6 +168,6 @@ async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[],
 }
 
 export { CANARY_SENDS } from './canary.js';
-export { DEFAULT_CANARY_INTERVAL_MS, DEFAULT_CONCURRENCY, DEFAULT_MAX_TIMEOUTS, DEFAULT_RUNS, DEFAULT_SHRINK_TIME_MS, randomSeed, type ConformanceOptions, type Progress } from './options.js';
+export { DEFAULT_CANARY_INTERVAL_MS, DEFAULT_MAX_TIMEOUTS, DEFAULT_SHRINK_TIME_MS, randomSeed, type ConformanceOptions, type Progress } from './options.js';
 export { TargetUnreachableError } from './reachable.js';
 export type { CapacitySummary, CheckSummary, DegradationSummary, PhaseSummary, Report, ReportedFinding, ResponseTimeSummary } from './record.js';
