@@ -35,9 +35,13 @@ export interface ShapeSpec {
   readonly size: number;
 }
 
-/** The phase's groups, in the order they are sent. */
+/**
+ * The phase's groups, in the order they are sent. Held groups of eight, as many connections at
+ * once as a burst: each group's hold (HOLD_MS) is time the engine only waits, so the held
+ * requests go in three holds, not six of four (300 ms less of every run, issue 22).
+ */
 export const OVERLAP_SHAPES: readonly ShapeSpec[] = [
-  { shape: 'held', groups: 6, size: 4 },
+  { shape: 'held', groups: 3, size: 8 },
   { shape: 'burst', groups: 2, size: 8 },
   { shape: 'pipelined', groups: 2, size: 3 },
   // Last: their requests follow the distinct plants of the others.
