@@ -38,7 +38,7 @@ export interface ShapeSpec {
 /**
  * The phase's groups, in the order they are sent. Held groups of eight, as many connections at
  * once as a burst: each group's hold (HOLD_MS) is time the engine only waits, so the held
- * requests go in three holds, not six of four (300 ms less of every run, issue 22).
+ * requests go in three holds, not six of four.
  */
 export const OVERLAP_SHAPES: readonly ShapeSpec[] = [
   { shape: 'held', groups: 3, size: 8 },
