@@ -4,7 +4,7 @@
  * alternating rounds, so every ratio compares figures taken under the same machine load.
  *
  *   npm run bench -- [--rounds 5] [--duration 4] [--warmup 2] [--connections 32]
- *                    [--targets baseline,reference,prism,mock,proxy] [--profile] [--no-conform] [--strict]
+ *                    [--targets baseline,padded,reference,quiet,prism,mock,proxy] [--profile] [--no-conform] [--strict]
  *                    [--startup-runs 9] [--no-startup]
  *                    [--compare <another checkout of the kit, built>]
  *
@@ -22,7 +22,7 @@ import { hotFunctions, newestProfile, type HotFunction } from './profile.js';
 import { measureStartup, type StartupFigure } from './startup.js';
 import { describeMachine, fixed, machine, RESULTS_DIR, runMain, sleep, usage, writeResult } from './report.js';
 import { goalsLine, median, meets, pairedDifference, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
-import { baselineTarget, cpuSeconds, mockTarget, prismTarget, proxyTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
+import { baselineTarget, cpuSeconds, mockTarget, paddedTarget, PADDING_US, prismTarget, proxyTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
 import { BENCH_MIX, checkWorkload, toRequests, type Kind } from './workload.js';
 
 const parsed = (() => {
@@ -33,7 +33,7 @@ const parsed = (() => {
         duration: { type: 'string', default: '4' },
         warmup: { type: 'string', default: '2' },
         connections: { type: 'string', default: '32' },
-        targets: { type: 'string', default: 'baseline,reference,quiet,prism,mock,proxy' },
+        targets: { type: 'string', default: 'baseline,padded,reference,quiet,prism,mock,proxy' },
         profile: { type: 'boolean', default: false },
         'no-conform': { type: 'boolean', default: false },
         'startup-runs': { type: 'string', default: '9' },
@@ -69,7 +69,7 @@ const compareRoot = args.compare === undefined ? undefined : resolve(args.compar
 const compared = compareRoot === undefined ? [] : [referenceTarget({ root: compareRoot, name: 'before' })];
 /** The running reference, the proxy's upstream: the proxy comes last in the catalogue, so the reference is up by then. */
 let referenceUrl: string | undefined;
-const catalogue: readonly TargetSpec[] = [baselineTarget, referenceTarget(), referenceTarget({ name: 'quiet', quiet: true }), ...compared, prismTarget, mockTarget, proxyTarget(() => referenceUrl)];
+const catalogue: readonly TargetSpec[] = [baselineTarget, paddedTarget, referenceTarget(), referenceTarget({ name: 'quiet', quiet: true }), ...compared, prismTarget, mockTarget, proxyTarget(() => referenceUrl)];
 /** Latency of one exchange at a time, the reference direct and through the proxy: what the proxy adds to each. */
 const SINGLE = { reference: 'reference, 1 connection', proxy: 'proxy, 1 connection' } as const;
 
@@ -210,6 +210,11 @@ async function main(): Promise<number> {
     if (figures.has('reference') && figures.has('quiet')) {
       targets.push({ name: 'reference / quiet (the request log), req/s', value: pairedRatio(of('reference'), of('quiet'), rps), min: 0.95 });
       targets.push({ name: 'reference / quiet (the request log), server CPU per request', value: pairedRatio(of('reference'), of('quiet'), cpu) });
+    }
+    if (figures.has('padded') && figures.has('baseline')) {
+      // The control: what PADDING_US of work per request costs on this machine, in the same rounds.
+      targets.push({ name: `padded (baseline + ${PADDING_US} µs a request) / baseline, req/s`, value: pairedRatio(of('padded'), of('baseline'), rps) });
+      if (figures.has('reference')) targets.push({ name: 'reference / padded, req/s', value: pairedRatio(of('reference'), of('padded'), rps) });
     }
     if (figures.has('quiet') && figures.has('baseline')) targets.push({ name: 'quiet / baseline, req/s', value: pairedRatio(of('quiet'), of('baseline'), rps) });
     if (figures.has('reference') && figures.has('prism')) targets.push({ name: 'reference / prism, req/s', value: pairedRatio(of('reference'), of('prism'), rps), min: 15 });

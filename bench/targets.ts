@@ -57,6 +57,21 @@ export const baselineTarget: TargetSpec = {
   launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, join(HERE, 'baseline-server.js')] }),
 };
 
+/** Microseconds of work the `padded` target adds to each request of the bare baseline. */
+export const PADDING_US = 3;
+
+/**
+ * The baseline with PADDING_US of busy work per request: beside the baseline in the same rounds, it
+ * shows what that much of a server's own work costs here (the reference's own work per request,
+ * measured without a socket, is about as much: bench/README.md).
+ */
+export const paddedTarget: TargetSpec = {
+  name: 'padded',
+  description: `the baseline with ${PADDING_US} µs of busy work per request (what that much work costs here)`,
+  unavailable: () => undefined,
+  launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, join(HERE, 'baseline-server.js'), String(PADDING_US)] }),
+};
+
 export function referenceTarget(options: ReferenceOptions = {}): TargetSpec {
   const limits = [
     ...(options.maxEntries === undefined ? [] : ['--max-entries', String(options.maxEntries)]),

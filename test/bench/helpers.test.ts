@@ -5,7 +5,9 @@
  * `npm run bench`, never asserted in a unit test.
  */
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { measureStartup } from '../../bench/startup.js';
+import { PADDING_US, ROOT, startTarget, type TargetSpec } from '../../bench/targets.js';
 import { asEngineExchange, judgeExchange, type Exchange } from '../../bench/verdict.js';
 import { hotFunctions, type CpuProfile } from '../../bench/profile.js';
 import { goalsLine, median, meets, pairedDifference, pairedRatio, percentile, ratio, type RoundFigures, Samples, slope, summarize, table } from '../../bench/stats.js';
@@ -213,5 +215,34 @@ describe('start-up until the first line (bench/startup.ts)', () => {
 
   it('refuses a command that ends without a line: it never started', async () => {
     await expect(measureStartup(1, [{ name: 'silent', args: ['-e', '0'] }])).rejects.toThrow(/ended before printing a line/);
+  });
+});
+
+describe('the padded baseline (bench/baseline-server.ts with a padding)', () => {
+  // The built server (npm test builds first), as `npm run bench` runs it.
+  const server = (padding: string): TargetSpec => ({
+    name: `baseline ${padding}`,
+    description: 'the bench baseline',
+    unavailable: () => undefined,
+    launch: () => ({ command: process.execPath, args: [join(ROOT, 'dist', 'bench', 'baseline-server.js'), padding] }),
+  });
+
+  it(`answers every body of the mix as the bare baseline does, with ${PADDING_US} µs of work a request`, async () => {
+    const [bare, padded] = await Promise.all([startTarget(server('0')), startTarget(server(String(PADDING_US)))]);
+    try {
+      const answers = async (url: string): Promise<string[]> => {
+        const seen: string[] = [];
+        for (const kind of BENCH_MIX) {
+          const response = await fetch(url + kind.path, { method: kind.method, headers: kind.headers, body: kind.body });
+          seen.push(`${response.status} ${await response.text()}`);
+        }
+        return seen;
+      };
+      const expected = await answers(bare.url);
+      expect(expected.filter((a) => a.startsWith('200 '))).toHaveLength(7);
+      expect(await answers(padded.url)).toEqual(expected);
+    } finally {
+      await Promise.all([bare.stop(), padded.stop()]);
+    }
   });
 });
