@@ -227,7 +227,7 @@ describe('the padded baseline (bench/baseline-server.ts with a padding)', () => 
     launch: () => ({ command: process.execPath, args: [join(ROOT, 'dist', 'bench', 'baseline-server.js'), padding] }),
   });
 
-  it(`answers every body of the mix as the bare baseline does, with ${PADDING_US} µs of work a request`, async () => {
+  it(`started with a padding (${PADDING_US} µs), answers every body of the mix as the bare baseline does`, async () => {
     const [bare, padded] = await Promise.all([startTarget(server('0')), startTarget(server(String(PADDING_US)))]);
     try {
       const answers = async (url: string): Promise<string[]> => {
