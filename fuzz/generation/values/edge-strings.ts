@@ -4,6 +4,8 @@ export interface EdgeString {
   readonly value: string;
   /** What family of defects it probes, for the docs. */
   readonly family: 'whitespace' | 'unicode' | 'control' | 'syntax' | 'injection' | 'bidi' | 'surrogate' | 'redos';
+  /** A ReDoS probe's parts: `count` times `unit`, then `end` (its value); shrinking shortens the run. */
+  readonly run?: { readonly unit: string; readonly count: number; readonly end: string };
 }
 
 /** A run of one character class ended by one of another: what makes a backtracking regular expression take seconds. */
@@ -69,9 +71,14 @@ export const EDGE_STRINGS: readonly EdgeString[] = [
   { name: 'lone-low-surrogate', value: '\udc00', family: 'surrogate' },
   { name: 'reversed-surrogate-pair', value: '\udc00\ud800', family: 'surrogate' },
   { name: 'lone-surrogate-inside', value: 'Mon\udbffstera', family: 'surrogate' },
-  { name: 'letters-then-symbol', value: `${'a'.repeat(REDOS_RUN)}!`, family: 'redos' },
-  { name: 'spaces-then-letter', value: `${' '.repeat(REDOS_RUN)}a`, family: 'redos' },
-  { name: 'digits-then-letter', value: `${'1'.repeat(REDOS_RUN)}a`, family: 'redos' },
-  { name: 'words-then-symbol', value: `${'a.'.repeat(REDOS_RUN / 2)}!`, family: 'redos' },
-  { name: 'spaced-letters-then-symbol', value: `${'a '.repeat(REDOS_RUN / 2)}!`, family: 'redos' },
+  redos('letters-then-symbol', 'a', REDOS_RUN, '!'),
+  redos('spaces-then-letter', ' ', REDOS_RUN, 'a'),
+  redos('digits-then-letter', '1', REDOS_RUN, 'a'),
+  redos('words-then-symbol', 'a.', REDOS_RUN / 2, '!'),
+  redos('spaced-letters-then-symbol', 'a ', REDOS_RUN / 2, '!'),
 ];
+
+/** A ReDoS probe: a run of `count` units, then `end`. */
+function redos(name: string, unit: string, count: number, end: string): EdgeString {
+  return { name, value: `${unit.repeat(count)}${end}`, family: 'redos', run: { unit, count, end } };
+}
