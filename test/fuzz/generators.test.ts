@@ -11,7 +11,7 @@ import { essence } from '../../fuzz/judging/index.js';
 import { CREDENTIAL_VARIANTS } from '../../fuzz/judging/credential-table.js';
 import { coverageCases, KINDS, REQUEST_EXTRAS, requestArbitrary } from '../../fuzz/generation/kinds/index.js';
 import { ESCAPED_QUERIES } from '../../fuzz/generation/kinds/framing.js';
-import { LONG_STRING } from '../../fuzz/generation/values/strings.js';
+import { LONG_STRING, stringArbitrary } from '../../fuzz/generation/values/strings.js';
 import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../../fuzz/judging/leniencies.js';
 import type { RequestCase } from '../../fuzz/types.js';
 
@@ -261,5 +261,25 @@ describe('no regression in what is generated', () => {
       return `${c.kind} | ${c.variant} | ${c.headers['content-type'] ?? '-'} | ${c.headers.authorization ?? '-'} | ${c.setup.length} | ${JSON.stringify(shown)}`;
     });
     expect(lines.join('\n')).toMatchSnapshot();
+  });
+});
+
+describe('the ReDoS probes among the edge strings', () => {
+  // Slow on a run of 20 or more of one word character ended by another (a backtracking pattern).
+  const slow = (s: string): boolean => /^(\w)\1{19,}[^\w\s]$/.test(s);
+  const probe = `${'a'.repeat(64)}!`;
+
+  it('shrink to the shortest run that is still slow, not only to another edge', () => {
+    const strings = stringArbitrary({ type: 'string' }).map((model) => (model.kind === 'string' ? model.value : ''));
+    let fromProbe = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const found = fc.check(fc.property(strings, (s) => !slow(s)), { seed, numRuns: 2000, endOnFailure: true });
+      if (!found.failed || found.counterexample?.[0] !== probe) continue;
+      fromProbe++;
+      const shrunk = fc.check(fc.property(strings, (s) => !slow(s)), { seed, numRuns: 2000 });
+      expect(shrunk.counterexample?.[0], `seed ${seed}`).toBe(`${'a'.repeat(20)}!`);
+    }
+    // The probe was the first slow string of some seeds: the case this test is about was met.
+    expect(fromProbe).toBeGreaterThan(0);
   });
 });
