@@ -20,6 +20,7 @@ import {
   isJsonObject,
   isLosslessNumber,
   loadContract,
+  mediaTypeEssence,
   parseJson,
   resourcePatterns,
   stringifyJson,
@@ -190,8 +191,7 @@ export function readResponse(operation: OperationContract, status: number, conte
   const declared = operation.declaredStatuses.includes(status) ? operation.response(status) : undefined;
   if (!declared) return fail(`the status is not declared in ${contract.file} (declared: ${operation.declaredStatuses.join(', ')})`);
   if (declared.mediaTypes.length === 0) return { status, body: undefined };
-  const essence = (contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
-  if (!declared.mediaTypes.includes(essence)) return fail(`content-type ${contentType ?? '(none)'} is not ${declared.mediaTypes.join(' or ')}`);
+  if (!declared.mediaTypes.includes(mediaTypeEssence(contentType))) return fail(`content-type ${contentType ?? '(none)'} is not ${declared.mediaTypes.join(' or ')}`);
   let value: JsonValue;
   try {
     value = parseJson(bodyText);
