@@ -349,11 +349,13 @@ function compileOperation(found: Located, sources: Sources, located: readonly Lo
     }, sources.refuse);
   const responses = Object.entries(asRecord(operation.responses)).map(([status, raw]) => compileResponse(status, raw, `${base}/responses/${status}`, sources, links));
   const declaredStatuses = responses.map((r) => Number(r.status)).filter(Number.isInteger).sort((a, b) => a - b);
+  const { security, securedBy } = compileSecurity(operation.security ?? sources.document.security, operation.security === undefined ? '/security' : `${base}/security`, sources);
   return {
     operationId: found.id,
     method: method.toUpperCase(),
     path,
-    ...compileSecurity(operation.security ?? sources.document.security, operation.security === undefined ? '/security' : `${base}/security`, sources),
+    security,
+    securedBy,
     parameters,
     requestBody: compileRequestBody(operation.requestBody, `${base}/requestBody`, sources),
     responses,
