@@ -17,6 +17,7 @@
 import {
   exactInteger,
   formatIssues,
+  httpBearer,
   isJsonObject,
   isLosslessNumber,
   loadContract,
@@ -178,8 +179,8 @@ export async function callOperation(operation: OperationContract, baseUrl: strin
     if (value !== undefined) headers[parameter.name.toLowerCase()] = styledText(parameter, value);
   }
   if (request.body !== undefined) headers['content-type'] = 'application/json';
-  // RFC 6750, section 2.1: the Authorization request header field with the Bearer scheme.
-  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  // The kit's clients hold one bearer token (RFC 6750), sent to every operation.
+  if (token !== undefined) headers.authorization = httpBearer.write(token);
   const response = await fetch(operationUrl(operation, baseUrl, request), {
     method: operation.method,
     headers,

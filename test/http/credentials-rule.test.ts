@@ -16,6 +16,7 @@ const exact = (name: string, credential: CredentialLocation): SchemeInUse => {
     name: `test ${name}`,
     serves: () => true,
     credentialIn: () => credential,
+    write: (value) => value,
     judge: (value) => (value === undefined ? { outcome: 'absent', reason: `${name}: missing` } : value === 'secret' ? CREDENTIAL_ACCEPTED : { outcome: 'rejected', reason: `${name}: not accepted` }),
     challenge: (refusal) => `Test-${name} ${refusal.outcome}`,
   };

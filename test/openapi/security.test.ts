@@ -51,6 +51,11 @@ describe('HTTP bearer (RFC 6750)', () => {
     expect(judge(authorization)).toEqual({ outcome, reason });
   });
 
+  it('writes a token as the Authorization header carries it, and reads it back accepted', () => {
+    expect(httpBearer.write('good-token')).toBe('Bearer good-token');
+    expect(judge(httpBearer.write('good-token'))).toEqual({ outcome: 'accepted' });
+  });
+
   it('challenges without an error code when no bearer credentials came, with invalid_token otherwise', () => {
     expect(httpBearer.challenge({ outcome: 'absent', reason: '' })).toBe('Bearer realm="plant-store"');
     expect(httpBearer.challenge({ outcome: 'malformed', reason: '' })).toBe('Bearer realm="plant-store", error="invalid_token"');

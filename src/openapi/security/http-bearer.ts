@@ -21,6 +21,8 @@ export const httpBearer: SecuritySchemeType = {
   // The scheme's name is case-insensitive (RFC 9110, section 11.1), in the contract as on the wire.
   serves: (scheme) => scheme.type === 'http' && typeof scheme.scheme === 'string' && scheme.scheme.toLowerCase() === 'bearer',
   credentialIn: () => AUTHORIZATION,
+  // RFC 6750, section 2.1: the Authorization request header field with the Bearer scheme.
+  write: (token) => `Bearer ${token}`,
   judge: (authorization, accept) => {
     // Only SP and HTAB surround a field value (RFC 9110, section 5.5): trim() would also take away a
     // U+00A0 (a byte 0xA0), which is no whitespace in HTTP, and accept `Bearer <token><U+00A0>`.

@@ -36,6 +36,8 @@ export interface SecuritySchemeType {
   serves(scheme: Schema): boolean;
   /** Where a request carries the credential of this securityScheme object. */
   credentialIn(scheme: Schema): CredentialLocation;
+  /** A credential (a token, a key) as a request carries it at `credentialIn`: `Bearer <token>`. */
+  write(credential: string): string;
   /** The credential as the request carries it (undefined: not there), judged against `accept`. */
   judge(credential: string | undefined, accept: CredentialPolicy): CredentialJudgement;
   /** The `WWW-Authenticate` value of the 401 that refuses it (RFC 9110, section 11.6.1). */
