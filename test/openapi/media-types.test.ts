@@ -53,6 +53,11 @@ describe('the registry', () => {
     expect(codecFor('application/xml', [suffixed])).toBeUndefined();
   });
 
+  it('hands a codec without a text step every byte as one character, and skips the steps it lacks', () => {
+    const bytesCodec: MediaTypeCodec = { name: 'bytes', essences: ['application/octet-stream'], validation: 'none', parse: (text) => text, encode: () => new Uint8Array() };
+    expect(decodeBody(bytesCodec, Uint8Array.from([0x00, 0x80, 0x9f, 0xfe, 0xff]), LIMITS)).toBe('\u0000\u0080\u009f\u00fe\u00ff');
+  });
+
   it('gives the bundled contract’s bodies their codec', () => {
     const operation = loadContract().findOperation('POST', '/plants');
     expect(operation?.requestBody?.codec).toBe(jsonCodec);
