@@ -5,4 +5,7 @@
 export * from './contract.js';
 export * from './json.js';
 export * from './load.js';
+export * from './parameter-styles/index.js';
+export * from './media-types/index.js';
 export * from './resources.js';
+export * from './security/index.js';
