@@ -5,4 +5,5 @@
 export * from './contract.js';
 export * from './json.js';
 export * from './load.js';
+export * from './refusal.js';
 export * from './resources.js';
