@@ -26,10 +26,19 @@ async function bannerOf(started: Run, until: string, timeoutMs = 20_000): Promis
   return started.stdout();
 }
 
-async function stop(started: Run): Promise<void> {
-  started.child.kill('SIGTERM');
-  await started.exit;
+/** Runs `plant-store <args>` until its banner names `until`, hands `use` its URL and banner and standard error, then stops it. */
+async function served(args: readonly string[], until: string, use: (url: string, banner: string, stderr: () => string) => Promise<void> | void): Promise<void> {
+  const started = run(args);
+  try {
+    const banner = await bannerOf(started, until, args[0] === 'mock' ? 30_000 : 20_000);
+    await use(/listening on (http:\/\/[^\s,]+)/.exec(banner)?.[1] ?? '', banner, started.stderr);
+  } finally {
+    started.child.kill('SIGTERM');
+    await started.exit;
+  }
 }
+
+const SPLIT_EXAMPLE = fileURLToPath(new URL('../../examples/contracts/nursery-split/openapi.yaml', import.meta.url));
 
 const JSON_HEADERS = { authorization: 'Bearer secret', 'content-type': 'application/json' };
 
@@ -48,77 +57,74 @@ describe.concurrent('--contract in every version and shape', () => {
   });
 
   it('serve --contract a 3.0 contract: the banner names 3.0 and the unknown format; bounds and nullable hold over the socket', async ({ expect }) => {
-    const started = run(['serve', '--port', '0', '--token', 'secret', '--contract', fixture('openapi-3.0.yaml')]);
-    try {
-      const banner = await bannerOf(started, 'operations:');
+    await served(['serve', '--port', '0', '--token', 'secret', '--contract', fixture('openapi-3.0.yaml')], 'operations:', async (url, banner, stderr) => {
       expect(banner).toContain('; OpenAPI 3.0.3, read as 3.1)');
       expect(banner).toContain('    - the format greenhouse-room-code (accepted as its type: the kit does not check it) at /components/schemas/NewReading/properties/room/format\n');
-      const url = /listening on (http:\/\/[^\s,]+)/.exec(banner)?.[1] ?? '';
       const post = (body: string) => fetch(`${url}/readings`, { method: 'POST', headers: JSON_HEADERS, body });
       expect((await post('{"sensor":"a","celsius":-40,"humidity":5}')).status).toBe(400);
       expect((await post('{"sensor":"a","celsius":20,"humidity":100}')).status).toBe(400);
       expect((await post('{"sensor":"a","celsius":20,"humidity":5,"note":null,"room":"anything"}')).status).toBe(201);
-      expect(started.stderr()).toBe('');
-    } finally {
-      await stop(started);
-    }
+      expect(stderr()).toBe('');
+    });
   });
 
   it('serve --contract a Swagger 2.0 contract answers its create from the upgraded example', async ({ expect }) => {
-    const started = run(['serve', '--port', '0', '--token', 'secret', '--contract', fixture('swagger-2.yaml')]);
-    try {
-      const banner = await bannerOf(started, 'operations:');
+    await served(['serve', '--port', '0', '--token', 'secret', '--contract', fixture('swagger-2.yaml')], 'operations:', async (url, banner, stderr) => {
       expect(banner).toContain('; Swagger 2.0, read as 3.1)');
-      const url = /listening on (http:\/\/[^\s,]+)/.exec(banner)?.[1] ?? '';
       const refused = await fetch(`${url}/seeds`, { method: 'POST', headers: JSON_HEADERS, body: '{"species":"x","germination":100}' });
       expect(refused.status).toBe(400);
       const stored = await fetch(`${url}/seeds`, { method: 'POST', headers: JSON_HEADERS, body: '{"species":"x","origin":null}' });
       expect(stored.status).toBe(201);
-      expect(started.stderr()).toBe('');
-    } finally {
-      await stop(started);
-    }
+      expect(stderr()).toBe('');
+    });
   });
 
   it('serve --contract a contract split over files serves what its files declare', async ({ expect }) => {
-    const started = run(['serve', '--port', '0', '--token', 'secret', '--contract', fixture('split/openapi.yaml')]);
-    try {
-      const banner = await bannerOf(started, 'operations:');
+    await served(['serve', '--port', '0', '--token', 'secret', '--contract', fixture('split/openapi.yaml')], 'operations:', async (url, banner) => {
       expect(banner).toContain('operations: POST /trays, GET /trays/{trayId}');
-      const url = /listening on (http:\/\/[^\s,]+)/.exec(banner)?.[1] ?? '';
       const refused = await fetch(`${url}/trays`, { method: 'POST', headers: JSON_HEADERS, body: '{"cells":0}' });
       expect(refused.status).toBe(400);
       expect(await refused.json()).toHaveProperty('message');
       expect((await fetch(`${url}/trays/0`, { headers: JSON_HEADERS })).status).toBe(400);
-    } finally {
-      await stop(started);
-    }
+    });
   });
 
   it('serve --contract with callbacks and webhooks starts, naming them as not exercised', async ({ expect }) => {
-    const started = run(['serve', '--port', '0', '--token', 'secret', '--contract', fixture('callbacks-webhooks.yaml')]);
-    try {
-      const banner = await bannerOf(started, 'operations:');
+    await served(['serve', '--port', '0', '--token', 'secret', '--contract', fixture('callbacks-webhooks.yaml')], 'operations:', (_url, banner, stderr) => {
       expect(banner).toContain('  not exercised or checked (docs/contracts.md):\n    - webhooks (not exercised: the kit sends no requests of its own) at 2 places: /webhooks/plantWatered, /webhooks/plantWilted\n    - callbacks (not exercised: the kit sends no requests of its own) at /paths/~1subscriptions/post/callbacks/dry\n');
-    } finally {
-      await stop(started);
-    }
+      expect(stderr()).toBe('');
+    });
   });
 
   it('mock --contract a 3.0 contract: the banner names its version, and the mock answers from the upgraded contract', async ({ expect }) => {
-    const started = run(['mock', '--port', '0', '--contract', fixture('openapi-3.0.yaml')]);
-    try {
-      const banner = await bannerOf(started, 'operations:', 30_000);
+    await served(['mock', '--port', '0', '--contract', fixture('openapi-3.0.yaml')], 'operations:', async (url, banner, stderr) => {
       expect(banner).toContain('; OpenAPI 3.0.3, read as 3.1)');
-      const url = /listening on (http:\/\/[^\s,]+)/.exec(banner)?.[1] ?? '';
       const refused = await fetch(`${url}/readings`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: 'Bearer any-token' }, body: '{"sensor":"a","celsius":-40,"humidity":5}' });
       expect(refused.status).toBe(400);
       const created = await fetch(`${url}/readings`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: 'Bearer any-token' }, body: '{"sensor":"a","celsius":20,"humidity":5}' });
       expect(created.status).toBe(201);
-      expect(started.stderr()).toBe('');
-    } finally {
-      await stop(started);
-    }
+      expect(stderr()).toBe('');
+    });
+  });
+
+  it('serve --contract the split example: stateful over its files, a create then a read of the same tray', async ({ expect }) => {
+    await served(['serve', '--port', '0', '--token', 'secret', '--contract', SPLIT_EXAMPLE], 'operations:', async (url, banner) => {
+      expect(banner).toContain('operations: GET /trays, POST /trays, GET /trays/{id}, DELETE /trays/{id}');
+      expect((await fetch(`${url}/trays`, { method: 'POST', headers: JSON_HEADERS, body: '{"id":7,"cells":0}' })).status).toBe(400);
+      expect((await fetch(`${url}/trays`, { method: 'POST', headers: JSON_HEADERS, body: '{"id":7,"cells":24,"crop":"basil"}' })).status).toBe(201);
+      const read = await fetch(`${url}/trays/7`, { headers: JSON_HEADERS });
+      expect(await read.json()).toEqual({ id: 7, cells: 24, crop: 'basil' });
+    });
+  });
+
+  it('mock --contract the split example starts and answers a read from its files', async ({ expect }) => {
+    await served(['mock', '--port', '0', '--contract', SPLIT_EXAMPLE], 'operations:', async (url, banner, stderr) => {
+      expect(banner).toContain('Nursery trays (split example) 1.0.0-example');
+      const read = await fetch(`${url}/trays/7`, { headers: { authorization: 'Bearer any-token' } });
+      expect(read.status).toBe(200);
+      expect(await read.json()).toHaveProperty('cells');
+      expect(stderr()).toBe('');
+    });
   });
 
   it.for(['serve', 'mock', '--version'])('%s --contract with a remote $ref exits 2 naming its URL, fetching nothing', async (command, { expect }) => {
