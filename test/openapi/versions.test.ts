@@ -14,6 +14,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { compileContract, formatFeatures, loadContract, openContract, parseJson, UnsupportedContractError, type Contract, type Schema } from '../../src/openapi/index.js';
 import { upgradeDocument } from '../../src/openapi/upgrade.js';
+import { generateTypesOf } from '../../contracts/generate-types.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url));
 const valid = (contract: Contract, component: string, value: unknown): boolean => contract.validatorForComponent(component)(parseJson(JSON.stringify(value))).valid;
@@ -91,6 +92,12 @@ describe('Swagger 2.0, upgraded to 3.1', async () => {
     expect(valid(contract, 'NewSeed', { species: 'x', germination: 100 })).toBe(false);
     expect(valid(contract, 'NewSeed', { species: 'x', germination: 99.5 })).toBe(true);
     expect(operation(contract, 'storeSeed').response(201)?.example).toEqual(parseJson('{"id":7,"species":"Helianthus annuus","origin":null}'));
+  });
+
+  it('generate:types writes its types from the upgraded document: x-nullable is `| null`', async () => {
+    const types = await generateTypesOf(contract);
+    expect(types).toMatch(/origin\?: string \| null;/);
+    expect(types).toContain('storeSeed: {');
   });
 
   const swagger = (extra: Record<string, unknown>): Record<string, unknown> => ({ swagger: '2.0', info: { title: 't', version: '1' }, ...extra });
