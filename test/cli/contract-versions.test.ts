@@ -30,7 +30,7 @@ async function bannerOf(started: Run, until: string, timeoutMs = 20_000): Promis
 async function served(args: readonly string[], until: string, use: (url: string, banner: string, stderr: () => string) => Promise<void> | void): Promise<void> {
   const started = run(args);
   try {
-    const banner = await bannerOf(started, until, args[0] === 'mock' ? 30_000 : 20_000);
+    const banner = await bannerOf(started, until, args[0] === 'serve' ? 20_000 : 30_000);
     await use(/listening on (http:\/\/[^\s,]+)/.exec(banner)?.[1] ?? '', banner, started.stderr);
   } finally {
     started.child.kill('SIGTERM');
@@ -93,6 +93,13 @@ describe.concurrent('--contract in every version and shape', () => {
     await served(['serve', '--port', '0', '--token', 'secret', '--contract', fixture('callbacks-webhooks.yaml')], 'operations:', (_url, banner, stderr) => {
       expect(banner).toContain('  not exercised or checked (docs/contracts.md):\n    - webhooks (not exercised: the kit sends no requests of its own) at 2 places: /webhooks/plantWatered, /webhooks/plantWilted\n    - callbacks (not exercised: the kit sends no requests of its own) at /paths/~1subscriptions/post/callbacks/dry\n');
       expect(stderr()).toBe('');
+    });
+  });
+
+  it('start --contract names what it leaves unchecked once, for both servers', async ({ expect }) => {
+    await served(['start', '--port', '0', '--mock-port', '0', '--contract', fixture('callbacks-webhooks.yaml')], 'Ctrl-C stops both.', (_url, banner) => {
+      expect(banner.split('- webhooks (not exercised').length).toBe(2);
+      expect(banner.split('- callbacks (not exercised').length).toBe(2);
     });
   });
 
