@@ -172,11 +172,24 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
   ajv.addSchema({ ...document, $id: DOCUMENT_ID });
 
   const compiled = new Map<string, BodyValidator>();
+  // A schema ajv cannot compile (`type: strng`, a 3.0 keyword out of place) is refused with where
+  // it is, beside every other refusal, rather than thrown from inside ajv; its validator is never run.
+  const compileAt = (pointer: string): BodyValidator => {
+    try {
+      const validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
+      return (value) => runValidator(validate, value);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      refuse(`a schema ajv cannot compile as JSON Schema 2020-12 (${reason})`, pointer);
+      return () => {
+        throw new Error(`the schema at ${pointer} cannot be compiled: ${reason}`);
+      };
+    }
+  };
   const validatorAt = (pointer: string): BodyValidator => {
     let validator = compiled.get(pointer);
     if (!validator) {
-      const validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
-      validator = (value) => runValidator(validate, value);
+      validator = compileAt(pointer);
       compiled.set(pointer, validator);
     }
     return validator;

@@ -281,6 +281,12 @@ describe('a refusal', () => {
     expect(message).toBe('the contract many.yaml uses what the kit cannot serve exactly (docs/contracts.md):\n  - the media type application/xml at 40 places: /paths/~1p0/get/responses/200/content/application~1xml, /paths/~1p1/get/responses/200/content/application~1xml, /paths/~1p2/get/responses/200/content/application~1xml and 37 more');
   });
 
+  it('names a schema ajv cannot compile with where it is, instead of throwing from inside ajv', () => {
+    const schema = { type: 'object', properties: { x: { nullable: true } } };
+    const document = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { post: { requestBody: { content: { 'application/json': { schema } } }, responses: { '200': { description: 'ok' } } } } } };
+    expect(() => compileContract(document, 'n.yaml')).toThrow('  - a schema ajv cannot compile as JSON Schema 2020-12 ("nullable" cannot be used without "type") at /paths/~1a/post/requestBody/content/application~1json/schema');
+  });
+
   it('the fixtures are written for these tests: each parses as the version it claims', () => {
     for (const [name, key, version] of [['swagger-2.yaml', 'swagger', '2.0'], ['openapi-3.0.yaml', 'openapi', '3.0.3'], ['openapi-3.2.yaml', 'openapi', '3.2.0']] as const) {
       expect((parseYaml(readFileSync(fixture(name), 'utf8')) as Schema)[key]).toBe(version);
