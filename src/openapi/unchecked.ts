@@ -33,8 +33,8 @@ export function namedUnchecked(document: Schema, note: RefuseFeature): void {
     }
     if (!v32) continue;
     // OpenAPI 3.2, section 4.8.9: the QUERY method and other methods in additionalOperations.
-    if (item.query !== undefined) note('the QUERY method (OpenAPI 3.2; not served: a request gets 405)', `${at}/query`);
-    for (const method of Object.keys(asRecord(item.additionalOperations))) note(`the method ${method} in additionalOperations (OpenAPI 3.2; not served: a request gets 405)`, `${at}/additionalOperations/${encodePointerSegment(method)}`);
+    if (item.query !== undefined) note('the QUERY method (OpenAPI 3.2; not served)', `${at}/query`);
+    for (const method of Object.keys(asRecord(item.additionalOperations))) note(`the method ${method} in additionalOperations (OpenAPI 3.2; not served)`, `${at}/additionalOperations/${encodePointerSegment(method)}`);
   }
   if (v32) noteItemSchemas(document, note);
 }

@@ -96,6 +96,17 @@ describe.concurrent('--contract in every version and shape', () => {
     });
   });
 
+  it.for(['serve', 'mock'])('%s --contract a 3.2 contract names what 3.2 adds and the kit does not serve, and answers the rest', async (command, { expect }) => {
+    await served([command, '--port', '0', '--token', 'secret', '--contract', fixture('openapi-3.2.yaml')].filter((arg) => command === 'serve' || !['--token', 'secret'].includes(arg)), 'operations:', async (url, banner, stderr) => {
+      expect(banner).toContain('; OpenAPI 3.2.0)');
+      expect(banner).toContain('    - the QUERY method (OpenAPI 3.2; not served) at /paths/~1heaps/query\n');
+      expect(banner).toContain('    - the method LINK in additionalOperations (OpenAPI 3.2; not served) at /paths/~1heaps/additionalOperations/LINK\n');
+      const heaps = await fetch(`${url}/heaps`, { headers: { authorization: 'Bearer secret' } });
+      expect(await heaps.json()).toEqual([{ id: 1, name: 'north' }]);
+      expect(stderr()).toBe('');
+    });
+  });
+
   it('start --contract names what it leaves unchecked once, for both servers', async ({ expect }) => {
     await served(['start', '--port', '0', '--mock-port', '0', '--contract', fixture('callbacks-webhooks.yaml')], 'Ctrl-C stops both.', (_url, banner) => {
       expect(banner.split('- webhooks (not exercised').length).toBe(2);
