@@ -5,6 +5,7 @@
  * never fetched: a contract that changes with someone else's server is not a single source of
  * truth, and loading must not reach the network.
  */
+import { dirname, relative } from 'node:path';
 import type { Schema, Unsupported } from './types.js';
 import { eachObject } from './walk.js';
 
@@ -39,27 +40,19 @@ export type Bundled = { readonly document: Schema } | { readonly refused: readon
 
 /**
  * The document of `file` with every `$ref` to another file bundled in (each file's part placed
- * once, later `$ref`s to it made local). `$ref`s inside the files it refers to that point to a
- * URL are caught by a resolver that records them and answers an empty object: nothing is fetched.
+ * once, later `$ref`s to it made local). The files are read first; a `$ref` to a URL in any of
+ * them is refused, named with the file and the pointer where it stands. The resolver for URLs
+ * records and answers an empty object: nothing is fetched.
  */
 export async function bundleDocument(file: string, document: Schema): Promise<Bundled> {
   const remote = externalRefs(document).filter(({ ref }) => isRemoteRef(ref));
   if (remote.length > 0) return { refused: remote.map(({ ref, pointer }) => ({ feature: remoteRefFeature(ref), pointer })) };
   const { default: RefParser } = await import('@apidevtools/json-schema-ref-parser');
-  const fetched: Unsupported[] = [];
-  const bundled = await RefParser.bundle(file, document, {
-    resolve: {
-      http: false,
-      remote: {
-        order: 1,
-        canRead: REMOTE,
-        read: (info: { url: string }) => {
-          // A $ref in a file beside the contract; its place in that file is not known here.
-          fetched.push({ feature: `${remoteRefFeature(info.url)}, in a file the contract refers to`, pointer: '' });
-          return '{}';
-        },
-      },
-    },
-  });
-  return fetched.length > 0 ? { refused: fetched } : { document: bundled as Schema };
+  const options = { resolve: { http: false as const, remote: { order: 1, canRead: REMOTE, read: () => '{}' } } };
+  const files = (await RefParser.resolve(file, document, options)).values() as Record<string, unknown>;
+  const refused = Object.entries(files).flatMap(([path, content]) =>
+    isRemoteRef(path) ? [] : externalRefs(content).filter(({ ref }) => isRemoteRef(ref)).map(({ ref, pointer }) => ({ feature: remoteRefFeature(ref), pointer: `${relative(dirname(file), path)}#${pointer}` })),
+  );
+  if (refused.length > 0) return { refused };
+  return { document: await RefParser.bundle<Schema>(file, document, options) };
 }

@@ -188,7 +188,7 @@ describe('contracts over several files', () => {
       const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/pot.json`;
       writeFileSync(join(dir, 'remote.yaml'), `openapi: 3.1.0\ninfo: { title: r, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200': { $ref: 'part.yaml#/Ok' }\n`);
       writeFileSync(join(dir, 'part.yaml'), `Ok:\n  description: ok\n  content:\n    application/json:\n      schema: { $ref: '${url}' }\n`);
-      await expect(openContract(join(dir, 'remote.yaml'))).rejects.toThrow(`the remote $ref ${url}`);
+      await expect(openContract(join(dir, 'remote.yaml'))).rejects.toThrow(`  - the remote $ref ${url} (the kit fetches nothing; save it beside the contract and refer to the file) at part.yaml#/Ok/content/application~1json/schema`);
       await expect(openContract(fixture('remote-ref.yaml'))).rejects.toSatisfy((error: unknown) => {
         const refused = (error as UnsupportedContractError).unsupported.map((u) => `${u.feature} at ${u.pointer}`);
         return refused.length === 2 && refused[0]?.startsWith('the remote $ref http://127.0.0.1:9/schemas/pot.yaml#/Pot') === true && refused[1]?.includes('https://example.invalid/problem.json') === true;
