@@ -24,7 +24,7 @@ export { formatReport, runConformance, TargetUnreachableError, toHtml, type Conf
 export { createClient, createPlant, UnexpectedResponseError, type AnyResult, type ClientOptions, type CreatePlantResult, type CreatePlantStatus, type ErrorBody, type NewPlant, type OperationClient, type OperationInput, type OperationResult, type Plant } from '../contracts/client.js';
 
 // The contract: openapi.yaml, its operations and validators, and JSON that keeps every digit.
-export { loadContract, parseJson, stringifyJson, UnsupportedContractError, type BodyValidator, type Contract, type JsonValue, type OperationContract, type Validation, type ValidationIssue } from '../src/openapi/index.js';
+export { loadContract, openContract, parseJson, stringifyJson, UnsupportedContractError, type BodyValidator, type Contract, type JsonValue, type OperationContract, type Validation, type ValidationIssue } from '../src/openapi/index.js';
 export type { components, operations, paths } from '../contracts/openapi-types.js';
 
 /** The absolute path of the kit's openapi.yaml (also `import.meta.resolve('plant-store-kit/openapi.yaml')`). */

@@ -9,7 +9,7 @@ import { createMock } from '../mock/index.js';
 import { describeExchange, listenProxy, type ProxiedExchange, type ProxySummary } from '../proxy/index.js';
 import { createJournal, isWellFormedToken, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type JournalVerdict, type ProxyVerdict, type RunningServer, type Verdict } from '../src/http/index.js';
 import { createApp } from '../src/reference/index.js';
-import { loadContract, type Contract } from '../src/openapi/index.js';
+import { openContract, type Contract } from '../src/openapi/index.js';
 
 /** Where a server listens and what it logs; the same for both servers. */
 export interface ListenSettings {
@@ -24,15 +24,16 @@ export interface ListenSettings {
   /** Serve the admin path `/__plant-store/` (the journal as JSON and its live page); default true. */
   readonly admin?: boolean;
   /**
-   * The contract served or checked: a loaded one, or the file of an OpenAPI 3.1 document; default
+   * The contract served or checked: a loaded one, or the file of an OpenAPI document (3.1 or 3.2;
+   * Swagger 2.0 and 3.0 upgraded, other files bundled: docs/contracts.md); default
    * the kit's openapi.yaml. A contract with a feature the kit cannot honour is refused (docs/contracts.md).
    */
   readonly contract?: Contract | string;
 }
 
-/** The contract a server is given: loaded from its file, or the kit's own. */
-function contractOf(given: Contract | string | undefined): Contract {
-  return typeof given === 'string' ? loadContract(given) : (given ?? loadContract());
+/** The contract a server is given: read from its file (upgraded and bundled as needed), or the kit's own. */
+async function contractOf(given: Contract | string | undefined): Promise<Contract> {
+  return typeof given === 'string' ? openContract(given) : (given ?? openContract());
 }
 
 export interface StartReferenceOptions extends ListenSettings {
@@ -162,7 +163,7 @@ export async function startReference(options: StartReferenceOptions = {}): Promi
   // With no token configured the server is still closed: one is generated and handed back.
   const tokens = given.length > 0 ? given : [generateToken()];
   const journal = keep ? journalFor(journalSize) : undefined;
-  const running = await listen(createApp({ tokens, ...limits, journal, admin, contract: contractOf(contract) }), { port, host, ...(log ? { log } : {}) });
+  const running = await listen(createApp({ tokens, ...limits, journal, admin, contract: await contractOf(contract) }), { port, host, ...(log ? { log } : {}) });
   const server = started(running, tokens[0] as string);
   return journal ? journaled(server, journal) : server;
 }
@@ -174,7 +175,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
   const { port = 0, host = '127.0.0.1', log, token = generateToken(), journal: keep = true, journalSize, admin, contract, ...behaviour } = options;
   checkToken(token, 'token');
   const journal = keep ? journalFor(journalSize) : undefined;
-  const mock = await createMock({ ...behaviour, journal, admin, contract: contractOf(contract) });
+  const mock = await createMock({ ...behaviour, journal, admin, contract: await contractOf(contract) });
   // Answers held back by `delayMs` are not worth waiting for: a second after close() they are cut.
   const running = await listen(mock, { port, host, shutdownGraceMs: 1_000, ...(log ? { log } : {}) });
   const server = started(running, token);
@@ -194,7 +195,7 @@ export async function startProxy(options: StartProxyOptions): Promise<StartedPro
   const journal = keep ? journalFor<ProxyVerdict>(journalSize) : undefined;
   const running = await listenProxy({
     ...behaviour,
-    contract: contractOf(contract),
+    contract: await contractOf(contract),
     journal,
     port,
     host,

@@ -15,7 +15,7 @@ import { crash, EXIT_CODE_MEANINGS, HELD, outcomeOf, settle, type Outcome } from
 import { serve } from './serve.js';
 import { start } from './start.js';
 import { verify } from './verify.js';
-import { contractIn } from './options.js';
+import { contractIn, openContractsIn } from './options.js';
 import { versionReport } from './version.js';
 
 /**
@@ -69,6 +69,7 @@ export function program(io: Io = PROCESS_IO, onOutcome: (outcome: Outcome) => vo
 export async function main(argv: readonly string[], io: Io = PROCESS_IO): Promise<number> {
   let outcome: Outcome = HELD;
   try {
+    await openContractsIn(argv);
     await program(io, (reached) => (outcome = reached), argv).parseAsync([...argv], { from: 'user' });
   } catch (error) {
     outcome = outcomeOf(error);

@@ -16,7 +16,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_JOURNAL_SIZE, isWellFormedToken, MAX_JOURNAL_SIZE } from '../src/http/index.js';
-import { loadContract, type Contract } from '../src/openapi/index.js';
+import { loadContract, openContract, type Contract, type ContractHeading } from '../src/openapi/index.js';
 import { UsageError } from './outcome.js';
 
 /**
@@ -119,10 +119,23 @@ export function absoluteHttpUrl(text: string): string {
  * a contract with a feature the kit cannot honour, is bad usage naming it (docs/contracts.md).
  */
 export const contract: CliOption<Contract, true> = {
-  ...option<Contract>('--contract <file>', "the OpenAPI 3.1 contract to use instead of the kit's bundled openapi.yaml", readContract),
+  ...option<Contract>('--contract <file>', "the OpenAPI contract (3.1 or 3.2; 3.0 and Swagger 2.0 are upgraded, $refs to files beside it bundled) to use instead of the kit's bundled openapi.yaml", readContract),
   present: true,
   complete: (value) => value ?? loadContract(),
 };
+
+/**
+ * Reads ahead every file `--contract` names in `argv` (`--contract C`, `--contract=C`), so that
+ * what takes a dynamic import - upgrading a Swagger 2.0 or OpenAPI 3.0 document, bundling the
+ * files a contract refers to - is done before commander parses the line, whose option parsers are
+ * synchronous: readContract then finds the contract, or the error reading it gave, where
+ * loadContract keeps them. Errors are not thrown here: they are the option's, reported as it
+ * reports them. Nothing is read without --contract: the bundled contract's start-up is unchanged.
+ */
+export async function openContractsIn(argv: readonly string[]): Promise<void> {
+  const files = argv.flatMap((arg, index) => (arg === '--contract' ? [argv[index + 1]] : arg.startsWith('--contract=') ? [arg.slice('--contract='.length)] : []));
+  for (const file of files) if (file !== undefined && file !== '') await openContract(file).catch(() => undefined);
+}
 
 /** The rule of --contract: a file holding a contract the kit can honour exactly. */
 export function readContract(file: string): Contract {
@@ -151,9 +164,12 @@ export function contractIn(argv: readonly string[], writeErr: (text: string) => 
   return reader.opts<{ contract?: Contract }>().contract;
 }
 
-/** The contract as banners and reports name it: title, version and file. */
-export function describeContract(given: Contract): string {
-  return `${given.title} ${given.version} (${given.file})`;
+/**
+ * The contract as banners and reports name it: title, version and file, and the OpenAPI version
+ * it was written in where that is not 3.1 (`OpenAPI 3.0.3, read as 3.1`).
+ */
+export function describeContract(given: ContractHeading): string {
+  return `${given.title} ${given.version} (${given.file}${given.writtenIn === undefined ? '' : `; ${given.writtenIn}`})`;
 }
 
 /** Where a server listens (serve, mock, start); each gives its own default port. */

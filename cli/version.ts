@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultContractFile, readHeading, type ContractHeading } from '../src/openapi/index.js';
+import { describeContract } from './options.js';
 
 /** The packages whose versions decide what the kit does: Prism's engine and Pact's. */
 export const RUNTIME_PACKAGES = {
@@ -57,7 +58,7 @@ export function versionReport(contract?: ContractHeading): string {
       'contract',
       attempt(() => {
         const named = contract ?? readHeading();
-        return `${named.title} ${named.version} (${named.file})`;
+        return describeContract(named);
       }),
     ],
     ...Object.entries(RUNTIME_PACKAGES).map(([tool, names]) => [tool, names.map((name) => `${name} ${attempt(() => installedVersion(name) ?? 'not installed')}`).join(', ')] as const),

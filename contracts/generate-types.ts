@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import ts from 'typescript';
-import { defaultContractFile, loadContract } from '../src/openapi/index.js';
+import { defaultContractFile, openContract, type Contract } from '../src/openapi/index.js';
 
 /** Where the generated types live, in the source tree (also when this runs from dist/). */
 export function generatedTypesFile(): string {
@@ -28,7 +28,19 @@ const HEADER = `${COMMENT_HEADER}/* Regenerate with \`npm run generate:types\`; 
 
 /** The text of openapi-types.ts for the contract in `contractFile`. */
 export async function generateTypes(contractFile: string = defaultContractFile()): Promise<string> {
-  const nodes = await openapiTS(pathToFileURL(contractFile), {
+  return typesOf(pathToFileURL(contractFile));
+}
+
+/**
+ * The types of a contract the kit has read: from its file where it is written in 3.1, else from
+ * the document as the kit reads it (Swagger 2.0 and OpenAPI 3.0 upgraded, 3.2 as it is).
+ */
+export async function generateTypesOf(contract: Contract): Promise<string> {
+  return contract.writtenIn === undefined ? generateTypes(contract.file) : typesOf(contract.document as unknown as Parameters<typeof openapiTS>[0]);
+}
+
+async function typesOf(source: Parameters<typeof openapiTS>[0]): Promise<string> {
+  const nodes = await openapiTS(source, {
     additionalProperties: true,
     silent: true,
     transform: (schema) => (schema.format === 'int64' ? ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword) : undefined),
@@ -50,12 +62,12 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   } else {
     let contract;
     try {
-      contract = loadContract(values.contract);
+      contract = await openContract(values.contract);
     } catch (error) {
       process.stderr.write(`generate:types: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exit(2);
     }
-    const text = await generateTypes(contract.file);
+    const text = await generateTypesOf(contract);
     if (values.out === undefined) process.stdout.write(text);
     else {
       writeFileSync(values.out, text);

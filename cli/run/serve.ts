@@ -5,7 +5,7 @@
  */
 import { startReference, type StartedServer } from '../../api/servers.js';
 import { requestLog, type RequestLog } from '../../src/http/index.js';
-import { defaultContractFile, type Contract } from '../../src/openapi/index.js';
+import { defaultContractFile, formatFeatures, type Contract } from '../../src/openapi/index.js';
 import { planReference } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
 import { describeContract } from '../options.js';
@@ -78,10 +78,15 @@ export function journalLine(url: string, options: { readonly journal: boolean; r
  * kit's curl example.
  */
 export function contractLines(given: Contract, url: string, token: string, examples?: readonly string[]): string {
-  const lines = `  contract: ${describeContract(given)}\n`;
+  const lines = `  contract: ${describeContract(given)}\n${uncheckedLines(given)}`;
   if (given.file === defaultContractFile()) return `${lines}  try:   ${curlExample(url, token)}\n`;
   const operations = `  operations: ${given.operations.map((operation) => `${operation.method} ${operation.path}`).join(', ')}\n`;
   return lines + operations + (examples === undefined || examples.length === 0 ? '' : `  answered from the contract's examples (outside the collection/item pattern): ${examples.join(', ')}\n`);
+}
+
+/** What the contract declares and the kit does not exercise or check, each feature once (refusal.ts's format). */
+export function uncheckedLines(given: Contract): string {
+  return given.unchecked.length === 0 ? '' : `  not exercised or checked (docs/contracts.md):\n${formatFeatures(given.unchecked, '    ')}\n`;
 }
 
 export function curlExample(url: string, token: string): string {

@@ -4,7 +4,7 @@ import type { Io } from '../command.js';
 import { HELD, type Outcome } from '../outcome.js';
 import type { StartOptions } from '../start.js';
 import { describeBehaviour, startMockServer } from './mock.js';
-import { contractLines, fromExamples, journalLine, startReferenceServer, untilSignal, type StartedReference } from './serve.js';
+import { contractLines, fromExamples, journalLine, startReferenceServer, uncheckedLines, untilSignal, type StartedReference } from './serve.js';
 
 export async function runStart(options: StartOptions, io: Io): Promise<Outcome> {
   // Each log line is labelled, so the two request logs can be told apart.
@@ -37,7 +37,8 @@ function banner(reference: StartedReference, mock: StartedServer, options: Start
     indent(journalLine(url, options)) +
     `  mock (Prism)              ${mock.url}, answering ${describeBehaviour(options)}\n` +
     `    token: the same, or any well-formed bearer token\n` +
-    indent(contractLines(options.contract, mock.url, token).replace(/^ {2}contract: .*\n/, '')) +
+    // The contract and what it leaves unchecked are named once, above.
+    indent(contractLines(options.contract, mock.url, token).replace(/^ {2}contract: .*\n/, '').replace(uncheckedLines(options.contract), '')) +
     indent(journalLine(mock.url, { ...options, journal: true })) +
     `Ctrl-C stops both.\n`
   );

@@ -11,6 +11,8 @@ import { SECURITY_SCHEMES, securitySchemeTypeFor, type CredentialLocation, type 
 import { codecFor, mediaTypeEssence, type MediaTypeCodec } from './media-types/index.js';
 import { compileParameters, parseParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
 import { compilePaths, templateParameters, type PathMatch } from './paths.js';
+import { formatFeatures } from './refusal.js';
+import { namedUnchecked, unknownFormats } from './unchecked.js';
 import { asRecord, decodePointerSegment, encodePointerSegment, type BodyValidator, type Schema, type Unsupported, type Validation, type ValidationIssue } from './types.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
@@ -99,10 +101,21 @@ export interface ContractHeading {
   readonly file: string;
   readonly title: string;
   readonly version: string;
+  /**
+   * The OpenAPI version the file was written in, where it is not the 3.1 the kit reads: `OpenAPI
+   * 3.0.3, read as 3.1`, `Swagger 2.0, read as 3.1`, `OpenAPI 3.2.0`. Absent for OpenAPI 3.1.
+   */
+  readonly writtenIn?: string;
 }
 
 export interface Contract extends ContractHeading {
   readonly document: Schema;
+  /**
+   * What the contract declares and the kit does not serve or check, each with where it is
+   * (callbacks, webhooks, unknown formats, OpenAPI 3.2's additions): loaded all the same, and
+   * named in the banners (docs/contracts.md).
+   */
+  readonly unchecked: readonly Unsupported[];
   readonly operations: readonly OperationContract[];
   /** The operation for a method and a concrete path, if one is declared. */
   findOperation(method: string, path: string): OperationContract | undefined;
@@ -133,7 +146,8 @@ export class UnsupportedContractError extends Error {
   readonly unsupported: readonly Unsupported[];
 
   constructor(file: string, unsupported: readonly Unsupported[]) {
-    super(`the contract ${file} uses what the kit cannot serve exactly (docs/contracts.md): ${unsupported.map((u) => `${u.feature} at ${u.pointer === '' ? 'the root' : u.pointer}`).join('; ')}`);
+    // Each feature once, with its count of places and the first three (refusal.ts).
+    super(`the contract ${file} uses what the kit cannot serve exactly (docs/contracts.md):\n${formatFeatures(unsupported)}`);
     this.name = 'UnsupportedContractError';
     this.unsupported = unsupported;
   }
@@ -145,28 +159,52 @@ interface Sources {
   readonly resolve: (schema: Schema) => Schema;
   readonly validatorAt: (pointer: string) => BodyValidator;
   readonly pointerOf: (schema: Schema, fallback: string) => string;
+  /** Where a response, request body or parameter is: at the end of its $refs, else `fallback`. */
+  readonly locate: (object: Schema, fallback: string) => string;
   readonly shapeOf: (schema: Schema) => ObjectShape;
   readonly refuse: (feature: string, pointer: string) => void;
 }
 
-function createSources(document: Schema, refuse: Sources['refuse']): Sources {
+function createSources(document: Schema, refuse: Sources['refuse'], note: Sources['refuse']): Sources {
   // validateSchema off: ajv would check the whole OpenAPI document against the JSON Schema
   // meta-schema, where none of its schemas sits at a keyword's place (components/schemas is no
   // keyword), so that check sees nothing of them - and compiling the meta-schema is a fifth of
   // start-up. Each schema's keywords are still checked as it is compiled (a `type: strng` or a
   // `minLength: 'x'` throws), and compileContract compiles every schema an operation uses.
-  const ajv = new Ajv2020({ allErrors: true, strictSchema: false, validateFormats: true, validateSchema: false });
+  // No logger and no strict-mode notes: a contract's schemas are the user's, and what the kit
+  // cannot check in them is named once in the banner (unknown formats below), never as ajv's
+  // console lines.
+  const ajv = new Ajv2020({ allErrors: true, strictSchema: false, strictTypes: false, strictTuples: false, strictRequired: false, logger: false, validateFormats: true, validateSchema: false });
   addFormats(ajv);
   // ajv-formats' int64 only checks for an integer; with projected numbers the range is exact.
   ajv.addFormat('int64', { type: 'number', validate: isInt64Projection });
+  // A format ajv does not know is accepted as its type (JSON Schema 2020-12, section 7.2.3:
+  // an unknown format is an annotation) and named as unchecked.
+  for (const { format, pointer } of unknownFormats(document, (name) => name in ajv.formats)) {
+    ajv.addFormat(format, true);
+    note(`the format ${format} (accepted as its type: the kit does not check it)`, pointer);
+  }
   ajv.addSchema({ ...document, $id: DOCUMENT_ID });
 
   const compiled = new Map<string, BodyValidator>();
+  // A schema ajv cannot compile (`type: strng`, a 3.0 keyword out of place) is refused with where
+  // it is, beside every other refusal, rather than thrown from inside ajv; its validator is never run.
+  const compileAt = (pointer: string): BodyValidator => {
+    try {
+      const validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
+      return (value) => runValidator(validate, value);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      refuse(`a schema ajv cannot compile as JSON Schema 2020-12 (${reason})`, pointer);
+      return () => {
+        throw new Error(`the schema at ${pointer} cannot be compiled: ${reason}`);
+      };
+    }
+  };
   const validatorAt = (pointer: string): BodyValidator => {
     let validator = compiled.get(pointer);
     if (!validator) {
-      const validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
-      validator = (value) => runValidator(validate, value);
+      validator = compileAt(pointer);
       compiled.set(pointer, validator);
     }
     return validator;
@@ -180,7 +218,8 @@ function createSources(document: Schema, refuse: Sources['refuse']): Sources {
     if (known) return known;
     if (!ref.startsWith('#')) throw new Error(`only local $refs are supported, got ${ref}`);
     let node: unknown = document;
-    for (const segment of ref.slice(1).split('/').filter(Boolean)) node = asRecord(node)[decodePointerSegment(segment)];
+    // A pointer may go through arrays too (a parameter of another operation: `.../parameters/0`).
+    for (const segment of ref.slice(1).split('/').filter(Boolean)) node = Array.isArray(node) ? node[Number(segment)] : asRecord(node)[decodePointerSegment(segment)];
     if (node === undefined) throw new Error(`$ref ${ref} does not resolve`);
     const found = asRecord(node);
     looked.set(ref, found);
@@ -195,7 +234,17 @@ function createSources(document: Schema, refuse: Sources['refuse']): Sources {
     return current;
   };
   const pointerOf = (schema: Schema, fallback: string): string => (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') ? schema.$ref.slice(1) : fallback);
-  return { document, resolve, validatorAt, pointerOf, shapeOf: shapeReader(resolve), refuse };
+  // A response, request body or parameter reached through $refs (to components, or into another
+  // operation) is where the last $ref points: the pointers of its content are taken from there.
+  const locate = (object: Schema, fallback: string): string => {
+    let pointer = fallback;
+    for (let current = object, hops = 0; typeof current.$ref === 'string' && current.$ref.startsWith('#') && hops <= 32; hops++) {
+      pointer = current.$ref.slice(1);
+      current = lookup(current.$ref);
+    }
+    return pointer;
+  };
+  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse };
 }
 
 function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => ObjectShape {
@@ -268,7 +317,8 @@ function exampleOf(json: Schema, sources: Sources): JsonValue | undefined {
   return value === undefined ? undefined : parseJson(JSON.stringify(value));
 }
 
-function compileResponse(status: string, raw: unknown, at: string, sources: Sources, links: (links: Schema, at: string) => LinkContract[]): ResponseContract {
+function compileResponse(status: string, raw: unknown, declaredAt: string, sources: Sources, links: (links: Schema, at: string) => LinkContract[]): ResponseContract {
+  const at = sources.locate(asRecord(raw), declaredAt);
   const response = sources.resolve(asRecord(raw));
   const content = asRecord(response.content);
   const served = servedContent(content, at, sources);
@@ -289,7 +339,8 @@ function compileResponse(status: string, raw: unknown, at: string, sources: Sour
   };
 }
 
-function compileRequestBody(raw: unknown, at: string, sources: Sources): RequestBodyContract | undefined {
+function compileRequestBody(raw: unknown, declaredAt: string, sources: Sources): RequestBodyContract | undefined {
+  const at = sources.locate(asRecord(raw), declaredAt);
   const body = sources.resolve(asRecord(raw));
   if (Object.keys(body).length === 0) return undefined;
   const content = asRecord(body.content);
@@ -334,7 +385,6 @@ function locateOperations(document: Schema): Located[] {
 
 function compileOperation(found: Located, sources: Sources, located: readonly Located[]): OperationContract {
   const { path, method, raw: operation, pointer: base } = found;
-  if (operation.callbacks !== undefined) sources.refuse('callbacks (the kit sends no requests of its own)', `${base}/callbacks`);
   const parameters = compileParameters(asRecord(asRecord(sources.document.paths)[path]).parameters, operation.parameters, { path: `/paths/${encodePointerSegment(path)}`, operation: base }, sources);
   const templated = templateParameters(path);
   // Declared, even if refused for another reason: one refusal per fault.
@@ -370,20 +420,26 @@ function compileOperation(found: Located, sources: Sources, located: readonly Lo
 
 /** Features of the whole document the kit cannot serve. */
 function refuseDocumentFeatures(document: Schema, refuse: Sources['refuse']): void {
-  if (typeof document.openapi === 'string' && !document.openapi.startsWith('3.1.')) refuse(`OpenAPI ${document.openapi} (the kit reads OpenAPI 3.1)`, '/openapi');
-  if (Object.keys(asRecord(document.webhooks)).length > 0) refuse('webhooks (the kit sends no requests of its own)', '/webhooks');
+  const version = typeof document.openapi === 'string' ? document.openapi : typeof document.swagger === 'string' ? `Swagger ${document.swagger}` : undefined;
+  if (version === undefined) return;
+  // 3.0 and 2.0 are read by loadContract and openContract, which upgrade them first (upgrade.ts).
+  if (/^(?:Swagger 2\.|3\.0\.)/.test(version)) refuse(`${version.startsWith('Swagger') ? version : `OpenAPI ${version}`}, given as it is (openContract upgrades it to 3.1; compileContract reads 3.1 and 3.2)`, version.startsWith('Swagger') ? '/swagger' : '/openapi');
+  else if (!/^3\.[12]\./.test(version)) refuse(`OpenAPI ${version} (the kit reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2)`, '/openapi');
 }
 
 /**
  * Compiles a parsed OpenAPI 3.1 document; throws an UnsupportedContractError naming every
  * feature the kit cannot serve exactly. Exported for tests that feed modified contracts.
  */
-export function compileContract(document: Schema, file = '<memory>'): Contract {
+export function compileContract(document: Schema, file = '<memory>', origin: { readonly writtenIn?: string } = {}): Contract {
   // An empty file, or YAML that is not a mapping: nothing here is an OpenAPI document.
   if (!isRecord(document)) throw new UnsupportedContractError(file, [{ feature: 'a document that is not an OpenAPI object', pointer: '' }]);
   const unsupported: Unsupported[] = [];
-  const sources = createSources(document, (feature, pointer) => unsupported.push({ feature, pointer }));
+  const unchecked: Unsupported[] = [];
+  const note = (feature: string, pointer: string): void => void unchecked.push({ feature, pointer });
+  const sources = createSources(document, (feature, pointer) => unsupported.push({ feature, pointer }), note);
   refuseDocumentFeatures(document, sources.refuse);
+  namedUnchecked(document, note);
   const located = locateOperations(document);
   const operations = located.map((found) => compileOperation(found, sources, located));
   const matchPath = compilePaths([...new Set(operations.map((o) => o.path))], sources.refuse);
@@ -393,9 +449,13 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
   const byPath = new Map<string, Map<string, OperationContract>>();
   for (const operation of operations) byPath.set(operation.path, (byPath.get(operation.path) ?? new Map<string, OperationContract>()).set(operation.method, operation));
 
+  const heading = headingOf(document, file);
+  const writtenIn = origin.writtenIn === undefined ? heading.writtenIn : `${origin.writtenIn}, read as 3.1`;
   return {
-    ...headingOf(document, file),
+    ...heading,
+    ...(writtenIn === undefined ? {} : { writtenIn }),
     document,
+    unchecked,
     operations,
     matchPath,
     operationsAt: (template) => byPath.get(template) ?? new Map(),
@@ -420,7 +480,11 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
 /** The heading of a parsed document, as its compiled contract has it. */
 export function headingOf(document: Schema, file: string): ContractHeading {
   const info = asRecord(asRecord(document).info);
-  return { file, title: String(info.title), version: String(info.version) };
+  const openapi = asRecord(document).openapi;
+  const swagger = asRecord(document).swagger;
+  // Named where it is not the 3.1 the kit reads (docs/contracts.md).
+  const writtenIn = typeof swagger === 'string' ? `Swagger ${swagger}, read as 3.1` : typeof openapi === 'string' && !openapi.startsWith('3.1.') ? `OpenAPI ${openapi}${openapi.startsWith('3.0.') ? ', read as 3.1' : ''}` : undefined;
+  return { file, title: String(info.title), version: String(info.version), ...(writtenIn === undefined ? {} : { writtenIn }) };
 }
 
 function runValidator(validate: ValidateFunction, value: JsonValue): Validation {

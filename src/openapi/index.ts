@@ -7,5 +7,6 @@ export * from './json.js';
 export * from './load.js';
 export * from './parameter-styles/index.js';
 export * from './media-types/index.js';
+export * from './refusal.js';
 export * from './resources.js';
 export * from './security/index.js';

@@ -6,7 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { compileContract, headingOf, type Contract, type ContractHeading, type Schema } from './contract.js';
+import { bundleDocument, externalRefs } from './bundle.js';
+import { compileContract, headingOf, UnsupportedContractError, type Contract, type ContractHeading, type Schema } from './contract.js';
+import { needsUpgrade, upgradeDocument, writtenIn } from './upgrade.js';
 
 /**
  * The kit's openapi.yaml: beside the kit's package.json, the first one above this file - from src/
@@ -26,16 +28,71 @@ export function defaultContractFile(from: string = dirname(fileURLToPath(import.
 }
 
 const loaded = new Map<string, Contract>();
+/** Contracts whose reading failed in openContract: loadContract throws the same error again. */
+const failed = new Map<string, unknown>();
 
-/** The contract in `file` (openapi.yaml of the kit by default), read and compiled once per file. */
+function parseFile(key: string): Schema {
+  return parseYaml(readFileSync(key, 'utf8')) as Schema;
+}
+
+/** What a document needs before it compiles: an upgrade to 3.1, bundling its other files. */
+function needsPreparing(document: unknown): boolean {
+  return typeof document === 'object' && document !== null && !Array.isArray(document) && (needsUpgrade(document as Schema) || externalRefs(document).length > 0);
+}
+
+/**
+ * The contract in `file` (openapi.yaml of the kit by default), read and compiled once per file.
+ * Synchronous for an OpenAPI 3.1 or 3.2 document in one file, as the kit's own is; a Swagger 2.0
+ * or OpenAPI 3.0 document, or one with `$ref`s to other files, is read by {@link openContract}
+ * (asynchronous: the upgrader and the bundler are imported when needed), after which this gives it too.
+ */
 export function loadContract(file: string = defaultContractFile()): Contract {
   const key = resolve(file);
-  let contract = loaded.get(key);
-  if (!contract) {
-    contract = compileContract(parseYaml(readFileSync(key, 'utf8')) as Schema, key);
-    loaded.set(key, contract);
-  }
+  const known = loaded.get(key);
+  if (known) return known;
+  if (failed.has(key)) throw failed.get(key);
+  const document = parseFile(key);
+  if (needsPreparing(document)) throw new Error(`the contract ${key} is ${writtenIn(document)}${externalRefs(document).length > 0 ? ' with $refs to other files' : ''}: read it with \`await openContract(file)\` (it is upgraded and bundled on the way)`);
+  const contract = compileContract(document, key);
+  loaded.set(key, contract);
   return contract;
+}
+
+/**
+ * The contract in `file`, read once per file, whatever it is written in: Swagger 2.0 and OpenAPI
+ * 3.0 upgraded to 3.1 (upgrade.ts), `$ref`s to other files bundled in (bundle.ts), and then
+ * compiled as loadContract compiles. Its `writtenIn` names the version the file was written in.
+ */
+export async function openContract(file: string = defaultContractFile()): Promise<Contract> {
+  const key = resolve(file);
+  const known = loaded.get(key);
+  if (known) return known;
+  if (failed.has(key)) throw failed.get(key);
+  try {
+    const contract = await prepare(key);
+    loaded.set(key, contract);
+    return contract;
+  } catch (error) {
+    // A file that is not there yet may be written later; any other failure is the file's.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') failed.set(key, error);
+    throw error;
+  }
+}
+
+async function prepare(key: string): Promise<Contract> {
+  let document = parseFile(key);
+  if (!needsPreparing(document)) return compileContract(document, key);
+  const upgraded = needsUpgrade(document);
+  const origin = writtenIn(document);
+  if (externalRefs(document).length > 0) {
+    const bundled = await bundleDocument(key, document);
+    if ('refused' in bundled) throw new UnsupportedContractError(key, bundled.refused);
+    document = bundled.document;
+  }
+  if (needsUpgrade(document)) {
+    document = await upgradeDocument(document);
+  }
+  return compileContract(document, key, upgraded ? { writtenIn: origin } : {});
 }
 
 /**

@@ -68,6 +68,8 @@ export interface ParameterSources {
   readonly resolve: (schema: Schema) => Schema;
   readonly validatorAt: (pointer: string) => BodyValidator;
   readonly pointerOf: (schema: Schema, fallback: string) => string;
+  /** Where a parameter reached through $refs is: at the end of its $refs, else `fallback`. */
+  readonly locate: (object: Schema, fallback: string) => string;
   readonly refuse: RefuseFeature;
 }
 
@@ -89,7 +91,7 @@ export function compileParameters(pathLevel: unknown, operationLevel: unknown, b
 }
 
 function compileParameter(raw: Schema, declaredAt: string, sources: ParameterSources): ParameterContract | undefined {
-  const pointer = typeof raw.$ref === 'string' && raw.$ref.startsWith('#') ? raw.$ref.slice(1) : declaredAt;
+  const pointer = sources.locate(raw, declaredAt);
   const refused = (feature: string, where: string): ParameterContract | undefined => {
     sources.refuse(feature, where);
     return undefined;

@@ -115,16 +115,32 @@ describe('a contract the kit cannot serve exactly is refused at load, every feat
     [{ paths: { '/a': { get: { parameters: [{ name: 'Plant-Store-Session', in: 'header', schema: { type: 'string' } }], responses: ok } } } }, 'the header parameter Plant-Store-Session, reserved by the kit for sessions at /paths/~1a/get/parameters/0'],
     [{ paths: { '/a': { get: { responses: { '200': { description: 'x', links: { L: { operationId: 'missing' } } } } } } } }, 'the link L to an operation the kit cannot find in the document at /paths/~1a/get/responses/200/links/L'],
     [{ paths: { '/a': { get: { operationId: 'a', responses: { '200': { description: 'x', links: { L: { operationId: 'a', parameters: { p: 'x{$response.body#/id}' } } } } } } } } }, 'the runtime expression x{$response.body#/id} at /paths/~1a/get/responses/200/links/L/parameters/p'],
-    [{ paths: { '/a': { get: { callbacks: { c: {} }, responses: ok } } } }, 'callbacks (the kit sends no requests of its own) at /paths/~1a/get/callbacks'],
-    [{ openapi: '3.0.3', paths: {} }, 'OpenAPI 3.0.3 (the kit reads OpenAPI 3.1) at /openapi'],
+    // compileContract takes a parsed 3.1 or 3.2 document; loadContract and openContract upgrade 3.0 first (test/openapi/versions.test.ts).
+    [{ openapi: '3.0.3', paths: {} }, 'OpenAPI 3.0.3, given as it is (openContract upgrades it to 3.1; compileContract reads 3.1 and 3.2) at /openapi'],
+    [{ openapi: '4.0.0', paths: {} }, 'OpenAPI 4.0.0 (the kit reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2) at /openapi'],
   ])('%#: %s', (document, expected) => {
     expect(refusals(document)).toEqual([expected]);
   });
 
-  it('names every feature at once, with the file', () => {
-    expect(() => compileContract({ openapi: '3.1.0', paths: { '/a': { get: { parameters: [{ name: 'c', in: 'cookie' }], callbacks: {}, responses: ok } } } }, 'c.yaml')).toThrow(
-      'the contract c.yaml uses what the kit cannot serve exactly (docs/contracts.md): callbacks (the kit sends no requests of its own) at /paths/~1a/get/callbacks; the cookie parameter c at /paths/~1a/get/parameters/0',
+  it('names every feature at once, with the file: each feature once, with its count of places and the first three', () => {
+    const cookies = Array.from({ length: 5 }, (_, index) => ({ name: `c${index}`, in: 'cookie' }));
+    const refusing = { openapi: '3.1.0', paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', content: {} }, ...cookies], responses: { '200': { description: 'x', content: { 'application/xml': {} } } } } }, '/b': { get: { responses: { '200': { description: 'x', content: { 'application/xml': {} } } } } } } };
+    expect(() => compileContract(refusing, 'c.yaml')).toThrow(
+      [
+        'the contract c.yaml uses what the kit cannot serve exactly (docs/contracts.md):',
+        '  - query parameter q described by content rather than schema at /paths/~1a/get/parameters/0',
+        ...cookies.map((_, index) => `  - the cookie parameter c${index} at /paths/~1a/get/parameters/${index + 1}`),
+        '  - the media type application/xml at 2 places: /paths/~1a/get/responses/200/content/application~1xml, /paths/~1b/get/responses/200/content/application~1xml',
+      ].join('\n'),
     );
+  });
+
+  it('loads callbacks and webhooks, naming them as not exercised rather than refusing them', () => {
+    const contract = compileContract({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { callbacks: { c: {} }, responses: ok } } }, webhooks: { w: {} } });
+    expect(contract.unchecked.map((u) => `${u.feature} at ${u.pointer}`)).toEqual([
+      'webhooks (not exercised: the kit sends no requests of its own) at /webhooks/w',
+      'callbacks (not exercised: the kit sends no requests of its own) at /paths/~1a/get/callbacks/c',
+    ]);
   });
 
   it('the bundled contract and the examples are served whole', () => {
