@@ -4,7 +4,7 @@
  * defaults and names below come from the rooms that define them, not from the engine's API.
  */
 import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_RUNS } from '../fuzz/defaults.js';
-import { CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR } from '../fuzz/judging/index.js';
+import { CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR } from '../oracle/index.js';
 import { DEFAULT_TIMEOUT_MS } from '../fuzz/wire/http-client.js';
 import { specifyCommand, type OptionValues } from './command.js';
 import { baseUrl, contract, flag, integer, junit, oneOf, option, timeout, token, withDefault } from './options.js';

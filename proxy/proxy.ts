@@ -2,7 +2,7 @@
  * The checking proxy (`plant-store proxy`): it forwards every request to a real implementation of
  * the contract - the upstream - and hands the answer back, and judges each exchange with the
  * conformance engine's exchange checks (the registry, fuzz/judging; never copies of them) on the
- * way. What an observed request is comes from the contract (fuzz/judging/classify.ts); bodies are read
+ * way. What an observed request is comes from the contract (oracle/classify.ts); bodies are read
  * losslessly, so int64 ids are compared exactly.
  *
  * - **Unchanged both ways**: the method, the request target, the end-to-end header fields and the
@@ -14,7 +14,7 @@
  *   `Plant-Store-Warnings` those that only warned (each absent when none); with `errors` a
  *   violating answer is replaced by a 502 Error describing the violations.
  * - **Linked reads**: what it passed on along the contract's links (a create, a replace, a delete)
- *   is remembered per credentials and session (fuzz/judging/observed-links.ts), so that a later
+ *   is remembered per credentials and session (oracle/observed-links.ts), so that a later
  *   read of the same resource is judged by the stateful checks, as the engine's sequences are.
  * - **One seam**: every exchange - request (credentials masked), answer, classification,
  *   findings - is handed to `onExchange`; the command line's log and summary listen there.
@@ -48,13 +48,8 @@ import {
   type ProxyVerdict,
 } from '../src/http/index.js';
 // The engine's parts the proxy needs, room by room: never fuzz/index.ts, which reaches the runner (test/proxy/imports.test.ts).
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../fuzz/wire/http-client.js';
-import { parseBaseUrl } from '../fuzz/wire/base-url.js';
-import { acceptsCoding, codingList } from '../fuzz/judging/accept-encoding.js';
-import { classifyRequest, judgeObserved } from '../fuzz/judging/classify.js';
-import { createLinkMemory, DEFAULT_MAX_REMEMBERED, type LinkMemory, type LinkTicket } from '../fuzz/judging/observed-links.js';
-import type { Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, WireFacts } from '../fuzz/types.js';
-import { DECODABLE_CODINGS, decodeCodings } from '../fuzz/wire/codings.js';
+import { acceptsCoding, classifyRequest, codingList, createLinkMemory, DECODABLE_CODINGS, decodeCodings, DEFAULT_MAX_REMEMBERED, DEFAULT_MAX_RESPONSE_BYTES, judgeObserved, type Finding, type Framing, type HttpOutcome, type HttpRequest, type LinkMemory, type LinkTicket, type NeighbourRequest, type TransportFailure, type WireFacts } from '../oracle/index.js';
+import { parseBaseUrl } from '../src/http/base-url.js';
 import { checksWith, type ProxiedExchange } from './exchange.js';
 import { createTally, type ProxySummary } from './summary.js';
 
@@ -204,7 +199,7 @@ const MAX_NEIGHBOURS = 8;
 /**
  * What the proxy saw of an answer on the wire, as the engine's client reports it (WireFacts), so
  * that the checks reading it judge the upstream's answers here too: the framing, the declared and
- * received lengths, the content codings - undone for the checks (fuzz/wire/codings.ts), the bytes
+ * received lengths, the content codings - undone for the checks (oracle/codings.ts), the bytes
  * passed on untouched - and the requests it could have been for. Node's HTTP parser keeps the
  * rest to itself: bytes after an answer, a Content-Length next to Transfer-Encoding (it refuses
  * that answer: a malformed response), transfer codings other than chunked.

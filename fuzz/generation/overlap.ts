@@ -9,7 +9,7 @@ import { validCase, withKeysOf } from './kinds/valid.js';
 import { readAfterWrites, walksOf } from './sequences.js';
 import { kindContext } from './tables/context.js';
 import { NO_EXTRAS } from './tables/extras.js';
-import type { Profile, RequestCase } from '../types.js';
+import type { Profile, RequestCase } from '../../oracle/index.js';
 
 /** `plainBody(n)` numbers of the phase: above the capacity phase's fill and replacements (capacity.ts). */
 const OVERLAP_BASE = 500_000;

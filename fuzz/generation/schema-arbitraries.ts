@@ -14,7 +14,7 @@
  */
 import fc from 'fast-check';
 import type { Contract, ObjectShape, Schema } from '../../src/openapi/index.js';
-import { codePointsOf } from '../judging/support.js';
+import { codePointsOf } from '../../oracle/index.js';
 import { INTEGER_SPELLINGS, STRING_STYLES, nullModel, numberModel, stringModel, type JsonMember, type JsonModel, type StringStyle } from './json-text.js';
 import { table, tablesAt, variantTag, type VariantTable } from './variants.js';
 import { integerArbitrary, integerValue, spelled, spellingArbitrary } from './values/integer-arbitrary.js';

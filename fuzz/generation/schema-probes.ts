@@ -21,8 +21,7 @@
  *   encoded twice.
  */
 import type { Contract, Schema } from '../../src/openapi/index.js';
-import { LONE_SURROGATE_LENIENCY } from '../judging/leniencies.js';
-import { codePointsOf } from '../judging/support.js';
+import { codePointsOf, LONE_SURROGATE_LENIENCY } from '../../oracle/index.js';
 import { INTEGER_SPELLINGS, hasLoneSurrogate, nullModel, numberModel, spellInteger, STRING_STYLES, stringModel, writeJson, writeString, type JsonMember, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
 import { backtrackingProbes } from './values/backtracking-probes.js';

@@ -5,7 +5,7 @@
  * here, no script; a Content-Security-Policy forbids loading anything at all), so the page opens
  * offline, years later, and prints. Everything the target sent is escaped by construction (html.ts).
  */
-import { CHECKS } from '../judging/index.js';
+import { CHECKS } from '../../oracle/index.js';
 import { histogramPlot, latencyPlot, runPhases, type Marker } from './html-plots.js';
 import { exactText, html, markedText, render, trusted, type Html } from './html.js';
 import { replayLabel } from './replay-label.js';

@@ -3,7 +3,7 @@
  * as a `curl` command (with `$TOKEN` for the token), failures first. The words and lines here are
  * shared by the JUnit and HTML reports.
  */
-import { CHECK_NAMES, type CheckName } from '../judging/index.js';
+import { CHECK_NAMES, type CheckName } from '../../oracle/index.js';
 import type { CheckSummary, Report, ReportedContract, ReportedFinding, ReportedOutcome } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
 import { replayLabel } from './replay-label.js';

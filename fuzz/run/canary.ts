@@ -6,7 +6,7 @@
  * the same moments, so the machine's load weighs on both alike.
  */
 import { performance } from 'node:perf_hooks';
-import type { Phase } from '../types.js';
+import type { Phase } from '../../oracle/index.js';
 import type { PlanItem } from './plan.js';
 import type { Exchange, Place, Tally } from './tally.js';
 

@@ -3,8 +3,7 @@
  * so that `echo` never sees another request's write.
  */
 import type { Contract } from '../../src/openapi/index.js';
-import { resourceKey } from '../judging/index.js';
-import type { RequestCase } from '../types.js';
+import { resourceKey, type RequestCase } from '../../oracle/index.js';
 import type { PhasePlan, PlanItem } from './plan.js';
 
 /**

@@ -1,6 +1,6 @@
 /** Sending a case: its setup requests, then itself, each judged by the exchange checks as its answer comes. */
 import { performance } from 'node:perf_hooks';
-import type { RequestCase } from '../types.js';
+import type { RequestCase } from '../../oracle/index.js';
 import type { HttpClient } from '../wire/http-client.js';
 import type { Judge, LateBytesJudge } from './late-bytes.js';
 import type { Exchange } from './tally.js';

@@ -3,8 +3,7 @@
  * minimal request (shrink.ts), as the record shows it. A finding already shrunk for another check
  * often shows this one too (a 500 is also undeclared): it is reused.
  */
-import { CHECK_NAMES, replayOf, type CheckContext, type CheckName, type Replay, type RunRecord } from '../judging/index.js';
-import type { Severity } from '../types.js';
+import { CHECK_NAMES, replayOf, type CheckContext, type CheckName, type Replay, type RunRecord, type Severity } from '../../oracle/index.js';
 import type { Progress } from './options.js';
 import { planOf, type PhasePlan } from './plan.js';
 import type { ReportedFinding } from './record.js';

@@ -3,7 +3,7 @@
  * the rest of a body) belong to that exchange. It is judged again with them, and what the new
  * judgement adds is counted - by the tally, once the case is recorded, or with it when it is.
  */
-import type { Finding, HttpOutcome, RequestCase } from '../types.js';
+import type { Finding, HttpOutcome, RequestCase } from '../../oracle/index.js';
 import type { LateBytes } from '../wire/http-client.js';
 import type { Exchange, Place, Tally } from './tally.js';
 

@@ -5,10 +5,9 @@
 import { loadContract, type Contract } from '../../src/openapi/index.js';
 import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_RUNS } from '../defaults.js';
 import { DEFAULT_CAPACITY_BUDGET_MS } from '../generation/capacity.js';
-import { DEFAULT_MAX_RESPONSE_TIME_MS } from '../judging/index.js';
-import { parseBaseUrl } from '../wire/base-url.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../wire/http-client.js';
-import { PHASES, type Phase, type Profile } from '../types.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RESPONSE_TIME_MS, PHASES, type Phase, type Profile } from '../../oracle/index.js';
+import { parseBaseUrl } from '../../src/http/base-url.js';
+import { DEFAULT_TIMEOUT_MS } from '../wire/http-client.js';
 import { statefulRuns } from './stateful-plan.js';
 
 /** Time spent shrinking, all findings together; a hanging target makes every failing step cost a timeout. */

@@ -18,7 +18,7 @@
  */
 import { overlapCases, readAfterCase, sameResourceCases } from '../generation/overlap.js';
 import type { PipelinedResult } from '../wire/pipelined-exchange.js';
-import type { HttpOutcome, RequestCase } from '../types.js';
+import type { HttpOutcome, RequestCase } from '../../oracle/index.js';
 import type { QualifiedOptions } from './options.js';
 import type { PhasePlan, PlanItem } from './plan.js';
 import type { Exchange } from './tally.js';

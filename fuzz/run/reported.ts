@@ -5,9 +5,8 @@
  */
 import { replaceSecrets as redact, secretPieces as pieces } from '../../src/http/secrets.js';
 import { DEFAULT_CAPACITY } from '../defaults.js';
-import { DEFAULT_MAX_RESPONSE_TIME_MS } from '../judging/index.js';
-import type { HttpOutcome, RequestCase } from '../types.js';
-import { urlFor } from '../wire/base-url.js';
+import { DEFAULT_MAX_RESPONSE_TIME_MS, type HttpOutcome, type RequestCase } from '../../oracle/index.js';
+import { urlFor } from '../../src/http/base-url.js';
 import type { Report, ReportedOutcome, ReportedRequest } from './record.js';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

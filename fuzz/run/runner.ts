@@ -33,8 +33,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { capacityCases } from '../generation/capacity.js';
-import { runChecks, type CheckContext } from '../judging/index.js';
-import type { Phase, RequestCase } from '../types.js';
+import { runChecks, type CheckContext, type Phase, type RequestCase } from '../../oracle/index.js';
 import { sendHeldTogether } from '../wire/held-exchange.js';
 import { sendPipelined } from '../wire/pipelined-exchange.js';
 import { createHttpClient, type HttpClient } from '../wire/http-client.js';

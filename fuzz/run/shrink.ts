@@ -6,8 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import type { Replay } from '../judging/index.js';
-import type { Phase, RequestCase } from '../types.js';
+import type { Phase, Replay, RequestCase } from '../../oracle/index.js';
 import type { PhasePlan, PlanItem } from './plan.js';
 import type { Exchange } from './tally.js';
 

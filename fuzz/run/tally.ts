@@ -4,10 +4,10 @@
  * and severity, the timeline, the capacity phase's counts, timeouts. Only counts, the bounded
  * timeline and those first findings are kept: memory stays flat for any length of run.
  */
-import { applicableChecks, CHECK_NAMES, type CheckName, type TimedExchange } from '../judging/index.js';
+import { applicableChecks, CHECK_NAMES, type CheckName, type Finding, type HttpOutcome, type Phase, type RequestCase, type Severity, type TimedExchange } from '../../oracle/index.js';
 import { KIND_NAMES } from '../generation/kinds/index.js';
 import { RunTimeline } from './timeline.js';
-import type { Finding, HttpOutcome, Phase, RequestCase, Severity, Writable } from '../types.js';
+import type { Writable } from '../writable.js';
 import { countCapacityAnswer, newCapacityCounts, type CapacityCounts } from './capacity-plan.js';
 import type { QualifiedOptions } from './options.js';
 import type { PlanItem } from './plan.js';

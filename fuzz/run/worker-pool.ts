@@ -2,7 +2,7 @@
  * The worker pool: every case of a phase, `concurrency` at a time, no two about the same resource
  * at once (exclusion.ts), pausing while the canary is read.
  */
-import type { Phase, RequestCase } from '../types.js';
+import type { Phase, RequestCase } from '../../oracle/index.js';
 import type { InFlight } from './canary.js';
 import { ExclusiveQueue, type KeyedItem } from './exclusion.js';
 import type { PhasePlan } from './plan.js';

@@ -1,6 +1,6 @@
 /** One exchange on a connection, as the client follows it, and the exchanges in flight beside it. */
 import type { ResponseReader } from './http-wire.js';
-import type { HttpOutcome, HttpRequest, NeighbourRequest } from '../types.js';
+import type { HttpOutcome, HttpRequest, NeighbourRequest } from '../../oracle/index.js';
 
 /** Neighbouring requests kept per exchange (a slow exchange overlaps many). */
 const MAX_OTHERS = 256;

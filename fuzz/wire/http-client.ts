@@ -40,9 +40,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ResponseReader, WireError, type ReaderOptions } from './http-wire.js';
-import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, Writable } from '../types.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, type ExtraBytes, type HttpOutcome, type HttpRequest, type NeighbourRequest, type TransportFailure } from '../../oracle/index.js';
+import type { Writable } from '../writable.js';
 import { answerOf, closedMessage, failureOfError, partialOf, timeoutMessage, type AnswerFacts } from './answer.js';
-import { parseBaseUrl } from './base-url.js';
+import { parseBaseUrl } from '../../src/http/base-url.js';
 import { InFlightExchanges, type Exchange, type Result } from './exchange.js';
 import { extraOf, isGoodbye, STRAY_WINDOW_MS, withExtra } from './late-bytes.js';
 import { ConnectionPool, type Connection } from './pool.js';
@@ -85,13 +86,6 @@ export interface HttpClient {
 }
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
-/**
- * How much of an answer the client reads: a bound on the engine's memory, not a demand of the
- * contract (which bounds no answer). Far above what a store of a run's size answers - a list of
- * the 5,000 plants the capacity phase stores is about 1.3 MB - so that only an answer that does
- * not end (or inflates without end) reaches it.
- */
-export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export function createHttpClient(baseUrl: string | URL, options: ClientOptions = {}): HttpClient {
   return new EngineClient(typeof baseUrl === 'string' ? parseBaseUrl(baseUrl) : baseUrl, options);

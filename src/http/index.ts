@@ -17,3 +17,4 @@ export * from './pipeline.js';
 export * from './request-log.js';
 export * from './rules.js';
 export * from './secrets.js';
+export * from './base-url.js';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isJsonObject, isLosslessNumber, LosslessNumber, loadContract, parseJson, stringifyJson } from '../../src/openapi/index.js';
 import { createApp, type AppResponse } from '../../src/reference/index.js';
-import { CREDENTIAL_VARIANTS } from '../../fuzz/judging/credential-table.js';
+import { CREDENTIAL_VARIANTS } from '../../oracle/credential-table.js';
 import { classifyRequest, coverageCases, judgeObserved, readingsOf, requestArbitrary, runChecks, type Finding, type HttpOutcome, type HttpRequest, type RequestCase } from '../../fuzz/index.js';
 import { fullStore } from '../support/contracts.js';
 import { fcParameters } from '../support/seed.js';

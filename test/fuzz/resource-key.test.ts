@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
-import { resourceKey, resourceKeyProperties } from '../../fuzz/judging/index.js';
-import type { HttpRequest } from '../../fuzz/types.js';
+import { resourceKey, resourceKeyProperties } from '../../oracle/index.js';
+import type { HttpRequest } from '../../oracle/types.js';
 
 const contract = loadContract();
 const operation = contract.operations.find((o) => o.requestBody !== undefined);

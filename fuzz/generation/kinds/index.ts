@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { loadContract, type Contract, type OperationContract } from '../../../src/openapi/index.js';
 import type { JsonModel } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
-import type { Profile, RequestCase } from '../../types.js';
+import type { Profile, RequestCase } from '../../../oracle/index.js';
 import { badAuth } from './bad-auth.js';
 import { badMediaType } from './bad-media-type.js';
 import { bearerScheme, kindContext, validAuthOf, type KindContext } from '../tables/context.js';

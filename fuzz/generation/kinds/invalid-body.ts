@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { tagsOf, type JsonModel } from '../json-text.js';
 import type { InvalidValue } from '../schema-arbitraries.js';
 import { describeProbe } from '../schema-probes.js';
-import type { RequestCase } from '../../types.js';
+import type { RequestCase } from '../../../oracle/index.js';
 import { table, variantTag, type VariantTable } from '../variants.js';
 import type { KindContext } from '../tables/context.js';
 import type { AuthSpelling } from '../tables/credential-spellings.js';

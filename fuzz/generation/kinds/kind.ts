@@ -7,7 +7,7 @@
  * new kind needs no change to any check.
  */
 import type fc from 'fast-check';
-import type { RequestCase } from '../../types.js';
+import type { RequestCase } from '../../../oracle/index.js';
 import type { VariantTable } from '../variants.js';
 import type { KindContext } from '../tables/context.js';
 import type { OperationContext } from '../tables/operation-context.js';

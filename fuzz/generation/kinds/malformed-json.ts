@@ -9,7 +9,7 @@
  * implementation, not of JSON).
  */
 import fc from 'fast-check';
-import { UTF8_IN_STRING_LENIENCY } from '../../judging/leniencies.js';
+import { UTF8_IN_STRING_LENIENCY } from '../../../oracle/index.js';
 import { tagsOf, tokenLayout, writeJson, type JsonMember, type JsonModel, type Layout } from '../json-text.js';
 import { table, variantTag } from '../variants.js';
 import type { KindContext } from '../tables/context.js';

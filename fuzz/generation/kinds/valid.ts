@@ -5,9 +5,8 @@
  */
 import fc from 'fast-check';
 import { LAYOUTS, modelHasLoneSurrogate, modelHasPrototypeKey, tagsOf, type JsonModel, type Layout } from '../json-text.js';
-import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../../judging/leniencies.js';
+import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY, type RequestCase } from '../../../oracle/index.js';
 import { describeProbe } from '../schema-probes.js';
-import type { RequestCase } from '../../types.js';
 import { table, variantTag, type VariantTable } from '../variants.js';
 import { caseSpellings, mediaTypeSpellings, type KindContext } from '../tables/context.js';
 import type { AuthSpelling } from '../tables/credential-spellings.js';

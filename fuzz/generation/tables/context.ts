@@ -8,10 +8,10 @@
  */
 import fc from 'fast-check';
 import type { Contract, ObjectShape, OperationContract, RequestBodyContract } from '../../../src/openapi/index.js';
-import { codePointsOf, resourceKeyProperties } from '../../judging/support.js';
+import { codePointsOf, resourceKeyProperties, type Content, type Profile, type RequestCase } from '../../../oracle/index.js';
 import { LAYOUTS, writeJson, type JsonModel, type Layout } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
-import type { Content, Profile, RequestCase, Writable } from '../../types.js';
+import type { Writable } from '../../writable.js';
 import { credentialSpellings, type AuthSpelling } from './credential-spellings.js';
 import { extrasArbitrary, NO_EXTRAS, type RequestExtras } from './extras.js';
 import { plainParameters, requestTarget } from './operation-context.js';

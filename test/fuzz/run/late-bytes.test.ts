@@ -1,9 +1,9 @@
 /** Late bytes: the exchange judged again with them; what it adds is counted once, when its case is recorded. */
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../../../fuzz/judging/index.js';
+import { runChecks } from '../../../oracle/index.js';
 import { LateBytesJudge } from '../../../fuzz/run/late-bytes.js';
 import { Tally, type Exchange } from '../../../fuzz/run/tally.js';
-import type { HttpOutcome } from '../../../fuzz/types.js';
+import type { HttpOutcome } from '../../../oracle/types.js';
 import { contract, kept, plants } from './support.js';
 
 const judge = (request: Exchange['request'], outcome: HttpOutcome): ReturnType<typeof runChecks> => runChecks(request, outcome, contract, { profile: 'reference' });

@@ -5,7 +5,7 @@ import { requestArbitrary } from '../../../fuzz/generation/kinds/index.js';
 import { listPlan, randomPlan } from '../../../fuzz/run/plan.js';
 import { minimise, type CaseReplay, type ShrinkParts } from '../../../fuzz/run/shrink.js';
 import type { Exchange } from '../../../fuzz/run/tally.js';
-import type { RequestCase } from '../../../fuzz/types.js';
+import type { RequestCase } from '../../../oracle/types.js';
 import { answer, contract, judged, plants, token } from './support.js';
 
 /** A target that answers a body over 20 bytes with a 500, anything else with a 201. */

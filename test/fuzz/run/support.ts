@@ -1,9 +1,9 @@
 /** Exchanges as data for the run's parts: real requests of the contract, answers written out, judged by the real checks. */
 import { loadContract } from '../../../src/openapi/index.js';
 import { capacityCases } from '../../../fuzz/generation/capacity.js';
-import { runChecks } from '../../../fuzz/judging/index.js';
+import { runChecks } from '../../../oracle/index.js';
 import type { Exchange } from '../../../fuzz/run/tally.js';
-import type { HttpOutcome, RequestCase } from '../../../fuzz/types.js';
+import type { HttpOutcome, RequestCase } from '../../../oracle/types.js';
 
 export const contract = loadContract();
 export const token = 'test-token';

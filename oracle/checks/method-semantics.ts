@@ -12,10 +12,10 @@
  *
  * A 5xx or no answer is `no-server-error`'s finding.
  */
-import type { Contract } from '../../../src/openapi/index.js';
+import type { Contract } from '../../src/openapi/index.js';
 import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
 import { describeRequest, excerpt, isServerError, operationOf, type Response } from '../support.js';
-import type { RequestCase } from '../../types.js';
+import type { RequestCase } from '../types.js';
 
 /**
  * The tag the engine's requests of another method carry (`method:PATCH`): the check judges the

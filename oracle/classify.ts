@@ -11,12 +11,12 @@
  * the findings every reading gives. The target gets the benefit of the doubt, and no finding rests
  * on a guess. The rules, each with its reason, are in docs/proxy.md ("How a request is classified").
  */
-import { formatIssues, isLosslessNumber, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../../src/openapi/index.js';
-import { applicableChecks, runChecks, type CheckName } from './index.js';
+import { formatIssues, isLosslessNumber, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
+import { applicableChecks, runChecks, type CheckName } from './registry.js';
 import { essence } from './support.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
 import { LONE_SURROGATE_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
-import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, LinkStep, RequestCase } from '../types.js';
+import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, LinkStep, RequestCase } from './types.js';
 
 export interface ClassifyOptions {
   /**

@@ -9,7 +9,7 @@
  * with the grammar of RFC 9110, section 11.4 and RFC 6750, section 2.1. So `Bearer<token>` is
  * another scheme for a token of letters and digits (a scheme word may hold them) and malformed
  * credentials for a token holding `/` (no scheme word may), and the answers allowed follow from
- * that (see judging/checks/requires-auth.ts):
+ * that (see checks/requires-auth.ts):
  *
  * - `missing`, `wrong-token`: 401 with a Bearer challenge (RFC 6750, section 3);
  * - `other-scheme`: the same (RFC 6750, section 3.1: an unsupported method gets no error code,
@@ -17,7 +17,7 @@
  * - `malformed`: 401 with a challenge, or a declared 400 (RFC 6750, section 3.1, invalid_request);
  * - never a 2xx: a failure, or a warning where the row is `lenient` (the RFCs leave it open).
  */
-import type { Credentials, DerivedSecret } from '../types.js';
+import type { Credentials, DerivedSecret } from './types.js';
 import { codePointsOf } from './support.js';
 
 /** RFC 6750, section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */

@@ -5,7 +5,7 @@
  * one whose meaning it leaves open (`open`: duplicate names, deep nesting) may get one silently.
  */
 import { exchangeCheck, failure, warning } from '../check.js';
-import type { OperationContract } from '../../../src/openapi/index.js';
+import type { OperationContract } from '../../src/openapi/index.js';
 import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf, refusedTarget, successStatuses } from '../support.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The arithmetic behind the run checks on time (judging/checks/response-time.ts, judging/checks/degradation.ts):
+ * The arithmetic behind the run checks on time (checks/response-time.ts, checks/degradation.ts):
  * a latency histogram of bounded size, medians, and a rank-based trend test. Pure, no I/O.
  *
  * Rank-based on purpose: response times are skewed and a shared machine adds outliers, so a mean

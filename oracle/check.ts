@@ -9,8 +9,8 @@
  *   the run's record. A judgement may point at the exchange it is about, so the runner can replay
  *   and shrink it.
  */
-import type { Contract } from '../../src/openapi/index.js';
-import type { HttpOutcome, Phase, Profile, RequestCase, Severity, TransportFailure } from '../types.js';
+import type { Contract } from '../src/openapi/index.js';
+import type { HttpOutcome, Phase, Profile, RequestCase, Severity, TransportFailure } from './types.js';
 
 export interface CheckContext {
   readonly contract: Contract;

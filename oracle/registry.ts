@@ -3,8 +3,8 @@
  * check is one file in this folder and one line here; the CLI's summary and `--help`, the JSON and
  * JUnit reports and the docs' table (test/docs) all follow this list.
  */
-import type { Contract } from '../../src/openapi/index.js';
-import type { CheckOptions, Finding, HttpOutcome, Profile, RequestCase, Severity } from '../types.js';
+import type { Contract } from '../src/openapi/index.js';
+import type { CheckOptions, Finding, HttpOutcome, Profile, RequestCase, Severity } from './types.js';
 import { acceptsValid } from './checks/accepts-valid.js';
 import type { Check, CheckContext, ExchangeCheck, RunCheck, RunRecord } from './check.js';
 import { contentCoding } from './checks/content-coding.js';
@@ -153,7 +153,3 @@ export function replayOf(name: CheckName, severity: Severity, run: RunRecord, co
   };
 }
 
-export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type ResponseTimes, type RunCheck, type RunRecord, type RunJudgement, type TimedExchange, type Judgement } from './check.js';
-export { canaryTrend, MIN_READINGS, notJudgedReason, type CanaryTrend } from './checks/degradation.js';
-export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type ResponseTimeBound } from './checks/response-time.js';
-export { challenges, decodeJson, essence, excerpt, resourceKey, resourceKeyProperties, sameJson } from './support.js';

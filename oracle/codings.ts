@@ -1,13 +1,21 @@
 /**
  * Decoding the content codings a client is expected to read (RFC 9110, section 8.4) - gzip,
- * deflate and br, with node:zlib. The engine's client decodes every answer it can; the names of
- * codings and what a request's Accept-Encoding accepts are judging's (judging/accept-encoding.ts),
+ * deflate and br, with node:zlib. The engine's client and the proxy decode every answer they can, before the checks read it; the
+ * names of codings and what a request's Accept-Encoding accepts are in oracle/accept-encoding.ts,
  * for the `content-coding` check judges whether the coding was one the request accepted.
  */
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 
 /** The codings a client reads (RFC 9110, section 18.6's registry; `x-gzip` is `gzip`, section 8.4.1.3). */
 export const DECODABLE_CODINGS: readonly string[] = ['gzip', 'deflate', 'br'];
+
+/**
+ * How much of an answer the engine's client and the proxy read: a bound on the engine's memory, not a demand of the
+ * contract (which bounds no answer). Far above what a store of a run's size answers - a list of
+ * the 5,000 plants the capacity phase stores is about 1.3 MB - so that only an answer that does
+ * not end (or inflates without end) reaches it.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export type Decoded = { readonly body: Buffer; readonly rawDeflate: boolean } | { readonly error: string; readonly oversized?: true };
 

@@ -3,8 +3,8 @@
  * replacement-visible): the sequence a read ends, its severity, and how an answer differs from
  * the resource it must show.
  */
-import { isJsonObject, parseJson, type Contract, type JsonValue } from '../../src/openapi/index.js';
-import type { HttpOutcome, LinkStep, RequestCase } from '../types.js';
+import { isJsonObject, parseJson, type Contract, type JsonValue } from '../src/openapi/index.js';
+import type { HttpOutcome, LinkStep, RequestCase } from './types.js';
 import { failure, warning, type Judgement } from './check.js';
 import { decodeJson, operationOf, sameJson, show } from './support.js';
 

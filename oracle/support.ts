@@ -1,6 +1,6 @@
 /** Helpers the checks share: reading bodies strictly, naming things in messages, comparing JSON values exactly. */
-import { exactInteger, isJsonObject, isLosslessNumber, parseJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type Schema } from '../../src/openapi/index.js';
-import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, RequestCase } from '../types.js';
+import { exactInteger, isJsonObject, isLosslessNumber, parseJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type Schema } from '../src/openapi/index.js';
+import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, RequestCase } from './types.js';
 
 /** A string's code points (not UTF-16 units: an astral character is one). */
 export function codePointsOf(value: string): string[] {

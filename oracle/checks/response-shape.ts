@@ -1,5 +1,5 @@
 /** `response-shape`: the body and media type are the ones the contract declares for the status; declared required headers are there. */
-import { formatIssues } from '../../../src/openapi/index.js';
+import { formatIssues } from '../../src/openapi/index.js';
 import { exchangeCheck, failure, type Judgement } from '../check.js';
 import { bodyUnreadable, decodeJson, essence, excerpt, operationOf, schemaName } from '../support.js';
 

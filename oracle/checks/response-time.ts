@@ -14,7 +14,7 @@
  * measured (docs/conform.md, "Time and capacity"): correct servers on a loaded 2-core machine stay
  * well below them. A timeout is no answer at all: `no-server-error` reports it, not this check.
  */
-import type { HttpOutcome } from '../../types.js';
+import type { HttpOutcome } from '../types.js';
 import { failure, runCheck, type RunRecord } from '../check.js';
 import { describeRequest } from '../support.js';
 

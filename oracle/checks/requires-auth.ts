@@ -3,7 +3,7 @@
  * `WWW-Authenticate` challenge for the contract's scheme (RFC 6750, section 3; the challenge may
  * be one of several, on one line or on several, RFC 9110, section 11.6.1), read by RFC 9110's
  * grammar, a Bearer challenge with one or more auth-params (challenge-grammar.ts). What else is allowed
- * follows from what the credentials are (see judging/credential-table.ts, the credential table):
+ * follows from what the credentials are (see credential-table.ts, the credential table):
  *
  * - malformed credentials may get a declared 400 (RFC 6750, section 3.1: invalid_request);
  * - credentials of another scheme get 401: a 400 is a warning (section 3.1 gives a request with an

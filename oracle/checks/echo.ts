@@ -12,8 +12,8 @@
  */
 import { exchangeCheck, failure, warning } from '../check.js';
 import { describeRequest, echoDifferences, firstDifference, misdelivered, show, type EchoDifference, type Response } from '../support.js';
-import type { Contract } from '../../../src/openapi/index.js';
-import type { RequestCase } from '../../types.js';
+import type { Contract } from '../../src/openapi/index.js';
+import type { RequestCase } from '../types.js';
 
 /**
  * The bodies the answer may show: one of the readings of a body whose meaning is left open

@@ -10,7 +10,7 @@
  * a shared variable between requests, a connection out of step.
  */
 import { exchangeCheck, failure, type Judgement } from '../check.js';
-import type { NeighbourRequest } from '../../types.js';
+import type { NeighbourRequest } from '../types.js';
 import { describeRequest, echoDifferences, endsItself, excerpt, misdelivered, show, startsAnAnswer, whenExtra } from '../support.js';
 
 /** Which other request an answer went to, for people. */

@@ -24,8 +24,8 @@
  *   applied (RFC 9110, section 15.5): it changes nothing.
  * - **Bounded**: at most `maxRemembered` resources over every scope; the oldest go first.
  */
-import { parseJson, SESSION_HEADER, type Contract, type ExchangeValues, type JsonValue, type OperationContract } from '../../src/openapi/index.js';
-import type { HttpOutcome, HttpRequest, LinkStep } from '../types.js';
+import { parseJson, SESSION_HEADER, type Contract, type ExchangeValues, type JsonValue, type OperationContract } from '../src/openapi/index.js';
+import type { HttpOutcome, HttpRequest, LinkStep } from './types.js';
 import type { Classification } from './classify.js';
 import { declaredPart, linkedParameters, linkedValues, parameterText, walksOf, type LinkedValue, type LinkTarget, type Walk } from './walks.js';
 

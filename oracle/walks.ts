@@ -21,7 +21,7 @@ import {
   type OperationContract,
   type ParameterContract,
   type RuntimeExpression,
-} from '../../src/openapi/index.js';
+} from '../src/openapi/index.js';
 
 /** An operation a create leads to, and how its parameters are taken from the create's exchange. */
 export interface LinkTarget {

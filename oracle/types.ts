@@ -33,13 +33,6 @@ export type Credentials = 'valid' | 'missing' | 'other-scheme' | 'wrong-token' |
  */
 export type Content = 'valid' | 'invalid';
 
-/**
- * A type's fields made assignable: for building a value with optional fields one `if` at a time
- * on the hot path (a conditional spread in the middle of an object literal costs V8 a runtime call
- * and leaves objects of many shapes), then handing it on as the readonly type.
- */
-export type Writable<T> = { -readonly [K in keyof T]: T[K] };
-
 /** The phases of a run, in order: see runner.ts. */
 export type Phase = 'coverage' | 'random' | 'capacity' | 'stateful' | 'overlap';
 export const PHASES: readonly Phase[] = [
@@ -298,7 +291,7 @@ export type HttpOutcome =
 
 /** What a check reports: one way an exchange (or a run) broke the contract, or a hazard. */
 export interface Finding {
-  /** The check's name (see judging/index.ts). */
+  /** The check's name (see registry.ts). */
   readonly check: string;
   readonly severity: Severity;
   readonly message: string;
