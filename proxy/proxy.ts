@@ -30,26 +30,9 @@ import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadContract, type Contract } from '../src/openapi/index.js';
-import {
-  adminRouter,
-  adminRoutes,
-  answerClientErrors,
-  answerWith,
-  blot,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_MAX_DEPTH,
-  errorBodyText,
-  listenOn,
-  maskRequestHeaders,
-  maskTarget,
-  type Exchange,
-  type Hidden,
-  type Journal,
-  type ProxyVerdict,
-} from '../src/http/index.js';
+import { adminRouter, adminRoutes, answerClientErrors, answerWith, blot, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, errorBodyText, listenOn, maskRequestHeaders, maskTarget, parseBaseUrl, type Exchange, type Hidden, type Journal, type ProxyVerdict } from '../src/http/index.js';
 // The engine's parts the proxy needs, room by room: never fuzz/index.ts, which reaches the runner (test/proxy/imports.test.ts).
 import { acceptsCoding, classifyRequest, codingList, createLinkMemory, DECODABLE_CODINGS, decodeCodings, DEFAULT_MAX_REMEMBERED, DEFAULT_MAX_RESPONSE_BYTES, judgeObserved, type Finding, type Framing, type HttpOutcome, type HttpRequest, type LinkMemory, type LinkTicket, type NeighbourRequest, type TransportFailure, type WireFacts } from '../oracle/index.js';
-import { parseBaseUrl } from '../src/http/base-url.js';
 import { checksWith, type ProxiedExchange } from './exchange.js';
 import { createTally, type ProxySummary } from './summary.js';
 

@@ -3,7 +3,7 @@
  * servers' commands share with it: the request log, the banner's lines, a taken port as bad usage,
  * waiting for SIGINT or SIGTERM. Loaded when a server's command runs, never at start-up.
  */
-import { startReference, type StartedServer } from '../../api/servers.js';
+import { startReference, type StartedServer } from '../../api/index.js';
 import { requestLog, type RequestLog } from '../../src/http/index.js';
 import { defaultContractFile, type Contract } from '../../src/openapi/index.js';
 import { planReference } from '../../src/reference/index.js';

@@ -3,10 +3,9 @@
  * commands, answers cut to size, and the command that replays a run. The token never appears:
  * commands read it from `$TOKEN`, reports show `<token>`.
  */
-import { replaceSecrets as redact, secretPieces as pieces } from '../../src/http/secrets.js';
+import { replaceSecrets as redact, secretPieces as pieces, urlFor } from '../../src/http/index.js';
 import { DEFAULT_CAPACITY } from '../defaults.js';
 import { DEFAULT_MAX_RESPONSE_TIME_MS, type HttpOutcome, type RequestCase } from '../../oracle/index.js';
-import { urlFor } from '../../src/http/base-url.js';
 import type { Report, ReportedOutcome, ReportedRequest } from './record.js';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

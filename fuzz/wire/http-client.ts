@@ -42,8 +42,9 @@ import { performance } from 'node:perf_hooks';
 import { ResponseReader, WireError, type ReaderOptions } from './http-wire.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type ExtraBytes, type HttpOutcome, type HttpRequest, type NeighbourRequest, type TransportFailure } from '../../oracle/index.js';
 import type { Writable } from '../writable.js';
+import { DEFAULT_CONFORM_TIMEOUT_MS } from '../defaults.js';
 import { answerOf, closedMessage, failureOfError, partialOf, timeoutMessage, type AnswerFacts } from './answer.js';
-import { parseBaseUrl } from '../../src/http/base-url.js';
+import { parseBaseUrl } from '../../src/http/index.js';
 import { InFlightExchanges, type Exchange, type Result } from './exchange.js';
 import { extraOf, isGoodbye, STRAY_WINDOW_MS, withExtra } from './late-bytes.js';
 import { ConnectionPool, type Connection } from './pool.js';
@@ -85,7 +86,6 @@ export interface HttpClient {
   close(): void;
 }
 
-export const DEFAULT_TIMEOUT_MS = 5_000;
 
 export function createHttpClient(baseUrl: string | URL, options: ClientOptions = {}): HttpClient {
   return new EngineClient(typeof baseUrl === 'string' ? parseBaseUrl(baseUrl) : baseUrl, options);
@@ -103,7 +103,7 @@ class EngineClient implements HttpClient {
     readonly baseUrl: URL,
     private readonly options: ClientOptions,
   ) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_CONFORM_TIMEOUT_MS;
     this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const concurrency = Math.max(1, options.concurrency ?? 8);
     this.pool = new ConnectionPool<Exchange>(baseUrl, concurrency * 2, {

@@ -4,7 +4,7 @@ import { headerLines } from './header-lines.js';
 import { writeRequestHead, type OutgoingHead } from './http-wire.js';
 import type { HttpRequest } from '../../oracle/index.js';
 import type { Writable } from '../writable.js';
-import { originForm } from '../../src/http/base-url.js';
+import { originForm } from '../../src/http/index.js';
 
 /**
  * Whether the request goes with `Connection: close` when the client means to close its connection

@@ -3,7 +3,7 @@
  * and a status; code never matches on message text. Every one becomes the contract's Error body
  * `{ "error": <status>, "message": "<what was wrong, naming the field>" }` (docs/DESIGN.md, decision 4).
  */
-import { quoteJson } from '../openapi/json.js';
+import { quoteJson } from '../openapi/portable.js';
 
 export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, scope: 'operation', about: 'missing or invalid bearer credentials (RFC 6750)' },

@@ -23,8 +23,7 @@
  * To add a rule, see rules.ts: the rule and its place in HEAD_RULES or BODY_RULES there, its
  * error code in errors.ts if it needs a new one, and its test. Nothing here changes.
  */
-import type { Contract, OperationContract, ParsedParameters } from '../openapi/contract.js';
-import { isJsonObject, type JsonObject } from '../openapi/json.js';
+import { isJsonObject, type Contract, type JsonObject, type OperationContract, type ParsedParameters } from '../openapi/portable.js';
 import { adminRouter, type AdminRoutes } from './admin.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { PlantStoreError } from './errors.js';

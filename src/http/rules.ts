@@ -23,8 +23,7 @@
  * is also a new setting: a field of `RuleSettings`, an option of createPipeline, and the
  * servers' and the command line's options that set it.)
  */
-import { formatIssues, isParameterProblem, type Contract, type OperationContract, type ParsedParameters } from '../openapi/contract.js';
-import { isJsonObject, nestingExceeds, parseJson, type JsonValue } from '../openapi/json.js';
+import { formatIssues, isJsonObject, isParameterProblem, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract, type ParsedParameters } from '../openapi/portable.js';
 import { PlantStoreError } from './errors.js';
 import { headerValue, type RequestHead } from './exchange.js';
 
