@@ -13,7 +13,7 @@
  */
 import { formatIssues, isLosslessNumber, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
 import { applicableChecks, runChecks, type CheckName } from './registry.js';
-import { essence } from './support.js';
+import { essence } from './media-types.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
 import { LONE_SURROGATE_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
 import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, LinkStep, RequestCase } from './types.js';

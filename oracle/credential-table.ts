@@ -18,7 +18,7 @@
  * - never a 2xx: a failure, or a warning where the row is `lenient` (the RFCs leave it open).
  */
 import type { Credentials, DerivedSecret } from './types.js';
-import { codePointsOf } from './support.js';
+import { codePointsOf } from './json-values.js';
 
 /** RFC 6750, section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
 export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;

@@ -12,7 +12,7 @@
  *   (accept-encoding.ts, codings.ts), dates (imf-fixdate.ts), leniencies, statistics.
  * - Findings as JUnit XML (junit.ts), for conform's and the proxy's reports.
  */
-export { PHASES, type CheckOptions, type Content, type Credentials, type DerivedSecret, type ExtraBytes, type Finding, type Framing, type HttpOutcome, type HttpRequest, type LinkStep, type NeighbourRequest, type PartialResponse, type Phase, type Profile, type RequestCase, type RequestFraming, type Severity, type TransportFailure, type WireFacts } from './types.js';
+export { PHASES, type CheckOptions, type Content, type Credentials, type DerivedSecret, type ExtraBytes, type Finding, type Framing, type HttpOutcome, type HttpRequest, type LinkStep, type NeighbourRequest, type PartialResponse, type Phase, type Profile, type RequestCase, type RequestFraming, type ResponseOutcome, type Severity, type TransportFailure, type WireFacts } from './types.js';
 export { applicableChecks, CHECK_NAMES, checkApplies, checkNamed, CHECKS, EXCHANGE_CHECKS, isCheckName, judgeExchange, replayOf, RUN_CHECKS, runChecks, STATEFUL_CHECK_NAMES, type CheckName, type Replay } from './registry.js';
 export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type Judgement, type ResponseTimes, type RunCheck, type RunJudgement, type RunRecord, type TimedExchange } from './check.js';
 export { canaryTrend, MIN_READINGS, notJudgedReason, type CanaryTrend } from './checks/degradation.js';
@@ -22,7 +22,11 @@ export { classifyRequest, judgeObserved, readingsOf, type Classification, type C
 export { declaredPart, linkedValues, parameterText, walksOf, type LinkTarget, type Walk } from './walks.js';
 export { createLinkMemory, DEFAULT_MAX_REMEMBERED, type LinkMemory, type LinkTicket } from './observed-links.js';
 export { BUCKET_RATIO, LatencyHistogram, mannKendall, median, round, theilSen, type HistogramBucket, type MannKendall } from './statistics.js';
-export { challenges, codePointsOf, decodeJson, essence, excerpt, resourceKey, resourceKeyProperties, sameJson } from './support.js';
+export { challenges } from './challenges.js';
+export { integerKey, integerKeyProperties } from './integer-key.js';
+export { codePointsOf, decodeJson, sameJson } from './json-values.js';
+export { essence } from './media-types.js';
+export { excerpt } from './messages.js';
 export { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
 export { carriesWellFormedToken, CREDENTIAL_VARIANTS, credentialsByGrammar, queryEncoded, type CredentialVariant } from './credential-table.js';
 export { acceptsCoding, codingList, codingName } from './accept-encoding.js';

@@ -4,6 +4,7 @@
  * generators set them on the requests they make and the classification of an observed request
  * (classify.ts) on the requests it reads, so both say the same words.
  */
+import type { RequestCase } from './types.js';
 
 /** Why a lone surrogate makes a valid request `lenient` (see RequestCase.lenient). */
 export const LONE_SURROGATE_LENIENCY =
@@ -22,3 +23,8 @@ export const PROTOTYPE_KEY_LENIENCY =
 /** Why a valid body whose string holds bytes that are not UTF-8 may be accepted (the `invalid-utf8-in-string:` malformations). */
 export const UTF8_IN_STRING_LENIENCY =
   'RFC 8259, section 9 lets a parser accept non-JSON forms; a decoder that replaces the bytes with U+FFFD (body-parser, Fastify, Hono), or one that decodes an encoded surrogate (surrogatepass in Python), makes a string of it, so the server stores something other than was sent';
+
+/** A 4xx to a request whose target a server may not recognise as the operation's (RequestCase.lenientAbout `target`). */
+export function refusedTarget(request: RequestCase, status: number): boolean {
+  return request.lenient !== undefined && request.lenientAbout === 'target' && status >= 400 && status < 500;
+}

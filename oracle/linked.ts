@@ -4,11 +4,10 @@
  * the resource it must show.
  */
 import { isJsonObject, parseJson, type Contract, type JsonValue } from '../src/openapi/index.js';
-import type { HttpOutcome, LinkStep, RequestCase } from './types.js';
+import type { HttpOutcome, LinkStep, RequestCase, ResponseOutcome } from './types.js';
 import { failure, warning, type Judgement } from './check.js';
-import { decodeJson, operationOf, sameJson, show } from './support.js';
-
-type Response = Extract<HttpOutcome, { kind: 'response' }>;
+import { operationOf } from './declared.js';
+import { decodeJson, sameJson, show } from './json-values.js';
 
 /** A finding of a sequence: a failure along a declared link, a warning along the collection/item pattern the contract does not declare. */
 export function linkJudgement(step: LinkStep, message: string): Judgement {
@@ -26,7 +25,7 @@ export function endsSequence(request: RequestCase, outcome: HttpOutcome, expects
  * the string of their digits). As `echo` judges: a property the schema does not declare may be
  * dropped, and a server may add properties.
  */
-export function resourceDifferences(contract: Contract, request: RequestCase, outcome: Response, resource: string): string[] {
+export function resourceDifferences(contract: Contract, request: RequestCase, outcome: ResponseOutcome, resource: string): string[] {
   const expected: JsonValue = parseJson(resource);
   const parsed = decodeJson(outcome.body);
   if (!('value' in parsed)) return [`the body is ${parsed.error}`];

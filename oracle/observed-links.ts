@@ -25,7 +25,7 @@
  * - **Bounded**: at most `maxRemembered` resources over every scope; the oldest go first.
  */
 import { parseJson, SESSION_HEADER, type Contract, type ExchangeValues, type JsonValue, type OperationContract } from '../src/openapi/index.js';
-import type { HttpOutcome, HttpRequest, LinkStep } from './types.js';
+import type { HttpOutcome, HttpRequest, LinkStep, ResponseOutcome } from './types.js';
 import type { Classification } from './classify.js';
 import { declaredPart, linkedParameters, linkedValues, parameterText, walksOf, type LinkedValue, type LinkTarget, type Walk } from './walks.js';
 
@@ -82,8 +82,6 @@ interface Remembered {
   readonly via: string;
   readonly inferred: boolean;
 }
-
-type Response = Extract<HttpOutcome, { kind: 'response' }>;
 
 /** A memory of what was done along the contract's links; with `maxRemembered` 0 it remembers nothing, and judges no read by a link. */
 export function createLinkMemory(contract: Contract, maxRemembered = DEFAULT_MAX_REMEMBERED): LinkMemory {
@@ -185,7 +183,7 @@ interface Done {
   readonly ticket: LinkTicket;
   readonly request: HttpRequest;
   readonly classification: Classification;
-  readonly response: Response | undefined;
+  readonly response: ResponseOutcome | undefined;
   readonly scope: string;
 }
 

@@ -289,6 +289,9 @@ export type HttpOutcome =
       readonly partial?: PartialResponse;
     };
 
+/** A response that came back (not a failure of the exchange). */
+export type ResponseOutcome = Extract<HttpOutcome, { kind: 'response' }>;
+
 /** What a check reports: one way an exchange (or a run) broke the contract, or a hazard. */
 export interface Finding {
   /** The check's name (see registry.ts). */

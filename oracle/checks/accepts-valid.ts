@@ -6,7 +6,10 @@
  */
 import { exchangeCheck, failure, warning } from '../check.js';
 import type { OperationContract } from '../../src/openapi/index.js';
-import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf, refusedTarget, successStatuses } from '../support.js';
+import { isServerError } from '../answer-facts.js';
+import { isDeclared4xx, operationOf, successStatuses } from '../declared.js';
+import { refusedTarget } from '../leniencies.js';
+import { describeRequest, excerpt } from '../messages.js';
 
 /**
  * Valid path parameters name an item the target need not hold: a read, replace or delete of an

@@ -10,7 +10,7 @@
  */
 import { acceptsCoding } from '../accept-encoding.js';
 import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
-import { describeRequest } from '../support.js';
+import { describeRequest } from '../messages.js';
 
 export const contentCoding = exchangeCheck({
   name: 'content-coding',

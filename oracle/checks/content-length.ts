@@ -7,7 +7,8 @@
  * Content-Length and Transfer-Encoding (RFC 9112, section 6.2).
  */
 import { exchangeCheck, failure, type Judgement } from '../check.js';
-import { describeRequest, endsItself, excerpt, startsAnAnswer, stopsShortOfItsLength, whenExtra } from '../support.js';
+import { endsItself, startsAnAnswer, stopsShortOfItsLength, whenExtra } from '../answer-facts.js';
+import { describeRequest, excerpt } from '../messages.js';
 
 export const contentLength = exchangeCheck({
   name: 'content-length',

@@ -11,7 +11,9 @@
  * may take another scheme for malformed bearer credentials.
  */
 import { exchangeCheck, warning } from '../check.js';
-import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf } from '../support.js';
+import { isServerError } from '../answer-facts.js';
+import { isDeclared4xx, operationOf } from '../declared.js';
+import { describeRequest, excerpt } from '../messages.js';
 
 export const credentialsFirst = exchangeCheck({
   name: 'credentials-first',

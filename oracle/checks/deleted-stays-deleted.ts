@@ -7,7 +7,7 @@
  */
 import { exchangeCheck } from '../check.js';
 import { along, endsSequence, linkJudgement } from '../linked.js';
-import { excerpt } from '../support.js';
+import { excerpt } from '../messages.js';
 
 export const deletedStaysDeleted = exchangeCheck({
   name: 'deleted-stays-deleted',

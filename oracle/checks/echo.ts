@@ -11,9 +11,11 @@
  * write in flight with others of the same resource as one of those writes, not a mix.
  */
 import { exchangeCheck, failure, warning } from '../check.js';
-import { describeRequest, echoDifferences, firstDifference, misdelivered, show, type EchoDifference, type Response } from '../support.js';
+import { echoDifferences, misdelivered, type EchoDifference } from '../echo-differences.js';
+import { firstDifference, show } from '../json-values.js';
+import { describeRequest } from '../messages.js';
+import type { RequestCase, ResponseOutcome } from '../types.js';
 import type { Contract } from '../../src/openapi/index.js';
-import type { RequestCase } from '../types.js';
 
 /**
  * The bodies the answer may show: one of the readings of a body whose meaning is left open
@@ -24,7 +26,7 @@ function candidates(request: RequestCase): readonly Uint8Array[] {
 }
 
 /** None of the differences when the answer is one of the candidates; otherwise the differences from the first. */
-function oneOf(contract: Contract, request: RequestCase, outcome: Response): EchoDifference[] | undefined {
+function oneOf(contract: Contract, request: RequestCase, outcome: ResponseOutcome): EchoDifference[] | undefined {
   const each = candidates(request).map((body) => echoDifferences(contract, body === request.body ? request : { ...request, body }, outcome));
   if (each.some((differences) => differences?.length === 0)) return [];
   return each[0];

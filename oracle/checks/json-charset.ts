@@ -8,7 +8,9 @@
  * text/* machinery) decode the body with it and misread every non-ASCII character.
  */
 import { exchangeCheck, failure, warning } from '../check.js';
-import { bodyUnreadable, describeRequest, isJsonMediaType, mediaTypeParameter } from '../support.js';
+import { bodyUnreadable } from '../answer-facts.js';
+import { isJsonMediaType, mediaTypeParameter } from '../media-types.js';
+import { describeRequest } from '../messages.js';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 

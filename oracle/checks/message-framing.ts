@@ -12,7 +12,7 @@
  * close, trailers, any reason phrase.
  */
 import { exchangeCheck, failure, type Judgement } from '../check.js';
-import { describeRequest } from '../support.js';
+import { describeRequest } from '../messages.js';
 import { imfFixdateProblem } from '../imf-fixdate.js';
 
 export const messageFraming = exchangeCheck({

@@ -14,8 +14,10 @@
  */
 import type { Contract } from '../../src/openapi/index.js';
 import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
-import { describeRequest, excerpt, isServerError, operationOf, type Response } from '../support.js';
-import type { RequestCase } from '../types.js';
+import { isServerError } from '../answer-facts.js';
+import { operationOf } from '../declared.js';
+import { describeRequest, excerpt } from '../messages.js';
+import type { RequestCase, ResponseOutcome } from '../types.js';
 
 /**
  * The tag the engine's requests of another method carry (`method:PATCH`): the check judges the
@@ -30,7 +32,7 @@ function declaredElsewhere(contract: Contract, request: RequestCase): readonly s
   return contract.methodsFor(request.path.split('?', 1)[0] ?? request.path);
 }
 
-function judgeHead(contract: Contract, request: RequestCase, outcome: Response): Judgement[] {
+function judgeHead(contract: Contract, request: RequestCase, outcome: ResponseOutcome): Judgement[] {
   const get = contract.findOperation('GET', request.path.split('?', 1)[0] ?? request.path);
   const judgements: Judgement[] = [];
   const what = describeRequest(request);
@@ -45,7 +47,7 @@ function judgeHead(contract: Contract, request: RequestCase, outcome: Response):
   return judgements;
 }
 
-function judgeOther(request: RequestCase, outcome: Response, declared: readonly string[]): Judgement[] {
+function judgeOther(request: RequestCase, outcome: ResponseOutcome, declared: readonly string[]): Judgement[] {
   const what = describeRequest(request);
   if (outcome.status >= 200 && outcome.status < 300) return [warning(`${what}: accepted with ${outcome.status}, but the contract declares only ${declared.join(', ')} on this path`)];
   if (outcome.status !== 405) return [warning(`${what}: got ${outcome.status}; RFC 9110, section 15.5.6 answers a method the resource does not support with 405 and an Allow header listing ${declared.join(', ')}; body: ${excerpt(outcome.body)}`)];

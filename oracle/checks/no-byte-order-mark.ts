@@ -5,7 +5,10 @@
  * (decodeJson skips it), so the mark is reported here once, not as a broken body.
  */
 import { exchangeCheck, failure } from '../check.js';
-import { bodyUnreadable, describeRequest, isJsonMediaType, operationOf } from '../support.js';
+import { bodyUnreadable } from '../answer-facts.js';
+import { operationOf } from '../declared.js';
+import { isJsonMediaType } from '../media-types.js';
+import { describeRequest } from '../messages.js';
 
 const MARKS: readonly (readonly [string, readonly number[]])[] = [
   ['UTF-8', [0xef, 0xbb, 0xbf]],

@@ -1,6 +1,7 @@
 /** `no-server-error`: no request gets a 5xx, a reset connection, a timeout or a response that is not HTTP. */
 import { exchangeCheck, failure } from '../check.js';
-import { describeRequest, excerpt, stopsShortOfItsLength } from '../support.js';
+import { stopsShortOfItsLength } from '../answer-facts.js';
+import { describeRequest, excerpt } from '../messages.js';
 
 export const noServerError = exchangeCheck({
   name: 'no-server-error',

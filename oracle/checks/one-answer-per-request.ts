@@ -11,7 +11,10 @@
  */
 import { exchangeCheck, failure, type Judgement } from '../check.js';
 import type { NeighbourRequest } from '../types.js';
-import { describeRequest, echoDifferences, endsItself, excerpt, misdelivered, show, startsAnAnswer, whenExtra } from '../support.js';
+import { endsItself, startsAnAnswer, whenExtra } from '../answer-facts.js';
+import { echoDifferences, misdelivered } from '../echo-differences.js';
+import { show } from '../json-values.js';
+import { describeRequest, excerpt } from '../messages.js';
 
 /** Which other request an answer went to, for people. */
 const WHOSE: Readonly<Record<NeighbourRequest['relation'], (connection: number) => string>> = {

@@ -5,7 +5,9 @@
  * 3.2: an HTTP/1.1 server MUST answer 400) binds only a server that answers as HTTP/1.1.
  */
 import { exchangeCheck, failure, warning } from '../check.js';
-import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf } from '../support.js';
+import { isServerError } from '../answer-facts.js';
+import { isDeclared4xx, operationOf } from '../declared.js';
+import { describeRequest, excerpt } from '../messages.js';
 
 export const rejectsInvalid = exchangeCheck({
   name: 'rejects-invalid',

@@ -6,7 +6,7 @@
  */
 import { exchangeCheck } from '../check.js';
 import { along, endsSequence, linkJudgement, resourceDifferences } from '../linked.js';
-import { excerpt } from '../support.js';
+import { excerpt } from '../messages.js';
 
 export const replacementVisible = exchangeCheck({
   name: 'replacement-visible',

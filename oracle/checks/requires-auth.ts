@@ -15,7 +15,9 @@
  */
 import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
 import { challengeProblem } from '../challenge-grammar.js';
-import { describeRequest, excerpt, isDeclared4xx, isServerError, operationOf } from '../support.js';
+import { isServerError } from '../answer-facts.js';
+import { isDeclared4xx, operationOf } from '../declared.js';
+import { describeRequest, excerpt } from '../messages.js';
 
 export const requiresAuth = exchangeCheck({
   name: 'requires-auth',

@@ -13,7 +13,7 @@
  */
 import { exchangeCheck, warning } from '../check.js';
 import { along, endsSequence, linkJudgement, resourceDifferences } from '../linked.js';
-import { excerpt } from '../support.js';
+import { excerpt } from '../messages.js';
 
 export const resourceAvailable = exchangeCheck({
   name: 'resource-available',

@@ -1,7 +1,11 @@
 /** `response-shape`: the body and media type are the ones the contract declares for the status; declared required headers are there. */
 import { formatIssues } from '../../src/openapi/index.js';
 import { exchangeCheck, failure, type Judgement } from '../check.js';
-import { bodyUnreadable, decodeJson, essence, excerpt, operationOf, schemaName } from '../support.js';
+import { bodyUnreadable } from '../answer-facts.js';
+import { operationOf, schemaName } from '../declared.js';
+import { decodeJson } from '../json-values.js';
+import { essence } from '../media-types.js';
+import { excerpt } from '../messages.js';
 
 export const responseShape = exchangeCheck({
   name: 'response-shape',

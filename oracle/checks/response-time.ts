@@ -16,7 +16,7 @@
  */
 import type { HttpOutcome } from '../types.js';
 import { failure, runCheck, type RunRecord } from '../check.js';
-import { describeRequest } from '../support.js';
+import { describeRequest } from '../messages.js';
 
 /** The absolute part of the bound, in milliseconds, unless `--max-response-time` says otherwise. */
 export const DEFAULT_MAX_RESPONSE_TIME_MS = 1000;

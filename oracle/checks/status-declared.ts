@@ -4,7 +4,9 @@
  * absolute-form target, `lenientAbout: 'target'`) is `accepts-valid`'s warning, not this check's.
  */
 import { exchangeCheck, failure } from '../check.js';
-import { describeRequest, excerpt, operationOf, refusedTarget } from '../support.js';
+import { operationOf } from '../declared.js';
+import { refusedTarget } from '../leniencies.js';
+import { describeRequest, excerpt } from '../messages.js';
 
 export const statusDeclared = exchangeCheck({
   name: 'status-declared',

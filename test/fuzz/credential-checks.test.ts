@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
-import { challengeSchemes } from '../../oracle/support.js';
+import { challengeSchemes } from '../../oracle/challenges.js';
 import { challenges, judgeExchange, runChecks } from '../../oracle/index.js';
 import type { Content, Credentials, HttpOutcome, RequestCase } from '../../oracle/types.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_NAMES, decodeJson, judgeExchange, runChecks, type CheckName } from '../../oracle/index.js';
 import { isUtf8Label } from '../../oracle/checks/json-charset.js';
-import { mediaTypeParameter } from '../../oracle/support.js';
+import { mediaTypeParameter } from '../../oracle/media-types.js';
 import type { ExtraBytes, Finding, HttpOutcome, NeighbourRequest, RequestCase, WireFacts } from '../../oracle/types.js';
 import { loadContract } from '../../src/openapi/index.js';
 
