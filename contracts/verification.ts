@@ -15,7 +15,7 @@
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { formatIssues, isJsonObject, loadContract, parseJson, resourcePatterns, stringifyJson, type Contract, type JsonValue } from '../src/openapi/index.js';
 import { callOperation, createPlant, toNewPlant } from './client.js';
-import { startForwarder, type TransportFailure } from './forwarder.js';
+import { startForwarder, type ForwardingFailure } from './forwarder.js';
 import { EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED } from './names.js';
 import { DEFAULT_VERIFY_TIMEOUT_MS, verifierOptions, type Environment, type VerifyFlags } from './verifier-options.js';
 
@@ -85,7 +85,7 @@ export interface VerificationOutcome {
   /** Failures of pending pacts: reported, not failing the run. */
   readonly pendingFailures: readonly InteractionFailure[];
   /** Requests the target reset, refused or did not answer in time. */
-  readonly transportFailures: readonly TransportFailure[];
+  readonly transportFailures: readonly ForwardingFailure[];
 }
 
 /** The native verifier's JSON report as data; undefined when `text` is not such a report. */

@@ -30,7 +30,7 @@ import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadContract, type Contract } from '../src/openapi/index.js';
-import { adminRouter, adminRoutes, answerClientErrors, answerWith, blot, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, errorBodyText, listenOn, maskRequestHeaders, maskTarget, parseBaseUrl, type Exchange, type Hidden, type Journal, type ProxyVerdict } from '../src/http/index.js';
+import { adminRouter, adminRoutes, answerClientErrors, answerWith, blot, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, endToEnd, errorBodyText, listenOn, maskRequestHeaders, maskTarget, parseBaseUrl, type ServedExchange, type Hidden, type Journal, type ProxyVerdict } from '../src/http/index.js';
 // The engine's parts the proxy needs, room by room: never fuzz/index.ts, which reaches the runner (test/proxy/imports.test.ts).
 import { acceptsCoding, classifyRequest, codingList, createLinkMemory, DECODABLE_CODINGS, decodeCodings, DEFAULT_MAX_REMEMBERED, DEFAULT_MAX_RESPONSE_BYTES, judgeObserved, type Finding, type Framing, type HttpOutcome, type HttpRequest, type LinkMemory, type LinkTicket, type NeighbourRequest, type TransportFailure, type WireFacts } from '../oracle/index.js';
 import { checksWith, type ProxiedExchange } from './exchange.js';
@@ -68,7 +68,7 @@ export interface ProxyOptions {
   readonly journal?: Journal<ProxyVerdict> | undefined;
   /** Serve the admin path /__plant-store/ (the journal as JSON, its page) instead of forwarding it; default true. */
   readonly admin?: boolean | undefined;
-  /** Judge a read along the contract's links by what the proxy saw created, replaced or deleted before it (docs/proxy.md, "Linked reads"); default true. */
+  /** ProxyJudging a read along the contract's links by what the proxy saw created, replaced or deleted before it (docs/proxy.md, "Linked reads"); default true. */
   readonly linkedReads?: boolean | undefined;
 }
 
@@ -83,25 +83,14 @@ export interface RunningProxy {
 }
 
 /**
- * Hop-by-hop fields (RFC 9110, section 7.6.1): never forwarded, in either direction, with every
- * field the Connection header names. `Proxy-Connection` is the pre-standard one (RFC 9112,
- * appendix C.2.2). Content-Length goes too: the proxy frames what it sends itself.
+ * What the proxy writes itself, so never forwards (beside the hop-by-hop fields, src/http/hop-by-hop.ts):
+ * it frames what it sends (Content-Length), and sends no trailer section (Trailer).
  */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade', 'trailer', 'content-length'];
+const REFRAMED = ['content-length', 'trailer'];
 
-/** Header pairs as `rawHeaders` gives them, less the hop-by-hop ones. */
-export function endToEnd(raw: readonly string[]): [name: string, value: string][] {
-  const dropped = new Set(HOP_BY_HOP);
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]?.toLowerCase() !== 'connection') continue;
-    for (const option of (raw[i + 1] ?? '').split(',')) dropped.add(option.trim().toLowerCase());
-  }
-  const pairs: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (!dropped.has(name.toLowerCase())) pairs.push([name, raw[i + 1] as string]);
-  }
-  return pairs;
+/** Header pairs as `rawHeaders` gives them, less the hop-by-hop ones and those the proxy frames itself. */
+function forwardable(raw: readonly string[]): [name: string, value: string][] {
+  return endToEnd(raw, REFRAMED);
 }
 
 /**
@@ -233,7 +222,7 @@ function exposeOwn(pairs: [string, string][], own: readonly string[]): [string, 
 
 /** The fields sent up: the end-to-end ones but Host, which names the upstream (RFC 9110, section 7.2), and Via, to which the proxy adds itself (section 7.6.3). */
 function upstreamFields(raw: readonly string[], host: string, declared: string | undefined): [string, string][] {
-  const pairs = endToEnd(raw);
+  const pairs = forwardable(raw);
   const via = pairs.filter(([name]) => name.toLowerCase() === 'via').map(([, value]) => value);
   const kept = pairs.filter(([name]) => name.toLowerCase() !== 'host' && name.toLowerCase() !== 'via');
   return [['Host', host], ...kept, ['Via', [...via, '1.1 plant-store-proxy'].join(', ')], ...(declared === undefined ? [] : [['Content-Length', declared] as [string, string]])];
@@ -294,7 +283,7 @@ function givenFor(outcome: HttpOutcome, answer: UpstreamResponse | undefined, fi
  * masks credentials itself, and blots what it hid out of the rest), and the upstream's answer as it
  * sent it (a gzip body stays gzip) or, when none came, the proxy's Error.
  */
-function journalExchange(req: IncomingMessage, exchange: ProxiedExchange, verdict: ProxyVerdict, response: ProxyResponse): Exchange<ProxyVerdict> {
+function journalExchange(req: IncomingMessage, exchange: ProxiedExchange, verdict: ProxyVerdict, response: ProxyResponse): ServedExchange<ProxyVerdict> {
   return {
     request: { method: exchange.request.method, url: req.url ?? '/', headers: lookupOf(req.rawHeaders) },
     body: exchange.request.body,
@@ -307,7 +296,7 @@ function journalExchange(req: IncomingMessage, exchange: ProxiedExchange, verdic
 }
 
 /** What judging and telling an exchange needs of the proxy. */
-interface Judge {
+interface ProxyJudging {
   readonly contract: Contract;
   readonly tokens: readonly string[];
   readonly errors: boolean;
@@ -336,7 +325,7 @@ interface Arrival {
 }
 
 /** The exchange is over: judge it, answer the client, tell the seam, the tally and the journal. `answer` is the upstream's, undefined when none came. */
-function conclude(judge: Judge, arrival: Arrival, request: HttpRequest, outcome: HttpOutcome, answer: UpstreamResponse | undefined): void {
+function conclude(judge: ProxyJudging, arrival: Arrival, request: HttpRequest, outcome: HttpOutcome, answer: UpstreamResponse | undefined): void {
   const { req, res, target } = arrival;
   const classification = classifyRequest(judge.contract, request, { tokens: judge.tokens, complete: arrival.kept.whole() && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
   const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
@@ -371,7 +360,7 @@ function conclude(judge: Judge, arrival: Arrival, request: HttpRequest, outcome:
 
 /** The upstream's whole answer as the checks read it (its wire facts, its body decoded) and as the client gets it. */
 function readAnswer(request: HttpRequest, answer: IncomingMessage, body: Buffer, where: Pick<WireFacts, 'connection' | 'exchangesBefore' | 'others'>, durationMs: number): { outcome: HttpOutcome; answer: UpstreamResponse } {
-  const answerPairs = endToEnd(answer.rawHeaders);
+  const answerPairs = forwardable(answer.rawHeaders);
   const status = answer.statusCode ?? 502;
   const fields = joined(answerPairs);
   const { wire, readable } = wireFacts(request.method, answer, fields, body, where);
@@ -439,7 +428,7 @@ interface Forwarder {
   readonly send: typeof httpRequest;
   readonly agent: HttpAgent;
   readonly timeoutMs: number;
-  readonly judge: Judge;
+  readonly judge: ProxyJudging;
   readonly connections: ReturnType<typeof upstreamConnections>;
 }
 
@@ -450,7 +439,7 @@ function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: Se
   const started = performance.now();
   const method = req.method ?? 'GET';
   const target = originForm(req.url ?? '/');
-  const forwarded = endToEnd(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
+  const forwarded = forwardable(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
   const declared = req.headers['content-length'];
   const headers = upstreamFields(req.rawHeaders, upstream.host, declared);
   const kept = keepBody(req);
@@ -530,7 +519,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
   const { journal } = options;
-  const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract, options.linkedReads === false ? 0 : DEFAULT_MAX_REMEMBERED) };
+  const judge: ProxyJudging = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract, options.linkedReads === false ? 0 : DEFAULT_MAX_REMEMBERED) };
   const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
   const forwarder: Forwarder = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };

@@ -45,12 +45,12 @@ import type { Writable } from '../writable.js';
 import { DEFAULT_CONFORM_TIMEOUT_MS } from '../defaults.js';
 import { answerOf, closedMessage, failureOfError, partialOf, timeoutMessage, type AnswerFacts } from './answer.js';
 import { parseBaseUrl } from '../../src/http/index.js';
-import { InFlightExchanges, type Exchange, type Result } from './exchange.js';
+import { InFlightExchanges, type InFlightExchange, type Result } from './exchange.js';
 import { extraOf, isGoodbye, STRAY_WINDOW_MS, withExtra } from './late-bytes.js';
 import { ConnectionPool, type Connection } from './pool.js';
 import { asksToClose, bodyBytes, requestHead, writeRequest } from './request-writing.js';
 
-export interface ClientOptions {
+export interface HttpClientOptions {
   /** Requests in flight at most; the pool keeps up to twice as many connections. Default 8. */
   readonly concurrency?: number;
   /** Deadline for a whole exchange, from sending to the last byte of the response. Default 5000. */
@@ -87,26 +87,26 @@ export interface HttpClient {
 }
 
 
-export function createHttpClient(baseUrl: string | URL, options: ClientOptions = {}): HttpClient {
+export function createHttpClient(baseUrl: string | URL, options: HttpClientOptions = {}): HttpClient {
   return new EngineClient(typeof baseUrl === 'string' ? parseBaseUrl(baseUrl) : baseUrl, options);
 }
 
-type Conn = Connection<Exchange>;
+type Conn = Connection<InFlightExchange>;
 
 class EngineClient implements HttpClient {
-  private readonly pool: ConnectionPool<Exchange>;
+  private readonly pool: ConnectionPool<InFlightExchange>;
   private readonly inFlight = new InFlightExchanges();
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
 
   constructor(
     readonly baseUrl: URL,
-    private readonly options: ClientOptions,
+    private readonly options: HttpClientOptions,
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_CONFORM_TIMEOUT_MS;
     this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const concurrency = Math.max(1, options.concurrency ?? 8);
-    this.pool = new ConnectionPool<Exchange>(baseUrl, concurrency * 2, {
+    this.pool = new ConnectionPool<InFlightExchange>(baseUrl, concurrency * 2, {
       data: (connection, chunk) => {
         this.onData(connection, chunk);
       },
@@ -156,14 +156,14 @@ class EngineClient implements HttpClient {
   }
 
   /** Ends an exchange that got no (complete) answer, and the connection with it. */
-  private fail(connection: Conn, exchange: Exchange, failure: TransportFailure, message: string, retry = false): void {
+  private fail(connection: Conn, exchange: InFlightExchange, failure: TransportFailure, message: string, retry = false): void {
     if (!this.settleOnce(exchange)) return;
     this.pool.discard(connection);
     exchange.resolve(retry ? 'retry' : { kind: 'failure', failure, message, durationMs: performance.now() - exchange.started, ...partialOf(exchange.reader, this.maxBytes) });
   }
 
   /** Marks the exchange settled; false if it already was. */
-  private settleOnce(exchange: Exchange): boolean {
+  private settleOnce(exchange: InFlightExchange): boolean {
     if (exchange.settled) return false;
     exchange.settled = true;
     clearTimeout(exchange.timer);
@@ -172,7 +172,7 @@ class EngineClient implements HttpClient {
   }
 
   /** The answer is complete and has settled: hand it on, and keep the connection if nothing is wrong with it. */
-  private finish(connection: Conn, exchange: Exchange): void {
+  private finish(connection: Conn, exchange: InFlightExchange): void {
     if (!this.settleOnce(exchange)) return;
     const reader = exchange.reader;
     const head = reader.head;
@@ -236,7 +236,7 @@ class EngineClient implements HttpClient {
   }
 
   /** Waits one more turn of the event loop (a poll for I/O included) before the outcome is handed on. */
-  private settle(connection: Conn, exchange: Exchange): void {
+  private settle(connection: Conn, exchange: InFlightExchange): void {
     exchange.endedAt = performance.now();
     if (connection.ended) {
       this.finish(connection, exchange);
@@ -258,7 +258,7 @@ class EngineClient implements HttpClient {
    * the outcome waits for the close (onEnd finishes it), within the request's timeout; bytes that
    * come meanwhile are bytes after the answer.
    */
-  private awaitClose(connection: Conn, exchange: Exchange): void {
+  private awaitClose(connection: Conn, exchange: InFlightExchange): void {
     clearTimeout(exchange.timer);
     exchange.timer = setTimeout(() => {
       exchange.leftOpenMs = performance.now() - (exchange.endedAt ?? exchange.started);
@@ -309,7 +309,7 @@ class EngineClient implements HttpClient {
     return new Promise((resolve) => {
       const others: NeighbourRequest[] = [];
       if (connection.last !== undefined) others.push({ request: connection.last.request, relation: 'previous', connection: connection.id });
-      const exchange: Exchange = {
+      const exchange: InFlightExchange = {
         request,
         connection: connection.id,
         reader: new ResponseReader(this.readerOptions(request, connection)),

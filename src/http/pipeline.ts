@@ -28,7 +28,7 @@ import { adminRouter, type AdminRoutes } from './admin.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { PlantStoreError } from './errors.js';
 import type { Journal } from './journal.js';
-import { errorResponse, type AppRequest, type AppResponse, type Delivery, type Exchange, type RequestHead, type Verdict } from './exchange.js';
+import { errorResponse, type AppRequest, type AppResponse, type Delivery, type ServedExchange, type RequestHead, type Verdict } from './exchange.js';
 import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, EMPTY_BODY_RULES, HEAD_RULES, isAbsentBody, PARAMETERS_RULE, readParameters, ROUTE_RULE, route, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
 
 /** What an answer gives: the response, or a refusal (one coded `internal` is a defect of the kit). */
@@ -87,7 +87,7 @@ export interface PipelineOptions<A extends Admitted, R extends Reply | Promise<R
    * the answer (the request journal, journal.ts). Not told admin requests. An exception it throws
    * is a defect reported to `onDefect`; the answer still goes out.
    */
-  readonly onExchange?: ((exchange: Exchange) => void) | undefined;
+  readonly onExchange?: ((exchange: ServedExchange) => void) | undefined;
   /** Answers the admin path `/__plant-store/` (journal.ts: `adminRoutes`); without it those paths are routed like any other. */
   readonly admin?: AdminRoutes | undefined;
 }

@@ -8,6 +8,7 @@ export * from './cors.js';
 export * from './errors.js';
 export * from './exchange.js';
 export * from './find-requests.js';
+export * from './hop-by-hop.js';
 export * from './journal.js';
 export * from './pipeline.js';
 export * from './rules.js';
