@@ -6,7 +6,7 @@
  */
 export { callOperation, createClient, createPlant, createPlantOperation, decode, operationUrl, readResponse, toNewPlant, UnexpectedResponseError, type AnyResult, type ClientOptions, type CreatePlantResult, type CreatePlantStatus, type ErrorBody, type NewPlant, type OperationClient, type OperationInput, type OperationRequest, type OperationResult, type Plant } from './client.js';
 export type { components, operations, paths } from './openapi-types.js';
-export { unreachable } from './reachability.js';
+export { whyUnreachable } from './reachability.js';
 export { DEFAULT_VERIFY_TIMEOUT_MS, pactSource, VerifyConfigurationError, verifierOptions, type Environment, type PactSource, type VerifyFlags } from './verifier-options.js';
 
 /** The consumer contract's data (it reads the contract only; no pact-js). */

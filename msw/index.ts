@@ -71,7 +71,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): PlantSto
     journal,
     // The admin path is a server's: here the journal is read in process.
     admin: false,
-    onDefect: options.onDefect ?? reportDefect,
+    onDefect: options.onDefect ?? reportDefectToConsole,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
   };
@@ -112,7 +112,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): PlantSto
 }
 
 /** The default `onDefect`: never silent, and console.error rather than process.stderr, which the browser lacks. */
-function reportDefect(cause: unknown): void {
+function reportDefectToConsole(cause: unknown): void {
   console.error('plant-store-kit/msw: a request was answered 500 because of a defect of the kit:', cause);
 }
 

@@ -12,6 +12,7 @@
  * on a guess. The rules, each with its reason, are in docs/proxy.md ("How a request is classified").
  */
 import { formatIssues, isLosslessNumber, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
+import { truncate } from '../src/http/portable.js';
 import { applicableChecks, runChecks, type CheckName } from './registry.js';
 import { essence } from './media-types.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
@@ -324,8 +325,4 @@ function describe(classification: Classification, content: Content, credentials:
   const what = classification.content === 'open' ? `${classification.contentReason} (read as ${content})` : classification.contentReason;
   const who = classification.credentials === 'unknown-token' ? `${classification.credentialsReason}, read as ${credentials === 'valid' ? 'accepted: the answer was no 401' : 'wrong: the answer was 401'}` : classification.credentialsReason;
   return `${what}; ${who}`;
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

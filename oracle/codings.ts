@@ -38,19 +38,19 @@ export function decodeCodings(codings: readonly string[], bytes: Buffer, maxByte
         try {
           body = inflateSync(body, options);
         } catch (error) {
-          if (tooLarge(error)) throw error;
+          if (isTooLarge(error)) throw error;
           body = inflateRawSync(body, options);
           rawDeflate = true;
         }
       } else return { error: `the coding ${coding} is not one a client can be expected to decode (${DECODABLE_CODINGS.join(', ')})` };
     } catch (error) {
-      if (tooLarge(error)) return { error: `decoded, the body goes past ${maxBytes} bytes`, oversized: true };
+      if (isTooLarge(error)) return { error: `decoded, the body goes past ${maxBytes} bytes`, oversized: true };
       return { error: `the body is not ${coding} data (${error instanceof Error ? error.message : String(error)})` };
     }
   }
   return { body, rawDeflate };
 }
 
-function tooLarge(error: unknown): boolean {
+function isTooLarge(error: unknown): boolean {
   return error instanceof RangeError || (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_BUFFER_TOO_LARGE';
 }

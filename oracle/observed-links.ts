@@ -25,6 +25,7 @@
  * - **Bounded**: at most `maxRemembered` resources over every scope; the oldest go first.
  */
 import { parseJson, SESSION_HEADER, type Contract, type ExchangeValues, type JsonValue, type OperationContract } from '../src/openapi/index.js';
+import { splitTarget } from '../src/http/portable.js';
 import type { HttpOutcome, HttpRequest, LinkStep, ResponseOutcome } from './types.js';
 import type { Classification } from './classify.js';
 import { declaredPart, linkedParameters, linkedValues, parameterText, walksOf, type LinkedValue, type LinkTarget, type Walk } from './walks.js';
@@ -145,7 +146,7 @@ function walksThrough(walks: readonly Walk[], operation: OperationContract | und
  * request no walk goes through, everything.
  */
 function touchOf(contract: Contract, walks: readonly Walk[], request: HttpRequest, bodyWhole: boolean): Touch {
-  const operation = contract.findOperation(request.method, splitTarget(request.path)[0]);
+  const operation = contract.findOperation(request.method, splitTarget(request.path).path);
   const touched = walksThrough(walks, operation);
   if (touched.length === 0) return EVERYTHING;
   const keys = new Set<string>();
@@ -282,7 +283,7 @@ function resourceKeys(walk: Walk, exchange: ExchangeValues): { resource: string;
 /** The key of an observed request of a target: the values its parameters have in the request (typed, int64 exact), or undefined when it has none valid. */
 function observedKey(contract: Contract, target: LinkTarget, request: HttpRequest, operation: OperationContract | undefined): string | undefined {
   if (operation !== target.operation) return undefined;
-  const [path, query] = splitTarget(request.path);
+  const { path, query } = splitTarget(request.path);
   const match = contract.matchPath(path);
   if (match === undefined) return undefined;
   const parsed = operation.parseParameters({ path: match.values, query, headers: request.headers });
@@ -304,7 +305,7 @@ function guessedExchange(contract: Contract, request: HttpRequest, walk: Walk): 
 
 /** The exchange a link's runtime expressions read (OpenAPI 3.1, section 4.8.20.4), bodies lossless. */
 function exchangeValues(contract: Contract, request: HttpRequest, status: number, headers: Readonly<Record<string, string>>, body: Uint8Array | undefined): ExchangeValues {
-  const [path, query] = splitTarget(request.path);
+  const { path, query } = splitTarget(request.path);
   const raw = contract.matchPath(path)?.values ?? {};
   const pathValues = Object.fromEntries(Object.entries(raw).map(([name, text]) => [name, decoded(text)]));
   return {
@@ -320,11 +321,6 @@ function exchangeValues(contract: Contract, request: HttpRequest, status: number
 function scopeOf(request: HttpRequest): string {
   const authorization = [request.headers.authorization, ...(request.extraLines ?? []).filter(([name]) => name === 'authorization').map(([, value]) => value)];
   return JSON.stringify([authorization, request.headers.cookie ?? null, request.headers[SESSION_HEADER] ?? null]);
-}
-
-function splitTarget(target: string): [string, string] {
-  const mark = target.indexOf('?');
-  return mark < 0 ? [target, ''] : [target.slice(0, mark), target.slice(mark + 1)];
 }
 
 function decoded(text: string): string {

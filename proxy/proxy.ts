@@ -138,7 +138,7 @@ function failureOf(error: NodeJS.ErrnoException): TransportFailure {
 }
 
 /** What the proxy says when the upstream could not be reached at all: no answer to judge. */
-function unreachable(outcome: HttpOutcome): boolean {
+function upstreamUnreachable(outcome: HttpOutcome): boolean {
   return outcome.kind === 'failure' && (outcome.failure === 'connection-refused' || outcome.failure === 'error');
 }
 
@@ -229,7 +229,7 @@ function upstreamFields(raw: readonly string[], host: string, declared: string |
 }
 
 /** A request body as it streams through: the first JUDGED_BODY_BYTES kept to judge it, the whole length counted. */
-function keepBody(req: IncomingMessage): { bytes(): Buffer; received(): number; whole(): boolean } {
+function keepRequestBody(req: IncomingMessage): { bytes(): Buffer; received(): number; whole(): boolean } {
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let received = 0;
@@ -328,7 +328,7 @@ interface Arrival {
 function conclude(judge: ProxyJudging, arrival: Arrival, request: HttpRequest, outcome: HttpOutcome, answer: UpstreamResponse | undefined): void {
   const { req, res, target } = arrival;
   const classification = classifyRequest(judge.contract, request, { tokens: judge.tokens, complete: arrival.kept.whole() && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
-  const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
+  const notJudged = upstreamUnreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
   const link = judge.links.settle(arrival.ticket, request, classification, outcome);
   const judged = notJudged === undefined ? judgeObserved(judge.contract, request, classification, outcome, {}, link) : undefined;
   // Masked by the kit's one policy (src/http/secrets.ts); a message quotes bodies, which may
@@ -421,7 +421,7 @@ function upstreamConnections(): {
 }
 
 /** How the proxy reaches its upstream, and what it judges and tells with. */
-interface Forwarder {
+interface Forwarding {
   readonly upstream: URL;
   /** The upstream's path prefix, without a trailing slash. */
   readonly prefix: string;
@@ -433,7 +433,7 @@ interface Forwarder {
 }
 
 /** One request forwarded: sent up as it comes, its answer collected, judged and handed back (`conclude`). */
-function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: ServerResponse): void {
+function forward(forwarder: Forwarding, id: number, req: IncomingMessage, res: ServerResponse): void {
   const { upstream } = forwarder;
   const startedAt = new Date();
   const started = performance.now();
@@ -442,7 +442,7 @@ function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: Se
   const forwarded = forwardable(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
   const declared = req.headers['content-length'];
   const headers = upstreamFields(req.rawHeaders, upstream.host, declared);
-  const kept = keepBody(req);
+  const kept = keepRequestBody(req);
   const ticket = forwarder.judge.links.arrive(observedRequest(method, target, forwarded, Buffer.alloc(0)), id);
   /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
   let observed: Observed | undefined;
@@ -522,7 +522,7 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const judge: ProxyJudging = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract, options.linkedReads === false ? 0 : DEFAULT_MAX_REMEMBERED) };
   const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
-  const forwarder: Forwarder = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };
+  const forwarder: Forwarding = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const own = admin?.(req);

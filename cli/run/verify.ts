@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConsumerContract, loadConsumerData, loadPactLint, loadVerification, pactSource, unreachable as whyUnreachable, verifierOptions, type VerifyFlags } from '../../contracts/index.js';
+import { loadConsumerContract, loadConsumerData, loadPactLint, loadVerification, pactSource, verifierOptions, whyUnreachable, type VerifyFlags } from '../../contracts/index.js';
 import type { Io } from '../command.js';
 import { describeContract } from '../options.js';
 import { BROKEN, HELD, unreachable, usage, type Outcome } from '../outcome.js';

@@ -57,3 +57,8 @@ export class PlantStoreError {
 export function errorBodyText(status: number, message: string): string {
   return `{"error":${status},"message":${quoteJson(message)}}`;
 }
+
+/** Text cut to `max` UTF-16 units, with an ellipsis where it was cut: what a message quotes of a request. */
+export function truncate(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -24,7 +24,7 @@
  * servers' and the command line's options that set it.)
  */
 import { formatIssues, isJsonObject, isParameterProblem, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract, type ParsedParameters } from '../openapi/portable.js';
-import { PlantStoreError } from './errors.js';
+import { PlantStoreError, truncate } from './errors.js';
 import { headerValue, type RequestHead } from './exchange.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -388,8 +388,4 @@ export const EMPTY_BODY_RULES: readonly BodyRule[] = [presenceRule];
 /** Whether a body of this length is absent, and allowed to be, for the operation (then the answer is given none). */
 export function isAbsentBody(operation: OperationContract, length: number): boolean {
   return length === 0 && operation.requestBody?.required !== true;
-}
-
-function truncate(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
