@@ -120,7 +120,7 @@ export {
   type ResponseTimeSummary,
 } from './run/runner.js';
 export { toHtml } from './reports/html-report.js';
-export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from '../oracle/index.js';
+export { classifyRequest, judgeObserved, interpretationsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from '../oracle/index.js';
 export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from '../oracle/index.js';
 export { formatReport } from './reports/text.js';
 export { toJUnit } from './reports/conform-junit.js';

@@ -7,8 +7,8 @@
  * would give the same request.
  *
  * Where the contract, the RFCs or what the observer knows leave a request open, it is not forced
- * into one class: `judgeObserved` judges it under every **reading** it could have and reports only
- * the findings every reading gives. The target gets the benefit of the doubt, and no finding rests
+ * into one class: `judgeObserved` judges it under every **interpretation** it could have and reports only
+ * the findings every interpretation gives. The target gets the benefit of the doubt, and no finding rests
  * on a guess. The rules, each with its reason, are in docs/proxy.md ("How a request is classified").
  */
 import { formatIssues, isLosslessNumber, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
@@ -22,7 +22,7 @@ import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequ
 export interface ClassifyOptions {
   /**
    * Bearer tokens the target is known to accept (the proxy's `--token`). A well-formed token among
-   * them is `valid`; any other is an `unknown-token`, which the answer reads (see `readingsOf`).
+   * them is `valid`; any other is an `unknown-token`, which the answer reads (see `interpretationsOf`).
    */
   readonly tokens?: readonly string[];
   /** False when `request.body` is only the start of the body (the observer kept no more): what the body is stays open. Default true. */
@@ -56,12 +56,12 @@ export interface Classification {
 
 /** What `judgeObserved` concludes about one exchange. */
 export interface ObservedJudgement {
-  /** The findings every reading of the request gives, in registry order. */
+  /** The findings every interpretation of the request gives, in registry order. */
   readonly findings: readonly Finding[];
-  /** The checks that judged the exchange: those that apply to it under every reading. */
+  /** The checks that judged the exchange: those that apply to it under every interpretation. */
   readonly judgedBy: readonly CheckName[];
-  /** The readings judged: one, unless the request is open. */
-  readonly readings: readonly RequestCase[];
+  /** The interpretations judged: one, unless the request is open. */
+  readonly interpretations: readonly RequestCase[];
 }
 
 type Judged<C> = { readonly class: C; readonly reason: string; readonly lenient?: string };
@@ -96,7 +96,7 @@ export function classifyRequest(contract: Contract, request: HttpRequest, option
 }
 
 /**
- * The request cases the checks judge for an observed exchange, one per reading the observer
+ * The request cases the checks judge for an observed exchange, one per interpretation the observer
  * cannot rule out: open content is read as valid and as invalid; a request to no operation under
  * every content and every kind of credentials; an unknown token as the answer shows the target
  * took it - refused with a 401, a wrong token; otherwise accepted, a valid one. So a 401 to an
@@ -104,7 +104,7 @@ export function classifyRequest(contract: Contract, request: HttpRequest, option
  * A read that ends a sequence the observer saw along the contract's links (observed-links.ts)
  * carries its `link` where it is read as the engine's own reads are: valid, with valid credentials.
  */
-export function readingsOf(request: HttpRequest, classification: Classification, outcome: HttpOutcome, link?: LinkStep): RequestCase[] {
+export function interpretationsOf(request: HttpRequest, classification: Classification, outcome: HttpOutcome, link?: LinkStep): RequestCase[] {
   const contents: readonly Content[] = classification.content === 'open' ? ['valid', 'invalid'] : [classification.content];
   const credentials: readonly Credentials[] =
     classification.credentials === 'open'
@@ -117,28 +117,28 @@ export function readingsOf(request: HttpRequest, classification: Classification,
     credentials.map((credential): RequestCase => {
       const lenient = credential === 'valid' ? (classification.contentLenient ?? classification.credentialsLenient) : content === 'valid' ? classification.credentialsLenient : undefined;
       const linked = link !== undefined && content === 'valid' && credential === 'valid' && lenient === undefined;
-      const reading = { ...request, kind, variant: '', content, credentials: credential, ...(lenient === undefined ? {} : { lenient }), setup: [], ...(linked ? { link } : {}) };
+      const interpretation = { ...request, kind, variant: '', content, credentials: credential, ...(lenient === undefined ? {} : { lenient }), setup: [], ...(linked ? { link } : {}) };
       // Only a finding's message reads the variant: it is written when one does.
       let variant: string | undefined;
-      return Object.defineProperty(reading, 'variant', { enumerable: true, get: () => (variant ??= describe(classification, content, credential)) });
+      return Object.defineProperty(interpretation, 'variant', { enumerable: true, get: () => (variant ??= describe(classification, content, credential)) });
     }),
   );
 }
 
 /**
- * Every exchange check of the registry on an observed exchange, under each of its readings: the
- * findings that every reading gives (by check and severity; the first reading's messages), and
- * the checks that apply under every reading. `link`: the sequence a read ends, where the observer saw one.
+ * Every exchange check of the registry on an observed exchange, under each of its interpretations: the
+ * findings that every interpretation gives (by check and severity; the first interpretation's messages), and
+ * the checks that apply under every interpretation. `link`: the sequence a read ends, where the observer saw one.
  */
 export function judgeObserved(contract: Contract, request: HttpRequest, classification: Classification, outcome: HttpOutcome, options: CheckOptions = {}, link?: LinkStep): ObservedJudgement {
-  const readings = readingsOf(request, classification, outcome, link);
-  const [first, ...others] = readings;
-  if (first === undefined) return { findings: [], judgedBy: [], readings };
-  const judgedBy = applicableChecks(first, outcome, contract, options).filter((name) => others.every((reading) => applicableChecks(reading, outcome, contract, options).includes(name)));
+  const interpretations = interpretationsOf(request, classification, outcome, link);
+  const [first, ...others] = interpretations;
+  if (first === undefined) return { findings: [], judgedBy: [], interpretations };
+  const judgedBy = applicableChecks(first, outcome, contract, options).filter((name) => others.every((interpretation) => applicableChecks(interpretation, outcome, contract, options).includes(name)));
   const key = (finding: Finding): string => `${finding.check}\u0000${finding.severity}`;
-  const everywhere = others.map((reading) => new Set(runChecks(reading, outcome, contract, options).map(key)));
+  const everywhere = others.map((interpretation) => new Set(runChecks(interpretation, outcome, contract, options).map(key)));
   const findings = runChecks(first, outcome, contract, options).filter((finding) => everywhere.every((keys) => keys.has(key(finding))));
-  return { findings, judgedBy, readings };
+  return { findings, judgedBy, interpretations };
 }
 
 // ---- content ---------------------------------------------------------------------------------
@@ -319,7 +319,7 @@ function pathOf(request: HttpRequest): string {
   return request.path.split('?', 1)[0] ?? request.path;
 }
 
-/** The variant of a reading, for messages: what the content and credentials are, and why. */
+/** The variant of a interpretation, for messages: what the content and credentials are, and why. */
 function describe(classification: Classification, content: Content, credentials: Credentials): string {
   if (classification.operation === undefined) return classification.contentReason;
   const what = classification.content === 'open' ? `${classification.contentReason} (read as ${content})` : classification.contentReason;

@@ -18,7 +18,7 @@ export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Che
 export { canaryTrend, MIN_READINGS, notJudgedReason, type CanaryTrend } from './checks/degradation.js';
 export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type ResponseTimeBound } from './checks/response-time.js';
 export { METHOD_TAG_PREFIX } from './checks/method-semantics.js';
-export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from './classify.js';
+export { classifyRequest, judgeObserved, interpretationsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from './classify.js';
 export { declaredPart, linkedValues, parameterText, walksOf, type LinkTarget, type Walk } from './walks.js';
 export { createLinkMemory, DEFAULT_MAX_REMEMBERED, type LinkMemory, type LinkTicket } from './observed-links.js';
 export { BUCKET_RATIO, LatencyHistogram, mannKendall, median, round, theilSen, type HistogramBucket, type MannKendall } from './statistics.js';

@@ -21,7 +21,7 @@ export interface Example {
 }
 
 export interface CheckTally {
-  /** Exchanges the check judged (those it applies to under every reading of the request). */
+  /** Exchanges the check judged (those it applies to under every interpretation of the request). */
   readonly judged: number;
   /** Exchanges it failed. */
   readonly failures: number;
