@@ -27,7 +27,7 @@ import type autocannon from 'autocannon';
 import { loadContract } from '../src/openapi/index.js';
 import { judgeSoakExchange, type SoakExchange } from './verdict.js';
 import { runLoad, type LoadResult } from './load.js';
-import { describeMachine, fixed, machine, runMain, sleep, usage, writeResult } from './report.js';
+import { describeMachine, fixed, machine, runMain, sleep, exitWithUsage, writeResult } from './report.js';
 import type { SlowReport } from './slow-clients.js';
 import { median, slope } from './stats.js';
 import { referenceTarget, residentBytes, startTarget, type RunningTarget } from './targets.js';
@@ -53,7 +53,7 @@ const given = (() => {
       strict: true,
     }).values;
   } catch (error) {
-    return usage('soak', error);
+    return exitWithUsage('soak', error);
   }
 })();
 
@@ -62,7 +62,7 @@ function setting(name: Flag): number {
   const text = given[name] ?? process.env[`SOAK_${name.toUpperCase().replace(/-/g, '_')}`];
   if (text === undefined) return FLAGS[name];
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) usage('soak', `--${name} must be a positive number, got ${text}`);
+  if (!Number.isFinite(value) || value <= 0) exitWithUsage('soak', `--${name} must be a positive number, got ${text}`);
   return value;
 }
 

@@ -1,9 +1,10 @@
 /**
  * The conformance engine of Plant Store Kit - the public entry point.
  *
- * The rooms, each importing only the ones above it: types.ts, judging/, wire/, generation/, run/,
- * reports/ (docs/DESIGN.md draws them). The proxy imports judging/, wire/ and reports/junit.ts
- * directly, never this barrel (it would reach the runner).
+ * The rooms, each importing only the ones above it: wire/, generation/, run/, reports/, over the
+ * oracle (oracle/index.ts: the words of an exchange, the checks), whose names the engine's users
+ * read here too (docs/DESIGN.md draws them). The proxy imports the oracle, never this face (it
+ * would reach the runner); the command line reads defaults.ts at start-up, not this face.
  *
  * Requests (generation/kinds/, fast-check arbitraries and deterministic lists derived from openapi.yaml):
  * - `KINDS` the registry of request kinds (valid, invalid-body, malformed-json, bad-media-type,
@@ -15,7 +16,7 @@
  * - `SchemaArbitraries` (valid, plain and invalid values for any schema of the contract).
  * - `writeJson`/`spellInteger`: the JSON text writer behind them (ids digit for digit, `1e2`, escapes).
  *
- * Checks (judging/, the registry `CHECKS`): exchange checks are pure functions of a request, what
+ * Checks (the oracle's registry `CHECKS`): exchange checks are pure functions of a request, what
  * came back and the contract; run checks judge the run as a whole. `runChecks` runs every exchange
  * check on one exchange and returns its findings (check, severity, message) as data.
  *

@@ -199,7 +199,7 @@ function contentOf(operation: OperationContract, request: HttpRequest, options: 
   const issues = declared.validate(value);
   if (!issues.valid) return invalid(`the body breaks the request schema (${formatIssues(issues.issues)})`);
   if (mark) return open('a valid body after a byte order mark: RFC 8259, section 8.1 lets a parser ignore the mark or refuse it');
-  return hasLoneSurrogate(value) ? valid('a body the request schema accepts, with a lone surrogate in a string', LONE_SURROGATE_LENIENCY) : valid('a body the request schema accepts');
+  return holdsLoneSurrogate(value) ? valid('a body the request schema accepts, with a lone surrogate in a string', LONE_SURROGATE_LENIENCY) : valid('a body the request schema accepts');
 }
 
 /**
@@ -242,10 +242,10 @@ function parsesLoosely(text: string): boolean {
 /** In a `u` regular expression a surrogate pair is one code point, so only a lone surrogate is of the category Cs. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
-function hasLoneSurrogate(value: JsonValue): boolean {
+function holdsLoneSurrogate(value: JsonValue): boolean {
   if (typeof value === 'string') return LONE_SURROGATE.test(value);
-  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
-  if (typeof value === 'object' && value !== null && !isLosslessNumber(value)) return Object.entries(value).some(([key, item]) => LONE_SURROGATE.test(key) || hasLoneSurrogate(item));
+  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
+  if (typeof value === 'object' && value !== null && !isLosslessNumber(value)) return Object.entries(value).some(([key, item]) => LONE_SURROGATE.test(key) || holdsLoneSurrogate(item));
   return false;
 }
 

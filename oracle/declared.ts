@@ -2,14 +2,14 @@
 import type { Contract, OperationContract, Schema } from '../src/openapi/index.js';
 import type { HttpRequest } from './types.js';
 
-const operations = new WeakMap<HttpRequest, { readonly contract: Contract; readonly operation: OperationContract | undefined }>();
+const operationsFound = new WeakMap<HttpRequest, { readonly contract: Contract; readonly operation: OperationContract | undefined }>();
 
 /** The operation a request is for, ignoring its query string; found once per request and contract however many checks ask. */
 export function operationOf(contract: Contract, request: HttpRequest): OperationContract | undefined {
-  const known = operations.get(request);
+  const known = operationsFound.get(request);
   if (known?.contract === contract) return known.operation;
   const operation = contract.findOperation(request.method, request.path.split('?', 1)[0] ?? request.path);
-  operations.set(request, { contract, operation });
+  operationsFound.set(request, { contract, operation });
   return operation;
 }
 

@@ -307,7 +307,7 @@ function guessedExchange(contract: Contract, request: HttpRequest, walk: Walk): 
 function exchangeValues(contract: Contract, request: HttpRequest, status: number, headers: Readonly<Record<string, string>>, body: Uint8Array | undefined): ExchangeValues {
   const { path, query } = splitTarget(request.path);
   const raw = contract.matchPath(path)?.values ?? {};
-  const pathValues = Object.fromEntries(Object.entries(raw).map(([name, text]) => [name, decoded(text)]));
+  const pathValues = Object.fromEntries(Object.entries(raw).map(([name, text]) => [name, percentDecoded(text)]));
   return {
     url: request.path,
     method: request.method,
@@ -323,7 +323,7 @@ function scopeOf(request: HttpRequest): string {
   return JSON.stringify([authorization, request.headers.cookie ?? null, request.headers[SESSION_HEADER] ?? null]);
 }
 
-function decoded(text: string): string {
+function percentDecoded(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

@@ -1,8 +1,8 @@
 /**
  * The checking proxy (`plant-store proxy`): it forwards every request to a real implementation of
  * the contract - the upstream - and hands the answer back, and judges each exchange with the
- * conformance engine's exchange checks (the registry, fuzz/judging; never copies of them) on the
- * way. What an observed request is comes from the contract (oracle/classify.ts); bodies are read
+ * oracle's exchange checks (oracle/registry.ts, the ones conform runs; never copies of them) on
+ * the way. What an observed request is comes from the contract (oracle/classify.ts); bodies are read
  * losslessly, so int64 ids are compared exactly.
  *
  * - **Unchanged both ways**: the method, the request target, the end-to-end header fields and the
@@ -68,7 +68,7 @@ export interface ProxyOptions {
   readonly journal?: Journal<ProxyVerdict> | undefined;
   /** Serve the admin path /__plant-store/ (the journal as JSON, its page) instead of forwarding it; default true. */
   readonly admin?: boolean | undefined;
-  /** ProxyJudging a read along the contract's links by what the proxy saw created, replaced or deleted before it (docs/proxy.md, "Linked reads"); default true. */
+  /** Judge a read along the contract's links by what the proxy saw created, replaced or deleted before it (docs/proxy.md, "Linked reads"); default true. */
   readonly linkedReads?: boolean | undefined;
 }
 

@@ -223,7 +223,7 @@ export function latencyPlot(summary: LatencySummary, phases: readonly RunPhase[]
 }
 
 /** The phases a report ran, in the order they ran. */
-export function runPhases(phases: Readonly<Partial<Record<Phase, { readonly startedMs: number; readonly durationMs: number }>>>): RunPhase[] {
+export function phasesRun(phases: Readonly<Partial<Record<Phase, { readonly startedMs: number; readonly durationMs: number }>>>): RunPhase[] {
   return PHASES.flatMap((phase) => {
     const summary = phases[phase];
     return summary === undefined ? [] : [{ phase, startedMs: summary.startedMs, durationMs: summary.durationMs }];

@@ -26,7 +26,7 @@ function candidates(request: RequestCase): readonly Uint8Array[] {
 }
 
 /** None of the differences when the answer is one of the candidates; otherwise the differences from the first. */
-function oneOf(contract: Contract, request: RequestCase, outcome: ResponseOutcome): EchoDifference[] | undefined {
+function differencesFromCandidates(contract: Contract, request: RequestCase, outcome: ResponseOutcome): EchoDifference[] | undefined {
   const each = candidates(request).map((body) => echoDifferences(contract, body === request.body ? request : { ...request, body }, outcome));
   if (each.some((differences) => differences?.length === 0)) return [];
   return each[0];
@@ -54,7 +54,7 @@ export const echo = exchangeCheck({
   applies: (request, outcome, { profile }) => profile !== 'mock' && request.content === 'valid' && request.credentials === 'valid' && outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
-    const differences = oneOf(contract, request, outcome);
+    const differences = differencesFromCandidates(contract, request, outcome);
     if (differences === undefined || differences.length === 0 || misdelivered(contract, request, outcome) !== undefined) return [];
     return differences.map((difference) => {
       const message = `${describe(difference)}${choice(request)}; ${describeRequest(request)}`;
