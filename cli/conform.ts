@@ -30,7 +30,7 @@ export type ConformOptions = OptionValues<typeof CONFORM_OPTIONS>;
 
 export const conform = specifyCommand({
   name: 'conform',
-  description: 'conformance-test an implementation of POST /plants at any URL with requests generated from openapi.yaml',
+  description: 'conformance-test an implementation of the contract (the bundled openapi.yaml, or --contract) at any URL with requests generated from it',
   options: CONFORM_OPTIONS,
   help: `
 Checks: ${CHECK_NAMES.join(', ')}.
@@ -38,9 +38,8 @@ Each finding is a failure (exit 1) or a warning: a hazard the contract allows, p
 failing the run only under --strict. Each is shown with a minimal request as a curl command that
 reads the token from $TOKEN.
 A progress bar is shown on a terminal, never under CI=true.
-Exit codes: 0 the target kept the contract, 1 it broke it (or warned, under --strict), 2 bad usage or the
-target could not be reached,
-70 a defect of the kit (please report it).
+Exit codes: 0 the target kept the contract, 1 it broke it (or warned, under --strict), 2 bad usage or
+the target could not be reached, 70 a defect of the kit (please report it).
 
 Example:
   plant-store serve --port 3000 --token secret &

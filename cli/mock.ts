@@ -7,7 +7,7 @@ import { admin, contract, flag, host, integer, journalSize, option, port, quiet,
 
 /** What the mock answers: examples or generated data, and how slowly. `start` takes these options too. */
 export const MOCK_BEHAVIOUR_OPTIONS = {
-  dynamic: flag('--dynamic', 'answer generated data (json-schema-faker) instead of the examples in openapi.yaml'),
+  dynamic: flag('--dynamic', "answer generated data (json-schema-faker) instead of the contract's examples"),
   seed: option('--seed <seed>', 'seed of the generated data and of the delays picked from ranges (Prefer: delay=100-800): the same seed, the same run', (text) => {
     if (text.trim() === '') throw new InvalidArgumentError('a seed is a non-empty text');
     return text;
@@ -31,7 +31,7 @@ export const MOCK_EXAMPLE_TOKEN = 'any-token';
 
 export const mock = specifyCommand({
   name: 'mock',
-  description: 'run the Prism mock of openapi.yaml (any well-formed bearer token is accepted)',
+  description: 'run the Prism mock of the contract (the bundled openapi.yaml, or --contract); any well-formed bearer token is accepted',
   options: { contract, port: withDefault(port, 4010), host, ...MOCK_BEHAVIOUR_OPTIONS, journalSize, admin, quiet },
   help: `
 Per request, the header Prefer chooses the answer (Prism's Prefer):

@@ -119,7 +119,7 @@ export function absoluteHttpUrl(text: string): string {
  * a contract with a feature the kit cannot honour, is bad usage naming it (docs/contracts.md).
  */
 export const contract: CliOption<Contract, true> = {
-  ...option<Contract>('--contract <file>', "the OpenAPI 3.1 contract to use instead of the kit's openapi.yaml", readContract),
+  ...option<Contract>('--contract <file>', "the OpenAPI 3.1 contract to use instead of the kit's bundled openapi.yaml", readContract),
   present: true,
   complete: (value) => value ?? loadContract(),
 };

@@ -27,7 +27,7 @@ export type ProxyCliOptions = OptionValues<typeof PROXY_OPTIONS>;
 
 export const proxy = specifyCommand({
   name: 'proxy',
-  description: 'forward to a real implementation of POST /plants and check every answer against openapi.yaml',
+  description: 'forward to a real implementation of the contract (the bundled openapi.yaml, or --contract) and check every answer against it',
   options: PROXY_OPTIONS,
   help: `
 Every request goes to --upstream unchanged and every answer comes back unchanged, plus a header

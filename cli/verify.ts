@@ -35,8 +35,8 @@ Pacts come from, in this order:
                             matchingBranch (with --provider-branch) and deployedOrReleased; pending pacts on
   --pact <path>             those files
   otherwise                 the kit's consumer contract (contracts/consumer-contract.ts) of --contract
-                            (openapi.yaml without it), recorded into a temporary directory with
-                            Pact's mock server for this run
+                            (the bundled openapi.yaml without it), recorded into a temporary directory
+                            with Pact's mock server for this run
 With --contract, every pact file is linted against that contract first, and provider states are set
 up through its create operation.
 The token goes into every request that carries credentials, never into a pact. Without --token or

@@ -17,15 +17,18 @@
 import {
   exactInteger,
   formatIssues,
+  httpBearer,
   isJsonObject,
   isLosslessNumber,
   loadContract,
+  mediaTypeEssence,
   parseJson,
   resourcePatterns,
   stringifyJson,
   type Contract,
   type JsonValue,
   type OperationContract,
+  type ParameterContract,
   type Schema,
   type ValidationIssue,
 } from '../src/openapi/index.js';
@@ -138,20 +141,29 @@ function texts(value: unknown): string[] {
   return (Array.isArray(value) ? (value as unknown[]) : [value]).map((item) => (typeof item === 'string' ? item : stringifyJson(item)));
 }
 
-/** The operation's URL under `baseUrl` (its path prefix kept), path parameters in `simple` style and query ones in `form` (OpenAPI 3.1, section 4.8.12.4). */
+/** The text a parameter's value is sent as, in the parameter's style (src/openapi/parameter-styles/): a path segment or header field. */
+function styledText(parameter: ParameterContract, value: unknown): string {
+  const serialised = parameter.serialization.serialise(parameter, texts(value));
+  if (!('text' in serialised)) throw new TypeError(`the ${parameter.serialization.name} style writes ${parameter.in} parameter ${parameter.name} as query pairs`);
+  return serialised.text;
+}
+
+/** The operation's URL under `baseUrl` (its path prefix kept), each parameter in its style (OpenAPI 3.1, section 4.8.12.4). */
 export function operationUrl(operation: OperationContract, baseUrl: string | URL, request: OperationRequest): URL {
   const base = new URL(baseUrl);
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   const path = operation.path.replace(/\{([^{}/]+)\}/g, (_, name: string) => {
-    if (request.path?.[name] === undefined) throw new TypeError(`${operation.operationId}: the path parameter ${name} is missing`);
-    return texts(request.path[name]).map(encodeURIComponent).join(',');
+    const value = request.path?.[name];
+    const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === name);
+    if (value === undefined || parameter === undefined) throw new TypeError(`${operation.operationId}: the path parameter ${name} is missing`);
+    return styledText(parameter, value);
   });
   const url = new URL(path.replace(/^\//, ''), base);
   for (const parameter of operation.parameters.filter((p) => p.in === 'query')) {
     const value = request.query?.[parameter.name];
     if (value === undefined) continue;
-    if (parameter.explode) for (const text of texts(value)) url.searchParams.append(parameter.name, text);
-    else url.searchParams.append(parameter.name, texts(value).join(','));
+    const serialised = parameter.serialization.serialise(parameter, texts(value));
+    for (const [name, text] of 'pairs' in serialised ? serialised.pairs : [[parameter.name, serialised.text] as const]) url.searchParams.append(name, text);
   }
   return url;
 }
@@ -164,11 +176,11 @@ export async function callOperation(operation: OperationContract, baseUrl: strin
   const headers: Record<string, string> = { accept: 'application/json' };
   for (const parameter of operation.parameters.filter((p) => p.in === 'header')) {
     const value = request.headers?.[parameter.name];
-    if (value !== undefined) headers[parameter.name.toLowerCase()] = texts(value).join(',');
+    if (value !== undefined) headers[parameter.name.toLowerCase()] = styledText(parameter, value);
   }
   if (request.body !== undefined) headers['content-type'] = 'application/json';
-  // RFC 6750, section 2.1: the Authorization request header field with the Bearer scheme.
-  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  // The kit's clients hold one bearer token (RFC 6750), sent to every operation.
+  if (token !== undefined) headers.authorization = httpBearer.write(token);
   const response = await fetch(operationUrl(operation, baseUrl, request), {
     method: operation.method,
     headers,
@@ -190,8 +202,7 @@ export function readResponse(operation: OperationContract, status: number, conte
   const declared = operation.declaredStatuses.includes(status) ? operation.response(status) : undefined;
   if (!declared) return fail(`the status is not declared in ${contract.file} (declared: ${operation.declaredStatuses.join(', ')})`);
   if (declared.mediaTypes.length === 0) return { status, body: undefined };
-  const essence = (contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
-  if (!declared.mediaTypes.includes(essence)) return fail(`content-type ${contentType ?? '(none)'} is not ${declared.mediaTypes.join(' or ')}`);
+  if (!declared.mediaTypes.includes(mediaTypeEssence(contentType))) return fail(`content-type ${contentType ?? '(none)'} is not ${declared.mediaTypes.join(' or ')}`);
   let value: JsonValue;
   try {
     value = parseJson(bodyText);

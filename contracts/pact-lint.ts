@@ -16,6 +16,7 @@ import {
   isParameterProblem,
   isLosslessNumber,
   loadContract,
+  mediaTypeEssence,
   parseJson,
   type Contract,
   type JsonObject,
@@ -104,7 +105,7 @@ function lintInteraction(interaction: HttpInteraction, contract: Contract, add: 
   }
 
   if (!declared || !response.body) return;
-  const mediaType = essence(response.headers.get('content-type') ?? response.body.contentType);
+  const mediaType = mediaTypeEssence(response.headers.get('content-type') ?? response.body.contentType);
   if (!declared.mediaTypes.includes(mediaType)) {
     add('response-media-type', `${mediaType || '(none)'} is not declared for ${response.status} (declared: ${declared.mediaTypes.join(', ') || 'no body'})`);
     return;
@@ -128,7 +129,7 @@ function reasonsToReject(operation: OperationContract, request: HttpInteraction[
     if (!request.body) {
       if (requestBody.required) reasons.push('no body');
     } else {
-      const mediaType = essence(request.headers.get('content-type') ?? request.body.contentType);
+      const mediaType = mediaTypeEssence(request.headers.get('content-type') ?? request.body.contentType);
       if (!requestBody.mediaTypes.includes(mediaType)) reasons.push(`media type ${mediaType || '(none)'}`);
       else {
         const validation = requestBody.validate(request.body.value);
@@ -137,10 +138,6 @@ function reasonsToReject(operation: OperationContract, request: HttpInteraction[
     }
   }
   return reasons;
-}
-
-function essence(contentType: string | undefined): string {
-  return (contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
 }
 
 /**
@@ -216,7 +213,7 @@ function readBody(body: JsonValue | undefined, version: number, contentTypeHeade
     encoded = body.encoded;
   }
   if (encoded === 'base64' && typeof value === 'string') value = Buffer.from(value, 'base64').toString('utf8');
-  if (typeof value === 'string' && /[/+]json$/.test(essence(contentType))) {
+  if (typeof value === 'string' && /[/+]json$/.test(mediaTypeEssence(contentType))) {
     try {
       value = parseJson(value);
     } catch {

@@ -13,7 +13,7 @@
  * This module imports pact-js at run time; import it only after PACT_DO_NOT_TRACK is set.
  */
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
-import { formatIssues, isJsonObject, loadContract, parseJson, resourcePatterns, stringifyJson, type Contract, type JsonValue } from '../src/openapi/index.js';
+import { formatIssues, httpBearer, isJsonObject, loadContract, parseJson, resourcePatterns, stringifyJson, type Contract, type JsonValue } from '../src/openapi/index.js';
 import { callOperation, createPlant, toNewPlant } from './client.js';
 import { startForwarder, type ForwardingFailure } from './forwarder.js';
 import { EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED } from './names.js';
@@ -33,7 +33,7 @@ export type RequestFilter = (request: FilteredRequest, response: unknown, next: 
  */
 export function bearerFilter(token: string | undefined): RequestFilter {
   return (request, _response, next) => {
-    if (token !== undefined && request.headers.authorization !== undefined) request.headers.authorization = `Bearer ${token}`;
+    if (token !== undefined && request.headers.authorization !== undefined) request.headers.authorization = httpBearer.write(token);
     next();
   };
 }

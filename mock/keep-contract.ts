@@ -3,7 +3,7 @@
  * only what the contract allows leaves, anything else is a 500 Error naming the defect.
  * Runtime-neutral: the MSW handlers (msw/) run it in the browser.
  */
-import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, parseJson, type OperationContract } from '../src/openapi/portable.js';
+import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, mediaTypeEssence, parseJson, type OperationContract } from '../src/openapi/portable.js';
 import { PlantStoreError, type AppResponse } from '../src/http/portable.js';
 import type { PrismResponse } from './prism.js';
 
@@ -23,8 +23,8 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   if (!operation.declaredStatuses.includes(answer.status) || declared === undefined) return internal(`${what}: the status is not declared for ${operation.method} ${operation.path}`);
   // A response the contract declares without content (a 204) is answered without content.
   if (declared.mediaTypes.length === 0) return answer.body === undefined || answer.body === '' ? { status: answer.status, headers: declaredHeaders(answer.headers), body: '' } : internal(`${what}: a body where the contract declares none`);
-  const mediaType = (answer.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json' || !declared.validateBody) return internal(`${what}: the media type ${mediaType ?? 'none'} is not application/json`);
+  const mediaType = mediaTypeEssence(answer.headers['content-type']);
+  if (!declared.mediaTypes.includes(mediaType) || !declared.validateBody) return internal(`${what}: the media type ${mediaType} is not ${declared.mediaTypes.join(' or ')}`);
   if (answer.body === undefined) return internal(`${what}: no body`);
   const text = JSON.stringify(answer.body);
   const body = parseJson(text);

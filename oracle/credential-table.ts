@@ -2,7 +2,7 @@
  * The credential table: every way the engine writes credentials, each built from the token the
  * user passes (never from a list of tokens), with the RFC section that decides the answer. One
  * table feeds the `valid` kind (the spellings a target must accept), the `bad-auth` kind (those it
- * must refuse), the `double-fault` kind, and the table in docs/conform-engine.md
+ * must refuse), the `double-fault` kind, and the table in docs/credentials.md
  * (test/fuzz/credentials.test.ts holds the page to `credentialTableMarkdown`).
  *
  * What a request's credentials are is not written in the rows: `credentialsByGrammar` reads what a row sends
@@ -384,7 +384,7 @@ const ALLOWED: Readonly<Record<Credentials, string>> = {
 /** The token the docs' table is classified for: letters, digits and `-`, as most tokens are. */
 export const DOCS_TOKEN = 'Plant-Token-42';
 
-/** The docs' table of credentials (docs/conform-engine.md), written from the table for DOCS_TOKEN. */
+/** The docs' table of credentials (docs/credentials.md), written from the table for DOCS_TOKEN. */
 export function credentialTableMarkdown(scheme = 'Bearer', token = DOCS_TOKEN): string {
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
   const sent = (variant: CredentialVariant): string => (variant.prose ? variant.shown : `\`${variant.shown}\``);

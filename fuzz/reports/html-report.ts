@@ -46,10 +46,14 @@ pre.command { user-select: all; -webkit-user-select: all; cursor: text; }
 nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; }
 a { color: var(--bar); }
 table { border-collapse: collapse; width: 100%; margin: .25rem 0; }
-th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
+.wide { overflow-x: auto; }
 th code { white-space: nowrap; }
+@media (max-width: 60rem) { th code { white-space: normal; } }
+table.checks td:nth-child(2) { width: 50%; min-width: 10rem; }
+td.n, th.n, th.nowrap { white-space: nowrap; width: 1%; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
-table.headers th { font-weight: normal; color: var(--muted); width: 14rem; }
+table.headers th { font-weight: normal; color: var(--muted); width: 14rem; overflow-wrap: anywhere; }
 table.headers td { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .875rem; overflow-wrap: anywhere; }
 tr.failed td:last-child { color: var(--fail); font-weight: 600; } tr.warned td:last-child { color: var(--warn); font-weight: 600; }
 .finding { border: 1px solid var(--line); border-left: 6px solid var(--fail); border-radius: 6px; padding: 1rem; margin: 1rem 0; }
@@ -152,7 +156,7 @@ function checksTable(report: Report): Html {
     const cell = finding !== undefined ? html`<a href="#${findingId(finding)}">${verdict}</a>` : notApplicable === undefined ? html`${verdict}` : html`${verdict}: ${notApplicable}`;
     return html`<tr class="${failures > 0 ? 'failed' : warnings > 0 ? 'warned' : 'held'}"><th scope="row"><code>${name}</code></th><td>${description}</td><td class="n">${requests}</td><td class="n">${failures}</td><td class="n">${warnings}</td><td>${cell}</td></tr>`;
   });
-  return html`<table><caption class="how">Every check of the run: the requests it judged and what it found.</caption><thead><tr><th scope="col">check</th><th scope="col">holds when</th><th scope="col" class="n">requests</th><th scope="col" class="n">failures</th><th scope="col" class="n">warnings</th><th scope="col">verdict</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<div class="wide"><table class="checks"><caption class="how">Every check of the run: the requests it judged and what it found.</caption><thead><tr><th scope="col">check</th><th scope="col">holds when</th><th scope="col" class="n">requests</th><th scope="col" class="n">failures</th><th scope="col" class="n">warnings</th><th scope="col" class="nowrap">verdict</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function verdictBlock(report: Report, strict: boolean): Html {
@@ -191,7 +195,7 @@ function slowestTable(report: Report): Html | undefined {
     (e) =>
       html`<tr><td class="n">${humanMs(e.durationMs)}</td><td class="n">${seconds(e.startedMs)}</td><td>${e.phase}</td><td>${e.kind}${e.variant ? `: ${e.variant}` : ''}</td><td>${typeof e.status === 'number' ? String(e.status) : e.status}${e.fresh === true ? ' (own connection)' : ''}</td></tr>`,
   );
-  return html`<h3>The slowest answers</h3><table><thead><tr><th scope="col" class="n">time</th><th scope="col" class="n">sent at</th><th scope="col">phase</th><th scope="col">request</th><th scope="col">status</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<h3>The slowest answers</h3><div class="wide"><table><thead><tr><th scope="col" class="n">time</th><th scope="col" class="n">sent at</th><th scope="col">phase</th><th scope="col">request</th><th scope="col">status</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function timesSection(report: Report): Html {

@@ -5,7 +5,7 @@ import { describeRequest, excerpt } from '../messages.js';
 
 export const noServerError = exchangeCheck({
   name: 'no-server-error',
-  description: 'nothing gets a 5xx, a reset connection, a timeout, bytes that are not HTTP or a response over 1 MiB',
+  description: 'nothing gets a 5xx, a reset connection, a timeout, bytes that are not HTTP or a response too large to read (over 16 MiB in conform, 1 MiB through the proxy)',
   // A complete JSON body under a Content-Length that promised more hangs the client: content-length's finding.
   applies: (_request, outcome) => !stopsShortOfItsLength(outcome),
   judge: (request, outcome) => {

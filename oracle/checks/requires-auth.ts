@@ -36,7 +36,7 @@ export const requiresAuth = exchangeCheck({
       const header = outcome.headers['www-authenticate'];
       if (header === undefined) return fail('a 401 without a WWW-Authenticate header (RFC 6750, section 3)');
       const problem = challengeProblem(header, scheme);
-      return problem === undefined ? [] : fail(`a 401 whose ${problem}`);
+      return problem === undefined ? [] : fail(`a 401: ${problem}`);
     }
     const declared = isDeclared4xx(operation, outcome.status);
     if (declared && request.content === 'invalid') return [];

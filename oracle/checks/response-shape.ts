@@ -9,7 +9,7 @@ import { excerpt } from '../messages.js';
 
 export const responseShape = exchangeCheck({
   name: 'response-shape',
-  description: 'the body and media type are what openapi.yaml declares for the status (a Plant for 200, an Error otherwise, application/json with any parameters); declared required headers are present',
+  description: 'the body and media type are what the contract declares for the status (in the bundled openapi.yaml: a Plant for 200, an Error otherwise, application/json with any parameters); declared required headers are present',
   // A body in a coding the client cannot undo is content-coding's finding, not a broken body.
   // The 400 to a request without Host comes from the HTTP layer before any operation is found
   // (node:http writes it bare): its status is judged (RFC 9112, section 3.2), not its body.

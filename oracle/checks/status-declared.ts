@@ -10,7 +10,7 @@ import { describeRequest, excerpt } from '../messages.js';
 
 export const statusDeclared = exchangeCheck({
   name: 'status-declared',
-  description: 'the status is declared for POST /plants in openapi.yaml (200, 400, 401)',
+  description: 'the status is declared for the operation in the contract (in the bundled openapi.yaml, POST /plants: 200, 400, 401)',
   applies: (request, outcome, { contract }) => outcome.kind === 'response' && operationOf(contract, request) !== undefined && !refusedTarget(request, outcome.status),
   judge: (request, outcome, { contract }) => {
     const operation = operationOf(contract, request);

@@ -23,7 +23,7 @@
  * is also a new setting: a field of `RuleSettings`, an option of createPipeline, and the
  * servers' and the command line's options that set it.)
  */
-import { formatIssues, isJsonObject, isParameterProblem, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract, type ParsedParameters } from '../openapi/portable.js';
+import { formatIssues, httpBearer, isJsonObject, isParameterProblem, Malformed, mediaTypeEssence, type Contract, type CredentialPolicy, type CredentialRefusal, type JsonValue, type MediaTypeCodec, type OperationContract, type ParsedParameters, type SchemeInUse, type SecuritySchemeType } from '../openapi/portable.js';
 import { PlantStoreError, truncate } from './errors.js';
 import { headerValue, type RequestHead } from './exchange.js';
 
@@ -140,16 +140,10 @@ export function readParameters(request: RequestHead, routed: Routed): ParsedPara
 
 // ---- credentials ---------------------------------------------------------------------------
 
-/** RFC 6750, section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
-const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
-const REALM = 'Bearer realm="plant-store"';
-
-export function isWellFormedToken(token: string): boolean {
-  return B64TOKEN.test(token);
-}
+export { isWellFormedToken } from '../openapi/portable.js';
 
 /** Decides whether a well-formed bearer token is accepted. */
-export type TokenPolicy = (token: string) => boolean;
+export type TokenPolicy = CredentialPolicy;
 
 /**
  * Accepts exactly the configured tokens, compared in constant time. Every accepted token and
@@ -216,54 +210,53 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 export const acceptAnyToken: TokenPolicy = () => true;
 
 /**
- * What is wrong with an Authorization header as RFC 6750 bearer credentials, if anything. The
- * scheme word is case-insensitive (RFC 9110, section 11.1); a missing header, another scheme, an
- * empty or malformed token, or one the policy does not accept is a 401 with a
- * `WWW-Authenticate: Bearer` challenge (section 3; no error code when the request carried no
- * credentials at all, `invalid_token` otherwise).
+ * What is wrong with an Authorization header as RFC 6750 bearer credentials, if anything: the 401
+ * with its `WWW-Authenticate: Bearer` challenge (src/openapi/security/http-bearer.ts judges).
  */
 export function bearerRefusal(authorization: string | undefined, accept: TokenPolicy): PlantStoreError | undefined {
-  // Only SP and HTAB surround a field value (RFC 9110, section 5.5): trim() would also take away a
-  // U+00A0 (a byte 0xA0), which is no whitespace in HTTP, and accept `Bearer <token><U+00A0>`.
-  const value = authorization === undefined ? '' : withoutSurroundingBlanks(authorization);
-  if (value === '') return unauthorized('authorization: missing bearer credentials', false);
-  // The common spelling, `Bearer <b64token>`, reads the same as the general path below without
-  // a capturing match: a b64token holds no whitespace, so the scheme and separator are exactly these.
-  if (value.startsWith('Bearer ')) {
-    const token = value.slice(7);
-    if (B64TOKEN.test(token)) return accept(token) ? undefined : unauthorized('authorization: bearer token not accepted', true);
+  const judgement = httpBearer.judge(authorization, accept);
+  return judgement.outcome === 'accepted' ? undefined : unauthorized(httpBearer, judgement);
+}
+
+function unauthorized(type: SecuritySchemeType, refusal: CredentialRefusal): PlantStoreError {
+  return new PlantStoreError('unauthorized', refusal.reason, { headers: { 'www-authenticate': type.challenge(refusal) } });
+}
+
+/** The credential a request carries at `location`: a header field, a query parameter or a cookie. */
+function credentialAt(request: RequestHead, location: SchemeInUse['credential']): string | undefined {
+  if (location.in === 'header') return headerValue(request.headers, location.name);
+  if (location.in === 'query') return new URLSearchParams(splitTarget(request.url ?? '/').query).get(location.name) ?? undefined;
+  // RFC 6265, section 4.2.1: cookie-string = cookie-pair *( ";" SP cookie-pair )
+  for (const pair of (headerValue(request.headers, 'cookie') ?? '').split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals !== -1 && pair.slice(0, equals).trim() === location.name) return pair.slice(equals + 1).trim();
   }
-  // The scheme ends at the first whitespace of any kind, so a message naming it never repeats a token.
-  const [, scheme = '', separator = '', token = ''] = /^(\S+)(\s*)(.*)$/s.exec(value) ?? [];
-  if (scheme.toLowerCase() !== 'bearer') return unauthorized(`authorization: the ${truncate(scheme, 20)} scheme is not accepted; use Bearer`, false);
-  if (token === '') return unauthorized('authorization: empty bearer token', true);
-  // credentials = auth-scheme [ 1*SP token68 ] (RFC 9110, section 11.4): spaces only.
-  if (/[^ ]/.test(separator)) return unauthorized('authorization: malformed bearer credentials; separate Bearer and the token with a space', true);
-  if (!B64TOKEN.test(token)) return unauthorized('authorization: malformed bearer token (RFC 6750 b64token)', true);
-  if (!accept(token)) return unauthorized('authorization: bearer token not accepted', true);
   return undefined;
-}
-
-/** A field value without the SP and HTAB around it; most have none, and are given back without a regular expression. */
-function withoutSurroundingBlanks(value: string): string {
-  return isBlank(value.charCodeAt(0)) || isBlank(value.charCodeAt(value.length - 1)) ? value.replace(/^[ \t]+|[ \t]+$/g, '') : value;
-}
-
-function isBlank(code: number): boolean {
-  return code === 0x20 /* SP */ || code === 0x09 /* HTAB */;
-}
-
-function unauthorized(message: string, invalidToken: boolean): PlantStoreError {
-  return new PlantStoreError('unauthorized', message, {
-    headers: { 'www-authenticate': invalidToken ? `${REALM}, error="invalid_token"` : REALM },
-  });
 }
 
 // ---- the head rules ------------------------------------------------------------------------
 
-/** An operation that declares security gets bearer credentials the token policy accepts. */
-export const credentialsRule = headRule('credentials', (request, operation, settings) =>
-  operation.security.length === 0 ? undefined : bearerRefusal(headerValue(request.headers, 'authorization'), settings.accept));
+/**
+ * An operation that declares security gets credentials the policy accepts: of one of its
+ * alternatives, every scheme's (OpenAPI's security requirement). Refused, the 401 is the first
+ * alternative's first refusal, with that scheme's challenge.
+ */
+export const credentialsRule = headRule('credentials', (request, operation, settings) => {
+  let first: PlantStoreError | undefined;
+  for (const alternative of operation.securedBy) {
+    let refusal: PlantStoreError | undefined;
+    for (const scheme of alternative) {
+      const judgement = scheme.type.judge(credentialAt(request, scheme.credential), settings.accept);
+      if (judgement.outcome !== 'accepted') {
+        refusal = unauthorized(scheme.type, judgement);
+        break;
+      }
+    }
+    if (refusal === undefined) return undefined;
+    first ??= refusal;
+  }
+  return first;
+});
 
 /**
  * The request's media type must be one the operation declares; parameters (charset=utf-8 and
@@ -279,7 +272,7 @@ export const mediaTypeRule = headRule('media-type', (request, operation) => {
   if (contentType !== undefined && declared.includes(contentType)) return undefined;
   const expected = declared.join(' or ');
   if (contentType === undefined || contentType.trim() === '') return new PlantStoreError('unsupported_media_type', `content-type: missing; send ${expected}`);
-  const essence = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
+  const essence = mediaTypeEssence(contentType);
   if (declared.some((type) => type.toLowerCase() === essence)) return undefined;
   return new PlantStoreError('unsupported_media_type', `content-type: ${truncate(contentType)} is not accepted; send ${expected}`);
 });
@@ -324,50 +317,45 @@ export const presenceRule = bodyRule('presence', (body, operation) => {
   return body.bytes.length === 0 && operation.requestBody.required ? new PlantStoreError('invalid_body', 'body: is required') : undefined;
 });
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// The decoding rules are the steps of the request body's codec (src/openapi/media-types/), each
+// named in a verdict and coded in its Error; a step the codec does not have lets the body through.
 
-// Decoding and parsing errors become 400 answers of which only the message is read: no stack
-// trace is captured for them (capturing one costs more than parsing a small body).
+/** The codec of the operation's request body; the presence rule has refused a body where there is none. */
+function codecOf(operation: OperationContract): MediaTypeCodec | undefined {
+  return operation.requestBody?.codec;
+}
 
 /** A JSON text is UTF-8 (RFC 8259, section 8.1), decoded strictly: no replacement characters. */
-export const utf8Rule = bodyRule('utf-8', (body) => {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    body.text = utf8.decode(body.bytes);
-    return undefined;
-  } catch (cause) {
-    return new PlantStoreError('invalid_utf8', 'body: not valid UTF-8', { cause });
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+export const utf8Rule = bodyRule('utf-8', (body, operation) => {
+  const text = codecOf(operation)?.text?.(body.bytes);
+  if (text instanceof Malformed) return new PlantStoreError('invalid_utf8', text.reason, { cause: text.cause });
+  if (text !== undefined) body.text = text;
+  return undefined;
 });
 
 /**
  * RFC 8259, section 8.1: a JSON text carries no byte order mark; a parser may ignore one, the
  * kit is strict and says so plainly (the parser's own message would show an invisible character).
  */
-export const byteOrderMarkRule = bodyRule('byte-order-mark', (body) =>
-  body.text.charCodeAt(0) === 0xfeff
-    ? new PlantStoreError('malformed_json', 'malformed JSON: a byte order mark (U+FEFF) precedes the JSON text; send UTF-8 without one (RFC 8259, section 8.1)')
-    : undefined);
+export const byteOrderMarkRule = bodyRule('byte-order-mark', (body, operation) => {
+  const malformed = codecOf(operation)?.opening?.(body.text);
+  return malformed && new PlantStoreError('malformed_json', malformed.reason);
+});
 
-/** Nesting past the limit is refused before it is parsed. A text nests no deeper than it has characters: a short body needs no scan. */
-export const nestingRule = bodyRule('nesting', (body, _operation, settings) =>
-  body.text.length > settings.maxDepth && nestingExceeds(body.text, settings.maxDepth) ? new PlantStoreError('too_deep', `body: nested deeper than ${settings.maxDepth} levels`) : undefined);
+/** Nesting past the limit is refused before it is parsed. */
+export const nestingRule = bodyRule('nesting', (body, operation, settings) => {
+  const malformed = codecOf(operation)?.nesting?.(body.text, settings.maxDepth);
+  return malformed && new PlantStoreError('too_deep', malformed.reason);
+});
 
 /** Lossless JSON (RFC 8259): numbers keep every digit, so an int64 id stays exact (decision 8). */
-export const jsonRule = bodyRule('json', (body) => {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    body.value = parseJson(body.text);
-    return undefined;
-  } catch (cause) {
-    return new PlantStoreError('malformed_json', `malformed JSON: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+export const jsonRule = bodyRule('json', (body, operation) => {
+  const codec = codecOf(operation);
+  if (codec === undefined) return undefined;
+  const value = codec.parse(body.text);
+  if (value instanceof Malformed) return new PlantStoreError('malformed_json', value.reason, { cause: value.cause });
+  body.value = value;
+  return undefined;
 });
 
 /** The operation's request schema, as the contract's validator reads it (JSON Schema 2020-12). */

@@ -7,6 +7,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { default as addFormatsModule } from 'ajv-formats';
 import { INT64_MAX, INT64_MIN, isInt64Projection, parseJson, validationView, type JsonValue } from './json.js';
 import { compileLinks, type LinkContract } from './links.js';
+import { SECURITY_SCHEMES, securitySchemeTypeFor, type CredentialLocation, type SecuritySchemeType } from './security/index.js';
+import { codecFor, mediaTypeEssence, type MediaTypeCodec } from './media-types/index.js';
 import { compileParameters, parseParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
 import { compilePaths, templateParameters, type PathMatch } from './paths.js';
 import { asRecord, decodePointerSegment, encodePointerSegment, type BodyValidator, type Schema, type Unsupported, type Validation, type ValidationIssue } from './types.js';
@@ -25,11 +27,20 @@ export interface SecurityScheme {
   readonly scheme?: string;
 }
 
+/** A scheme of a security requirement with what serves it: its type (security/) and where its credential is. */
+export interface SchemeInUse {
+  readonly name: string;
+  readonly type: SecuritySchemeType;
+  readonly credential: CredentialLocation;
+}
+
 export interface ResponseContract {
   /** An HTTP status, or a range such as `4XX`, or `default`. */
   readonly status: string;
   readonly description: string;
   readonly mediaTypes: readonly string[];
+  /** The codec of its content (media-types/), undefined when it declares none. */
+  readonly codec: MediaTypeCodec | undefined;
   /** Validates an application/json body; undefined when the response declares no JSON body. */
   readonly validateBody: BodyValidator | undefined;
   readonly schema: Schema | undefined;
@@ -44,6 +55,8 @@ export interface ResponseContract {
 export interface RequestBodyContract {
   readonly required: boolean;
   readonly mediaTypes: readonly string[];
+  /** The codec that reads the body (media-types/): the pipeline's decoding steps are its. */
+  readonly codec: MediaTypeCodec;
   readonly schema: Schema;
   readonly validate: BodyValidator;
   readonly shape: ObjectShape;
@@ -59,6 +72,8 @@ export interface OperationContract {
    * empty when the operation is open (`security: []`, or an empty requirement among them).
    */
   readonly security: readonly (readonly SecurityScheme[])[];
+  /** `security` with each scheme's type and credential location (the pipeline's credentials rule reads these). */
+  readonly securedBy: readonly (readonly SchemeInUse[])[];
   /** Path, query and header parameters: the path item's, overridden by the operation's own. */
   readonly parameters: readonly ParameterContract[];
   /** The request's parameters as typed values (int64 exact), or a problem naming the parameter. */
@@ -206,31 +221,45 @@ function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => O
   };
 }
 
-const JSON_MEDIA_TYPE = 'application/json';
-
-/** Media types other than application/json, refused: the kit reads and writes JSON only. */
-function refuseMediaTypes(content: Schema, at: string, sources: Sources): void {
-  for (const type of Object.keys(content)) if (type !== JSON_MEDIA_TYPE) sources.refuse(`the media type ${type}`, `${at}/content/${encodePointerSegment(type)}`);
+/**
+ * The content's media types the kit serves: each a codec's (media-types/), written as its essence
+ * (lower case, no parameters); any other is refused. Gives the first served type whose values
+ * are held to a schema, with its codec and its media type object.
+ */
+function servedContent(content: Schema, at: string, sources: Sources): { type: string; codec: MediaTypeCodec; media: Schema } | undefined {
+  let served: { type: string; codec: MediaTypeCodec; media: Schema } | undefined;
+  for (const type of Object.keys(content)) {
+    const codec = mediaTypeEssence(type) === type ? codecFor(type) : undefined;
+    if (codec === undefined) sources.refuse(`the media type ${type}`, `${at}/content/${encodePointerSegment(type)}`);
+    else if (served === undefined && codec.validation === 'schema') served = { type, codec, media: asRecord(content[type]) };
+  }
+  return served;
 }
 
 /**
  * The security requirements of an operation: alternatives, each a list of schemes that must all
  * hold. An empty alternative (`security: []`, or `- {}` among them) makes the operation open:
- * the result is then empty. Only HTTP bearer (RFC 6750) is served; any other scheme is refused.
+ * the result is then empty. A scheme no type of security/ serves is refused, by name and type.
  */
-function compileSecurity(requirements: unknown, at: string, sources: Sources): SecurityScheme[][] {
+function compileSecurity(requirements: unknown, at: string, sources: Sources): { security: SecurityScheme[][]; securedBy: SchemeInUse[][] } {
   const schemes = asRecord(asRecord(sources.document.components).securitySchemes);
-  const alternatives = (Array.isArray(requirements) ? requirements : []).map((requirement, index) =>
-    Object.keys(asRecord(requirement)).map((name) => {
+  const served = SECURITY_SCHEMES.map((type) => type.name).join(', ');
+  const securedBy: SchemeInUse[][] = [];
+  const security = (Array.isArray(requirements) ? requirements : []).map((requirement, index) => {
+    const inUse: SchemeInUse[] = [];
+    securedBy.push(inUse);
+    return Object.keys(asRecord(requirement)).map((name) => {
       const scheme = sources.resolve(asRecord(schemes[name]));
       const where = name in schemes ? `/components/securitySchemes/${encodePointerSegment(name)}` : `${at}/${index}`;
       const kind = typeof scheme.scheme === 'string' ? scheme.scheme.toLowerCase() : undefined;
+      const type = name in schemes ? securitySchemeTypeFor(scheme) : undefined;
       if (!(name in schemes)) sources.refuse(`the undeclared security scheme ${name}`, where);
-      else if (scheme.type !== 'http' || kind !== 'bearer') sources.refuse(`the security scheme ${name} (${String(scheme.type)}${kind === undefined ? '' : ` ${kind}`}; the kit serves http bearer only)`, where);
+      else if (type === undefined) sources.refuse(`the security scheme ${name} (${String(scheme.type)}${kind === undefined ? '' : ` ${kind}`}; the kit serves ${served} only)`, where);
+      else inUse.push({ name, type, credential: type.credentialIn(scheme) });
       return { name, type: String(scheme.type), ...(kind === undefined ? {} : { scheme: kind }) };
-    }),
-  );
-  return alternatives.some((alternative) => alternative.length === 0) ? [] : alternatives;
+    });
+  });
+  return security.some((alternative) => alternative.length === 0) ? { security: [], securedBy: [] } : { security, securedBy };
 }
 
 /** The first example of a JSON content (`example`, else the first of `examples`), exactly. */
@@ -242,8 +271,8 @@ function exampleOf(json: Schema, sources: Sources): JsonValue | undefined {
 function compileResponse(status: string, raw: unknown, at: string, sources: Sources, links: (links: Schema, at: string) => LinkContract[]): ResponseContract {
   const response = sources.resolve(asRecord(raw));
   const content = asRecord(response.content);
-  refuseMediaTypes(content, at, sources);
-  const json = asRecord(content[JSON_MEDIA_TYPE]);
+  const served = servedContent(content, at, sources);
+  const json = served?.media ?? {};
   const schema = json.schema === undefined ? undefined : asRecord(json.schema);
   const headers = new Map<string, { required: boolean }>();
   for (const [name, header] of Object.entries(asRecord(response.headers))) headers.set(name.toLowerCase(), { required: sources.resolve(asRecord(header)).required === true });
@@ -251,8 +280,9 @@ function compileResponse(status: string, raw: unknown, at: string, sources: Sour
     status,
     description: typeof response.description === 'string' ? response.description : '',
     mediaTypes: Object.keys(content),
+    codec: served?.codec,
     schema,
-    validateBody: schema && sources.validatorAt(sources.pointerOf(schema, `${at}/content/application~1json/schema`)),
+    validateBody: schema && sources.validatorAt(sources.pointerOf(schema, `${at}/content/${encodePointerSegment(served?.type ?? '')}/schema`)),
     headers,
     links: links(asRecord(response.links), `${at}/links`),
     example: exampleOf(json, sources),
@@ -263,18 +293,19 @@ function compileRequestBody(raw: unknown, at: string, sources: Sources): Request
   const body = sources.resolve(asRecord(raw));
   if (Object.keys(body).length === 0) return undefined;
   const content = asRecord(body.content);
-  refuseMediaTypes(content, at, sources);
-  const json = asRecord(content[JSON_MEDIA_TYPE]);
-  if (json.schema === undefined) return undefined;
-  const schema = asRecord(json.schema);
+  const served = servedContent(content, at, sources);
+  if (served?.media.schema === undefined) return undefined;
+  const schema = asRecord(served.media.schema);
+  const schemaAt = `${at}/content/${encodePointerSegment(served.type)}/schema`;
   const type = sources.resolve(schema).type;
   // The kit's servers read a JSON object (pipeline.ts): any other body would be refused, so the contract is.
-  if (type !== undefined && type !== 'object') sources.refuse(`a request body of type ${JSON.stringify(type)} (the kit reads JSON objects)`, `${at}/content/application~1json/schema`);
+  if (type !== undefined && type !== 'object') sources.refuse(`a request body of type ${JSON.stringify(type)} (the kit reads JSON objects)`, schemaAt);
   return {
     required: body.required === true,
     mediaTypes: Object.keys(content),
+    codec: served.codec,
     schema,
-    validate: sources.validatorAt(sources.pointerOf(schema, `${at}/content/application~1json/schema`)),
+    validate: sources.validatorAt(sources.pointerOf(schema, schemaAt)),
     shape: sources.shapeOf(schema),
   };
 }
@@ -318,11 +349,13 @@ function compileOperation(found: Located, sources: Sources, located: readonly Lo
     }, sources.refuse);
   const responses = Object.entries(asRecord(operation.responses)).map(([status, raw]) => compileResponse(status, raw, `${base}/responses/${status}`, sources, links));
   const declaredStatuses = responses.map((r) => Number(r.status)).filter(Number.isInteger).sort((a, b) => a - b);
+  const { security, securedBy } = compileSecurity(operation.security ?? sources.document.security, operation.security === undefined ? '/security' : `${base}/security`, sources);
   return {
     operationId: found.id,
     method: method.toUpperCase(),
     path,
-    security: compileSecurity(operation.security ?? sources.document.security, operation.security === undefined ? '/security' : `${base}/security`, sources),
+    security,
+    securedBy,
     parameters,
     requestBody: compileRequestBody(operation.requestBody, `${base}/requestBody`, sources),
     responses,

@@ -1,18 +1,20 @@
 /**
  * An operation's parameters (OpenAPI 3.1, section 4.8.12): where each is, its schema and style,
  * and the reading of a concrete request's path segments, query string and headers into typed
- * values. The kit serves the styles OpenAPI gives by default - `simple` for path and header
- * parameters, `form` for query parameters (exploded or not), arrays included; a contract that asks
- * for another style, a cookie parameter, `content` instead of `schema` or an object-valued
- * parameter is refused when it is loaded (contract.ts), never served half.
+ * values. Each parameter's style (parameter-styles/) turns its text into items; this file types
+ * them by the schema. The kit serves the styles OpenAPI gives by default - `simple` for path and
+ * header parameters, `form` for query parameters (exploded or not), arrays included; a contract
+ * that asks for another style, a cookie parameter, `content` instead of `schema` or an
+ * object-valued parameter is refused when it is loaded (contract.ts), never served half.
  *
  * Numbers stay exact: an integer parameter is kept as its decimal text (a LosslessNumber), so an
  * int64 key never passes through a double.
  */
 import { LosslessNumber, type JsonValue } from './json.js';
+import { DEFAULT_STYLE, isStyleProblem, parameterStyle, type ParameterLocation, type ParameterStyle, type RequestParameters } from './parameter-styles/index.js';
 import { asRecord, type BodyValidator, type RefuseFeature, type Schema } from './types.js';
 
-export type ParameterLocation = 'path' | 'query' | 'header';
+export type { ParameterLocation, RequestParameters } from './parameter-styles/index.js';
 
 /** The type a parameter's text is read as (an array's items, for an array). */
 export type ParameterScalar = 'integer' | 'number' | 'boolean' | 'string';
@@ -23,8 +25,10 @@ export interface ParameterContract {
   readonly required: boolean;
   /** The schema with `$ref`s followed. */
   readonly schema: Schema;
-  /** `simple` (path, header) or `form` (query): the only styles the kit serves. */
-  readonly style: 'simple' | 'form';
+  /** The name of its style: `simple` (path, header) or `form` (query) today. */
+  readonly style: string;
+  /** Its style, which reads and writes its text (parameter-styles/). */
+  readonly serialization: ParameterStyle;
   readonly explode: boolean;
   /** Whether the value is a list (an array schema). */
   readonly array: boolean;
@@ -43,16 +47,6 @@ export interface ParsedParameters {
   readonly header: ParameterValues;
 }
 
-/** What a request gives to read its parameters from. */
-export interface RequestParameters {
-  /** The raw (percent-encoded) text of each templated path segment, by parameter name. */
-  readonly path: Readonly<Record<string, string>>;
-  /** The query string, without `?`. */
-  readonly query: string;
-  /** Lower-case names, as node:http gives them. */
-  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
-}
-
 /** A parameter the request got wrong: the message names it (`query parameter limit: must be an integer`). */
 export interface ParameterProblem {
   readonly problem: string;
@@ -68,8 +62,6 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
  * as the admin path is reserved: a contract may not declare it.
  */
 export const SESSION_HEADER = 'plant-store-session';
-
-const DEFAULT_STYLE: Readonly<Record<ParameterLocation, 'simple' | 'form'>> = { path: 'simple', query: 'form', header: 'simple' };
 
 /** What compiling a parameter needs of the contract around it. */
 export interface ParameterSources {
@@ -110,7 +102,8 @@ function compileParameter(raw: Schema, declaredAt: string, sources: ParameterSou
   if (location === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) return undefined;
   if (location === 'header' && name.toLowerCase() === SESSION_HEADER) return refused(`the header parameter ${name}, reserved by the kit for sessions`, pointer);
   const style = typeof parameter.style === 'string' ? parameter.style : DEFAULT_STYLE[location];
-  if (style !== DEFAULT_STYLE[location]) return refused(`the ${style} style of ${location} parameter ${name}`, `${pointer}/style`);
+  const serialization = parameterStyle(style, location);
+  if (serialization === undefined) return refused(`the ${style} style of ${location} parameter ${name}`, `${pointer}/style`);
   if (parameter.content !== undefined || parameter.schema === undefined) return refused(`${location} parameter ${name} described by content rather than schema`, pointer);
   const schemaAt = sources.pointerOf(asRecord(parameter.schema), `${pointer}/schema`);
   const schema = sources.resolve(asRecord(parameter.schema));
@@ -123,7 +116,8 @@ function compileParameter(raw: Schema, declaredAt: string, sources: ParameterSou
     in: location,
     required: location === 'path' || parameter.required === true,
     schema,
-    style: style,
+    style,
+    serialization,
     // Section 4.8.12.4: explode defaults to true for form, false otherwise.
     explode: typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form',
     array,
@@ -152,43 +146,20 @@ function label(parameter: ParameterContract): string {
   return `${parameter.in} parameter ${parameter.name}`;
 }
 
-/** The raw texts a request gives for a parameter (none when absent), or a problem. */
-function textsOf(parameter: ParameterContract, request: RequestParameters, query: URLSearchParams | undefined): readonly string[] | ParameterProblem {
-  if (parameter.in === 'path') {
-    const raw = request.path[parameter.name];
-    if (raw === undefined) return [];
-    try {
-      // Section 4.8.12.4: simple style, an array's items separated by commas.
-      return (parameter.array ? raw.split(',') : [raw]).map(decodeURIComponent);
-    } catch {
-      return { problem: `${label(parameter)}: not valid percent-encoding` };
-    }
-  }
-  if (parameter.in === 'header') {
-    const value = request.headers[parameter.name.toLowerCase()];
-    const text = typeof value === 'string' ? value : value?.join(', ');
-    if (text === undefined) return [];
-    return parameter.array ? text.split(',').map((item) => item.trim()) : [text.trim()];
-  }
-  const values = query?.getAll(parameter.name) ?? [];
-  if (parameter.array) return parameter.explode ? values : values.flatMap((value) => value.split(','));
-  if (values.length > 1) return { problem: `${label(parameter)}: given ${values.length} times; give it once` };
-  return values;
-}
-
 /** Reads and validates every parameter of an operation from a request. */
 export function parseParameters(parameters: readonly ParameterContract[], request: RequestParameters): ParsedParameters | ParameterProblem {
   if (parameters.length === 0) return NO_PARAMETERS;
   const query = parameters.some((parameter) => parameter.in === 'query') ? new URLSearchParams(request.query) : undefined;
+  const source = { request, query };
   const parsed = { path: {} as Record<string, JsonValue>, query: {} as Record<string, JsonValue>, header: {} as Record<string, JsonValue> };
   for (const parameter of parameters) {
-    const texts = textsOf(parameter, request, query);
-    if (!Array.isArray(texts)) return texts as ParameterProblem;
+    const texts = parameter.serialization.parse(parameter, source);
+    if (isStyleProblem(texts)) return { problem: `${label(parameter)}: ${texts.styleProblem}` };
     if (texts.length === 0) {
       if (parameter.required) return { problem: `${label(parameter)}: is required` };
       continue;
     }
-    const value = parameter.array ? texts.map((text: string) => typed(text, parameter.scalar)) : typed(texts[0] as string, parameter.scalar);
+    const value = parameter.array ? texts.map((text) => typed(text, parameter.scalar)) : typed(texts[0] as string, parameter.scalar);
     const validation = parameter.validate(value);
     if (!validation.valid) {
       const issues = validation.issues.map((issue) => `${label(parameter)}${issue.field === 'body' ? '' : ` item ${issue.field}`}: ${issue.message}`);

@@ -5,3 +5,6 @@
 export * from './contract.js';
 export * from './json.js';
 export * from './resources.js';
+export * from './media-types/index.js';
+export * from './parameter-styles/index.js';
+export * from './security/index.js';

@@ -24,6 +24,14 @@ let dir: string;
 const requested: string[] = [];
 let page: Page;
 
+/** A number cell or header as laid out: the lines its text takes, its height and the line height. */
+interface NumberCell {
+  readonly text: string;
+  readonly lines: number;
+  readonly height: number;
+  readonly lineHeight: number;
+}
+
 beforeAll(async () => {
   target = await startFaulty((_request, correct) => {
     const answer = correct();
@@ -97,6 +105,29 @@ describe('conform --html in Chromium', () => {
     await page.emulateMedia({ media: 'print' });
     expect(await folded.isVisible()).toBe(true);
     await page.emulateMedia({ media: 'screen' });
+  });
+
+  // Numbers are read whole: "2484" broken into "24" and "84", or the header "requests" into
+  // "re / qu / es / ts", is what a narrow window did to the checks table while the descriptions
+  // beside them had room to wrap.
+  it.each([360, 768])('keeps every number cell and its header on one line at a %i px wide viewport', async (width) => {
+    const narrow = await page.context().newPage();
+    try {
+      await narrow.setViewportSize({ width, height: 900 });
+      await narrow.goto(page.url(), { waitUntil: 'load' });
+      // Each cell's text as the browser laid it out: the lines its rectangles start on, and their height.
+      const cells = await narrow.evaluate<NumberCell[]>(`Array.from(document.querySelectorAll('td.n, th.n'), (cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const tops = new Set(Array.from(range.getClientRects()).filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+        return { text: cell.textContent, lines: tops.size, height: range.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(cell).lineHeight) };
+      })`);
+      expect(cells.length).toBeGreaterThan(20);
+      expect(cells.filter((cell) => cell.lines !== 1 || cell.height > cell.lineHeight)).toEqual([]);
+      await narrow.screenshot({ fullPage: true, path: join(process.env.PLANT_STORE_SCREENSHOTS ?? dir, `report-${width}.png`) });
+    } finally {
+      await narrow.close();
+    }
   });
 
   it('takes a full-page screenshot', async () => {

@@ -40,6 +40,21 @@ function flagsOf(command: Command): string[] {
 const EXIT_CODES: readonly number[] = EXIT_CODE_MEANINGS.map(([code]) => code);
 
 const pages = [...new Set(Object.values(PAGES))];
+
+/** The most a page may weigh, in bytes. */
+const MAX_PAGE_BYTES = 30_000;
+/** Folders that hold no page of the kit: dependencies, builds, generated files. */
+const NOT_PAGES = new Set(['node_modules', 'dist', 'results', 'pacts']);
+
+/** Every Markdown file under `dir` (relative to the root), hidden folders and NOT_PAGES left out. */
+function markdownUnder(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return entry.name.startsWith('.') || NOT_PAGES.has(entry.name) ? [] : markdownUnder(path);
+    return entry.isFile() && entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+const markdownPages = markdownUnder('');
 const markdownFiles = ['README.md', 'bench/README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
 
 describe('the command line on its pages', () => {
@@ -95,6 +110,13 @@ describe('links and length', () => {
   // decisions, the day's measurements to bench/README.md.
   it.each(['docs/conform.md', 'docs/DESIGN.md'])('%s stays at most 25 KB', (page) => {
     expect(Buffer.byteLength(read(page))).toBeLessThanOrEqual(25 * 1024);
+  });
+
+  // No page grows past what a person reads: a page over the cap is tightened, or its measurements
+  // and history move to bench/README.md and CHANGELOG.md; it is not split only to fit.
+  it('every Markdown page of the repository (README, CHANGELOG, docs/, bench/, test/) stays at most 30,000 bytes', () => {
+    expect(markdownPages).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'bench/README.md', 'docs/conform-engine.md', 'docs/proxy.md']));
+    expect(markdownPages.map((page) => [page, Buffer.byteLength(read(page))]).filter(([, bytes]) => (bytes as number) > MAX_PAGE_BYTES)).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@
  * RFC 6750's grammar, read here by an oracle written apart from the engine's; a fixed token gives
  * a fixed list; the mock profile gets nothing a mock may accept; each shell expression a report
  * prints gives the bytes that were sent, and the `curl` command of every variant sends the
- * Authorization lines the engine sent; docs/conform-engine.md has the table as the code writes it.
+ * Authorization lines the engine sent; docs/credentials.md has the table as the code writes it.
  *
  * The property tests print their seed and the command that replays them (test/support/seed.ts).
  */
@@ -210,9 +210,9 @@ describe('what reports print of a variant', () => {
   });
 });
 
-describe('docs/conform-engine.md', () => {
+describe('docs/credentials.md', () => {
   it('has the credential table as the code writes it (paste credentialTableMarkdown() there when the table changes)', () => {
-    const page = readFileSync(new URL('../../docs/conform-engine.md', import.meta.url), 'utf8');
+    const page = readFileSync(new URL('../../docs/credentials.md', import.meta.url), 'utf8');
     expect(page).toContain(credentialTableMarkdown());
   });
 });
