@@ -21,11 +21,11 @@ export type { ProxiedExchange, ProxySummary } from '../proxy/index.js';
 export { formatReport, runConformance, TargetUnreachableError, toHtml, type ConformanceOptions, type Report } from '../fuzz/index.js';
 
 // The typed client of POST /plants.
-export { createClient, createPlant, UnexpectedResponseError, type AnyResult, type ClientOptions, type CreatePlantResult, type CreatePlantStatus, type ErrorBody, type NewPlant, type OperationClient, type OperationInput, type OperationResult, type Plant } from '../contracts/client.js';
+export { createClient, createPlant, UnexpectedResponseError, type AnyResult, type ClientOptions, type CreatePlantResult, type CreatePlantStatus, type ErrorBody, type NewPlant, type OperationClient, type OperationInput, type OperationResult, type Plant } from '../contracts/index.js';
 
 // The contract: openapi.yaml, its operations and validators, and JSON that keeps every digit.
 export { loadContract, openContract, parseJson, stringifyJson, UnsupportedContractError, type BodyValidator, type Contract, type JsonValue, type OperationContract, type Validation, type ValidationIssue } from '../src/openapi/index.js';
-export type { components, operations, paths } from '../contracts/openapi-types.js';
+export type { components, operations, paths } from '../contracts/index.js';
 
 /** The absolute path of the kit's openapi.yaml (also `import.meta.resolve('plant-store-kit/openapi.yaml')`). */
 export const contractFile: string = defaultContractFile();

@@ -20,7 +20,7 @@ import { conformAvailable, measureConform, type ConformFigures } from './conform
 import { runLoad, type LoadResult } from './load.js';
 import { hotFunctions, newestProfile, type HotFunction } from './profile.js';
 import { measureStartup, type StartupFigure } from './startup.js';
-import { describeMachine, fixed, machine, RESULTS_DIR, runMain, sleep, usage, writeResult } from './report.js';
+import { describeMachine, fixed, machine, RESULTS_DIR, runMain, sleep, exitWithUsage, writeResult } from './report.js';
 import { goalsLine, median, meets, pairedDifference, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
 import { baselineTarget, cpuSeconds, mockTarget, paddedTarget, PADDING_US, prismTarget, proxyTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
 import { BENCH_MIX, checkWorkload, toRequests, type Kind } from './workload.js';
@@ -44,14 +44,14 @@ const parsed = (() => {
       strict: true,
     });
   } catch (error) {
-    return usage('bench', error);
+    return exitWithUsage('bench', error);
   }
 })();
 const args = parsed.values;
 
 function positive(name: string, text: string): number {
   const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0) usage('bench', `--${name} must be a positive number, got ${text}`);
+  if (!Number.isFinite(n) || n <= 0) exitWithUsage('bench', `--${name} must be a positive number, got ${text}`);
   return n;
 }
 

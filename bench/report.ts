@@ -62,7 +62,7 @@ export function runMain(name: string, main: () => Promise<number>): void {
 }
 
 /** A bad flag: says so and exits 2 before anything starts. */
-export function usage(name: string, error: unknown): never {
+export function exitWithUsage(name: string, error: unknown): never {
   process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);
 }

@@ -25,9 +25,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type autocannon from 'autocannon';
 import { loadContract } from '../src/openapi/index.js';
-import { judgeExchange, type Exchange } from './verdict.js';
+import { judgeSoakExchange, type SoakExchange } from './verdict.js';
 import { runLoad, type LoadResult } from './load.js';
-import { describeMachine, fixed, machine, runMain, sleep, usage, writeResult } from './report.js';
+import { describeMachine, fixed, machine, runMain, sleep, exitWithUsage, writeResult } from './report.js';
 import type { SlowReport } from './slow-clients.js';
 import { median, slope } from './stats.js';
 import { referenceTarget, residentBytes, startTarget, type RunningTarget } from './targets.js';
@@ -53,7 +53,7 @@ const given = (() => {
       strict: true,
     }).values;
   } catch (error) {
-    return usage('soak', error);
+    return exitWithUsage('soak', error);
   }
 })();
 
@@ -62,7 +62,7 @@ function setting(name: Flag): number {
   const text = given[name] ?? process.env[`SOAK_${name.toUpperCase().replace(/-/g, '_')}`];
   if (text === undefined) return FLAGS[name];
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) usage('soak', `--${name} must be a positive number, got ${text}`);
+  if (!Number.isFinite(value) || value <= 0) exitWithUsage('soak', `--${name} must be a positive number, got ${text}`);
   return value;
 }
 
@@ -85,7 +85,7 @@ class Violations {
   readonly examples: { kind: string; status: number; body: string; violations: string[] }[] = [];
   checked = 0;
 
-  record(exchange: Exchange, violations: readonly string[]): void {
+  record(exchange: SoakExchange, violations: readonly string[]): void {
     this.checked++;
     for (const v of violations) {
       const check = v.split(':', 1)[0] ?? v;
@@ -109,7 +109,7 @@ function dynamicKind(name: string, build: (id: string, counter: number) => strin
   return { kind: { name, method: 'POST', path: PATH, headers: JSON_AUTH, body: build('1', 0), expect: 200, validNewPlant: true, label: 'valid', credentials: 'valid' }, build };
 }
 
-async function send(url: string, kind: Kind, body: string | Buffer = kind.body): Promise<Exchange & { headersObject: Record<string, string> }> {
+async function send(url: string, kind: Kind, body: string | Buffer = kind.body): Promise<SoakExchange & { headersObject: Record<string, string> }> {
   const response = await fetch(url + kind.path, { method: kind.method, headers: kind.headers, ...(kind.method === 'GET' ? {} : { body }) });
   const headers = Object.fromEntries(response.headers.entries());
   return { kind, sentBody: body.toString(), status: response.status, headers, headersObject: headers, body: await response.text() };
@@ -148,7 +148,7 @@ async function main(): Promise<number> {
     process.stdout.write(`reference ${server.url} (pid ${server.pid}), idle RSS ${fixed(idleRss / MiB)} MiB\n`);
     for (const kind of mix) {
       const exchange = await send(server.url, kind, kind.body);
-      const problems = judgeExchange(exchange, contract);
+      const problems = judgeSoakExchange(exchange, contract);
       if (problems.length > 0) throw new Error(`${kind.name} before the soak: ${problems.join('; ')}`);
     }
 
@@ -177,8 +177,8 @@ async function main(): Promise<number> {
           perKind.set(kind.name, seen);
           if (seen % config['sample-every'] !== 0 && status < 500) return;
           const sent = context[kind.name];
-          const exchange: Exchange = { kind, status, headers, body, ...(typeof sent === 'string' ? { sentBody: sent } : {}) };
-          violations.record(exchange, judgeExchange(exchange, contract));
+          const exchange: SoakExchange = { kind, status, headers, body, ...(typeof sent === 'string' ? { sentBody: sent } : {}) };
+          violations.record(exchange, judgeSoakExchange(exchange, contract));
         },
       };
     });
@@ -195,7 +195,7 @@ async function main(): Promise<number> {
         try {
           const exchange = await send(server.url, overLimit);
           probes.sent++;
-          const problems = judgeExchange(exchange, contract);
+          const problems = judgeSoakExchange(exchange, contract);
           violations.record(exchange, problems);
           if (problems.length > 0) probes.violations++;
         } catch {
@@ -296,7 +296,7 @@ async function main(): Promise<number> {
     // 5. Still answering, exactly, then a clean stop.
     const final = dynamic[0] as DynamicKind;
     const last = await send(server.url, final.kind, final.build('9007199254740993', 0));
-    const lastProblems = judgeExchange(last, contract);
+    const lastProblems = judgeSoakExchange(last, contract);
     criteria.push({ name: 'the server still answers afterwards (id 9007199254740993 echoed exactly)', held: lastProblems.length === 0, detail: lastProblems.length === 0 ? `${last.status} ${last.body}` : lastProblems.join('; ') });
     const exitCode = await server.stop();
     criteria.push({ name: 'the server stops cleanly on SIGTERM', held: exitCode === 0, detail: `exit code ${exitCode}` });

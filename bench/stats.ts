@@ -2,6 +2,10 @@
  * Pure arithmetic of the benchmarks: percentiles, medians, ratios, and the summary of rounds.
  * No I/O here, so test/bench-stats.test.ts can pin it down.
  */
+import { median } from '../oracle/index.js';
+
+/** The middle value (the oracle's, which its checks on time use too). */
+export { median };
 
 /**
  * The p-th percentile (0..100) of `values` by the nearest-rank method: the smallest value such
@@ -15,13 +19,6 @@ export function percentile(values: ArrayLike<number>, p: number): number {
   return sorted[rank - 1] as number;
 }
 
-/** The middle value (the mean of the two middle values for an even count). NaN for none. */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 /** a / b, or NaN when b is not a positive number (a ratio against nothing means nothing). */
 export function ratio(a: number, b: number): number {

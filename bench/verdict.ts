@@ -9,7 +9,7 @@ import { runChecks, type HttpOutcome, type RequestCase } from '../fuzz/index.js'
 import { exactInteger, isJsonObject, isLosslessNumber, loadContract, parseJson, stringifyJson, type Contract, type JsonValue } from '../src/openapi/index.js';
 import type { Kind } from './workload.js';
 
-export interface Exchange {
+export interface SoakExchange {
   readonly kind: Kind;
   /** The body as sent, when the kind builds a new one per request. */
   readonly sentBody?: string;
@@ -28,7 +28,7 @@ function parse(text: string): JsonValue | undefined {
 }
 
 /** The exchange in the engine's terms (lower-case header names, repeated ones joined, as its client gives them). */
-export function asEngineExchange(exchange: Exchange): { request: RequestCase; outcome: HttpOutcome } | undefined {
+export function asEngineExchange(exchange: SoakExchange): { request: RequestCase; outcome: HttpOutcome } | undefined {
   const { kind } = exchange;
   if (kind.label === undefined) return undefined;
   const headers: Record<string, string> = {};
@@ -42,7 +42,7 @@ export function asEngineExchange(exchange: Exchange): { request: RequestCase; ou
   };
 }
 
-export function judgeExchange(exchange: Exchange, contract: Contract = loadContract()): string[] {
+export function judgeSoakExchange(exchange: SoakExchange, contract: Contract = loadContract()): string[] {
   const { kind, status } = exchange;
   const engine = asEngineExchange(exchange);
   const violations = engine ? runChecks(engine.request, engine.outcome, contract, { profile: 'reference' }).map((v) => `${v.check}: ${v.message}`) : [];

@@ -3,9 +3,8 @@
  * from openapi.yaml (fuzz/). What it does is cli/run/conform.ts, which alone loads the engine: the
  * defaults and names below come from the rooms that define them, not from the engine's API.
  */
-import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_RUNS } from '../fuzz/defaults.js';
-import { CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR } from '../fuzz/judging/index.js';
-import { DEFAULT_TIMEOUT_MS } from '../fuzz/wire/http-client.js';
+import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_CONFORM_TIMEOUT_MS, DEFAULT_RUNS } from '../fuzz/defaults.js';
+import { CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR } from '../oracle/index.js';
 import { specifyCommand, type OptionValues } from './command.js';
 import { baseUrl, contract, flag, integer, junit, oneOf, option, timeout, token, withDefault } from './options.js';
 
@@ -22,7 +21,7 @@ const CONFORM_OPTIONS = {
   json: option('--json <file>', 'also write the report as JSON'),
   junit,
   html: option('--html <file>', 'also write the report as one self-contained HTML page (plots included)'),
-  timeout: withDefault(timeout, DEFAULT_TIMEOUT_MS),
+  timeout: withDefault(timeout, DEFAULT_CONFORM_TIMEOUT_MS),
   concurrency: withDefault(option('--concurrency <n>', 'requests in flight at most', integer(1, 256)), DEFAULT_CONCURRENCY),
   strict: flag('--strict', 'warnings (hazards the contract allows) fail the run too'),
 };

@@ -16,7 +16,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_JOURNAL_SIZE, isWellFormedToken, MAX_JOURNAL_SIZE } from '../src/http/index.js';
-import { loadContract, openContract, type Contract, type ContractHeading } from '../src/openapi/index.js';
+import { loadContract, openContract, type Contract } from '../src/openapi/index.js';
 import { UsageError } from './outcome.js';
 
 /**
@@ -162,14 +162,6 @@ export function contractIn(argv: readonly string[], writeErr: (text: string) => 
     .configureOutput({ writeOut: () => undefined, writeErr });
   reader.parse([...argv], { from: 'user' });
   return reader.opts<{ contract?: Contract }>().contract;
-}
-
-/**
- * The contract as banners and reports name it: title, version and file, and the OpenAPI version
- * it was written in where that is not 3.1 (`OpenAPI 3.0.3, read as 3.1`).
- */
-export function describeContract(given: ContractHeading): string {
-  return `${given.title} ${given.version} (${given.file}${given.writtenIn === undefined ? '' : `; ${given.writtenIn}`})`;
 }
 
 /** Where a server listens (serve, mock, start); each gives its own default port. */

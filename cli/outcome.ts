@@ -9,8 +9,8 @@ import { inspect } from 'node:util';
 import { CommanderError, InvalidArgumentError } from 'commander';
 // Each from its own small module, not from its room's API: the command line loads them at start-up,
 // so recognising an error must not load the engine (fuzz/index.ts) or Pact.
-import { VerifyConfigurationError } from '../contracts/verifier-options.js';
-import { TargetUnreachableError } from '../fuzz/run/reachable.js';
+import { VerifyConfigurationError } from '../contracts/defaults.js';
+import { TargetUnreachableError } from '../fuzz/defaults.js';
 import { kitVersion } from './version.js';
 
 /**

@@ -3,7 +3,7 @@
  * consumer contracts - the kit's own (recorded for the run), pact files given with --pact, or a
  * Pact Broker's (PACT_BROKER_BASE_URL). What it does is cli/run/verify.ts.
  */
-import { DEFAULT_TIMEOUT_MS } from '../contracts/verifier-options.js';
+import { DEFAULT_VERIFY_TIMEOUT_MS } from '../contracts/defaults.js';
 import type { Contract } from '../src/openapi/index.js';
 import { specifyCommand, type OptionValues } from './command.js';
 import { baseUrl, contract, flag, option, readContract, timeout, token, withDefault, type CliOption } from './options.js';
@@ -19,7 +19,7 @@ const VERIFY_OPTIONS = {
   providerVersion: option('--provider-version <version>', 'with a broker: the version being verified (the commit); needed to publish results'),
   providerBranch: option('--provider-branch <branch>', "with a broker: the provider's branch (adds the matchingBranch selector)"),
   publish: flag('--publish', 'with a broker: publish the verification results (also PACT_BROKER_PUBLISH_VERIFICATION_RESULTS=true)'),
-  timeout: withDefault(timeout, DEFAULT_TIMEOUT_MS),
+  timeout: withDefault(timeout, DEFAULT_VERIFY_TIMEOUT_MS),
 };
 
 export type VerifyOptions = OptionValues<typeof VERIFY_OPTIONS>;

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultContractFile, readHeading, type ContractHeading } from '../src/openapi/index.js';
-import { describeContract } from './options.js';
+import { describeContract } from './describe-contract.js';
 
 /** The packages whose versions decide what the kit does: Prism's engine and Pact's. */
 export const RUNTIME_PACKAGES = {

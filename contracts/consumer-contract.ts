@@ -62,7 +62,7 @@ export interface ConsumerInteraction {
 }
 
 /** One exchange of the consumer with an operation: the request and answer as the pact declares them, and the client's call. */
-interface Exchange {
+interface ConsumerExchange {
   readonly description: string;
   readonly operation: OperationContract;
   /** The provider state and its parameters, when the exchange needs one ("a plant is stored", "no plant is stored"). */
@@ -79,7 +79,7 @@ interface Exchange {
   readonly call: OperationRequest;
 }
 
-function toInteraction(exchange: Exchange, contract: Contract): ConsumerInteraction {
+function toInteraction(exchange: ConsumerExchange, contract: Contract): ConsumerInteraction {
   const { description, operation, state, path, query, credentials, requestBody, status, responseBody, call } = exchange;
   return {
     description,
@@ -123,7 +123,7 @@ const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text
 const article = (word: string): string => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
 
 /** The create operation: each request example, a replacement, a key beyond int64, no credentials. */
-function createExchanges(data: ConsumerData): Exchange[] {
+function createExchanges(data: ConsumerData): ConsumerExchange[] {
   const { create, pattern, fullest, stored, replacement, contract } = data;
   const key = pattern.keyProperty;
   const success = successStatus(create) ?? 200;
@@ -131,7 +131,7 @@ function createExchanges(data: ConsumerData): Exchange[] {
   const secured = create.security.length > 0;
   const base = { operation: create, path: pattern.collection, credentials: secured, status: success };
   const keyMatched = (item: Item): Item => ({ ...item, [key]: integer(Number(item[key])) });
-  const exchanges: Exchange[] = data.examples.map(({ summary, value }) => ({ ...base, description: `a request to create ${lowerFirst(summary)}`, requestBody: keyMatched(value), responseBody: answered(value), call: { body: typed(value, create, data) } }));
+  const exchanges: ConsumerExchange[] = data.examples.map(({ summary, value }) => ({ ...base, description: `a request to create ${lowerFirst(summary)}`, requestBody: keyMatched(value), responseBody: answered(value), call: { body: typed(value, create, data) } }));
   // The key is literal: it is the stored item's, which the provider state sets up.
   exchanges.push({ ...base, description: 'a request to replace a stored plant', state: { name: PLANT_STORED, parameters: stored }, requestBody: replacement, responseBody: answered(replacement), call: { body: typed(replacement, create, data) } });
   const keySchema = create.requestBody?.shape.properties.get(key);
@@ -174,10 +174,10 @@ function listedItem(list: OperationContract, data: ConsumerData, filtered: Reado
 }
 
 /** The item operations the contract declares - list, read, replace, delete - each on the stored item. */
-function itemExchanges(data: ConsumerData): Exchange[] {
+function itemExchanges(data: ConsumerData): ConsumerExchange[] {
   const { pattern, stored, replacement, contract } = data;
-  const exchanges: Exchange[] = [];
-  const on = (operation: OperationContract): Pick<Exchange, 'operation' | 'state' | 'credentials' | 'status'> => ({ operation, state: { name: PLANT_STORED, parameters: stored }, credentials: operation.security.length > 0, status: successStatus(operation) ?? 200 });
+  const exchanges: ConsumerExchange[] = [];
+  const on = (operation: OperationContract): Pick<ConsumerExchange, 'operation' | 'state' | 'credentials' | 'status'> => ({ operation, state: { name: PLANT_STORED, parameters: stored }, credentials: operation.security.length > 0, status: successStatus(operation) ?? 200 });
   const answered = (operation: OperationContract, item: Item): Item | undefined => {
     const response = operation.response(successStatus(operation) ?? 200);
     return response?.mediaTypes.length === 0 ? undefined : project(item, response?.schema, contract);
@@ -190,7 +190,7 @@ function itemExchanges(data: ConsumerData): Exchange[] {
   const { item, keyParameter } = pattern;
   if (item === undefined || keyParameter === undefined) return exchanges;
   /** The item path of a key, as the pact writes it and as the client sends it. */
-  const at = (key: number): Pick<Exchange, 'path' | 'call'> => ({ path: item.replace(`{${keyParameter}}`, String(key)), call: { path: { [keyParameter]: BigInt(key) } } });
+  const at = (key: number): Pick<ConsumerExchange, 'path' | 'call'> => ({ path: item.replace(`{${keyParameter}}`, String(key)), call: { path: { [keyParameter]: BigInt(key) } } });
   const { path, call } = at(STORED_KEY);
   const read = pattern.operations.get('read');
   if (read !== undefined) exchanges.push({ ...on(read), description: 'a request to read a stored plant', path, responseBody: answered(read, stored), call });

@@ -11,8 +11,9 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { hopByHopFields } from '../src/http/index.js';
 
-export interface TransportFailure {
+export interface ForwardingFailure {
   readonly method: string;
   readonly path: string;
   readonly reason: string;
@@ -21,22 +22,25 @@ export interface TransportFailure {
 export interface Forwarder {
   /** The forwarder's origin with the target's path: what pact-js should verify. */
   readonly url: string;
-  readonly failures: readonly TransportFailure[];
+  readonly failures: readonly ForwardingFailure[];
   close(): Promise<void>;
 }
 
-/** Hop-by-hop fields (RFC 9110, section 7.6.1): they belong to one connection, not to the message. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
-
+/**
+ * The message's fields less the hop-by-hop ones (src/http/hop-by-hop.ts) and Trailer: the body is
+ * piped on without its trailer section.
+ */
 function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+  const connection = headers.connection;
+  const dropped = hopByHopFields(connection === undefined ? [] : [connection], ['trailer']);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !dropped.has(name)));
 }
 
 /** Forwards to `target`, answering 502 when it fails and 504 when it is silent for `timeoutMs`. */
 export async function startForwarder(target: string, timeoutMs: number): Promise<Forwarder> {
   const base = new URL(target);
   const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
-  const failures: TransportFailure[] = [];
+  const failures: ForwardingFailure[] = [];
   const server = createServer((incoming, outgoing) => {
     const method = incoming.method ?? 'GET';
     const path = incoming.url ?? '/';

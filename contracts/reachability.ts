@@ -7,7 +7,7 @@ import { request as httpsRequest } from 'node:https';
  * node:http rather than fetch: fetch refuses the Fetch standard's "bad ports" (6000 and others),
  * which are still ports an implementation may listen on.
  */
-export function unreachable(baseUrl: string, timeoutMs = 5000): Promise<string | undefined> {
+export function whyUnreachable(baseUrl: string, timeoutMs = 5000): Promise<string | undefined> {
   return new Promise((resolve) => {
     const url = new URL(baseUrl);
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', timeout: timeoutMs }, (response) => {

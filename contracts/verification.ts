@@ -15,9 +15,9 @@
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import { formatIssues, httpBearer, isJsonObject, loadContract, parseJson, resourcePatterns, stringifyJson, type Contract, type JsonValue } from '../src/openapi/index.js';
 import { callOperation, createPlant, toNewPlant } from './client.js';
-import { startForwarder, type TransportFailure } from './forwarder.js';
+import { startForwarder, type ForwardingFailure } from './forwarder.js';
 import { EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED } from './names.js';
-import { DEFAULT_TIMEOUT_MS, verifierOptions, type Environment, type VerifyFlags } from './verifier-options.js';
+import { DEFAULT_VERIFY_TIMEOUT_MS, verifierOptions, type Environment, type VerifyFlags } from './verifier-options.js';
 
 /** The part of an Express request the filter touches (pact-js's proxy is an Express app). */
 export interface FilteredRequest {
@@ -47,7 +47,7 @@ type StateHandlers = NonNullable<VerifierOptions['stateHandlers']>;
  * stored under the key" deletes it through the item's delete operation where the contract has one
  * (a 404 is fine: nothing was there), and can only trust the target where it has none.
  */
-export function stateHandlers(baseUrl: string, token: string | undefined, timeoutMs = DEFAULT_TIMEOUT_MS, contract: Contract = loadContract()): StateHandlers {
+export function stateHandlers(baseUrl: string, token: string | undefined, timeoutMs = DEFAULT_VERIFY_TIMEOUT_MS, contract: Contract = loadContract()): StateHandlers {
   return {
     [PLANT_STORED]: async (params?: unknown) => {
       const plant = toNewPlant(parseJson(JSON.stringify(params ?? {})), contract);
@@ -85,7 +85,7 @@ export interface VerificationOutcome {
   /** Failures of pending pacts: reported, not failing the run. */
   readonly pendingFailures: readonly InteractionFailure[];
   /** Requests the target reset, refused or did not answer in time. */
-  readonly transportFailures: readonly TransportFailure[];
+  readonly transportFailures: readonly ForwardingFailure[];
 }
 
 /** The native verifier's JSON report as data; undefined when `text` is not such a report. */
@@ -175,7 +175,7 @@ export interface RunOptions {
  * interaction held); rejects when it could not run at all.
  */
 export async function runVerification({ flags, token, pactUrls, env, contract }: RunOptions): Promise<VerificationOutcome> {
-  const timeoutMs = flags.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = flags.timeoutMs ?? DEFAULT_VERIFY_TIMEOUT_MS;
   const forwarder = await startForwarder(flags.baseUrl, timeoutMs);
   try {
     const verifier = new Verifier({

@@ -20,11 +20,11 @@ export interface VerifyFlags {
   readonly providerBranch?: string;
   /** Publish the verification results to the broker. */
   readonly publish?: boolean;
-  /** How long to wait for each answer of the target; DEFAULT_TIMEOUT_MS when absent. */
+  /** How long to wait for each answer of the target; DEFAULT_VERIFY_TIMEOUT_MS when absent. */
   readonly timeoutMs?: number;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_VERIFY_TIMEOUT_MS = 10_000;
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 

@@ -1,8 +1,10 @@
 /**
- * A run's defaults that `plant-store conform --help` shows, as plain numbers in a file that imports
- * nothing: the command line reads them without loading the engine. The rooms that apply them
- * (generation/capacity.ts, run/options.ts) pass them on.
+ * The light face of fuzz/: a run's defaults that `plant-store conform --help` shows, as plain
+ * numbers, and the error a run throws before it sends anything: the command line reads them
+ * without loading the engine (fuzz/index.ts reaches fast-check). The rooms that apply them
+ * (generation/capacity.ts, run/options.ts, wire/http-client.ts) pass them on.
  */
+export { TargetUnreachableError } from './run/reachable.js';
 
 /** Plants the capacity phase stores by default. */
 export const DEFAULT_CAPACITY = 5000;
@@ -16,3 +18,6 @@ export const DEFAULT_RUNS = 1000;
 
 /** Requests in flight at most. */
 export const DEFAULT_CONCURRENCY = 8;
+
+/** How long the engine's client waits for each answer (`--timeout`); `plant-store verify` waits DEFAULT_VERIFY_TIMEOUT_MS. */
+export const DEFAULT_CONFORM_TIMEOUT_MS = 5_000;

@@ -1,9 +1,10 @@
 /**
  * The conformance engine of Plant Store Kit - the public entry point.
  *
- * The rooms, each importing only the ones above it: types.ts, judging/, wire/, generation/, run/,
- * reports/ (docs/DESIGN.md draws them). The proxy imports judging/, wire/ and reports/junit.ts
- * directly, never this barrel (it would reach the runner).
+ * The rooms, each importing only the ones above it: wire/, generation/, run/, reports/, over the
+ * oracle (oracle/index.ts: the words of an exchange, the checks), whose names the engine's users
+ * read here too (docs/DESIGN.md draws them). The proxy imports the oracle, never this face (it
+ * would reach the runner); the command line reads defaults.ts at start-up, not this face.
  *
  * Requests (generation/kinds/, fast-check arbitraries and deterministic lists derived from openapi.yaml):
  * - `KINDS` the registry of request kinds (valid, invalid-body, malformed-json, bad-media-type,
@@ -15,7 +16,7 @@
  * - `SchemaArbitraries` (valid, plain and invalid values for any schema of the contract).
  * - `writeJson`/`spellInteger`: the JSON text writer behind them (ids digit for digit, `1e2`, escapes).
  *
- * Checks (judging/, the registry `CHECKS`): exchange checks are pure functions of a request, what
+ * Checks (the oracle's registry `CHECKS`): exchange checks are pure functions of a request, what
  * came back and the contract; run checks judge the run as a whole. `runChecks` runs every exchange
  * check on one exchange and returns its findings (check, severity, message) as data.
  *
@@ -27,10 +28,10 @@
  * Reports: `formatReport` (text), `toJUnit` (JUnit XML), `toCurl` (one request as a shell command);
  * a Report is plain data, so JSON.stringify(report) is the JSON report.
  */
-export { PHASES } from './types.js';
-export type { Content, CheckOptions, Credentials, Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, Phase, Profile, RequestCase, Severity, TransportFailure, WireFacts } from './types.js';
-export { acceptsCoding, codingList } from './judging/accept-encoding.js';
-export { decodeCodings, DECODABLE_CODINGS } from './wire/codings.js';
+export { PHASES } from '../oracle/index.js';
+export type { Content, CheckOptions, Credentials, Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, Phase, Profile, RequestCase, Severity, TransportFailure, WireFacts } from '../oracle/index.js';
+export { acceptsCoding, codingList } from '../oracle/index.js';
+export { decodeCodings, DECODABLE_CODINGS } from '../oracle/index.js';
 export {
   applicableChecks,
   canaryTrend,
@@ -69,7 +70,7 @@ export {
   type RunJudgement,
   type TimedExchange,
   type Judgement,
-} from './judging/index.js';
+} from '../oracle/index.js';
 export {
   caseSpellings,
   coverageCases,
@@ -95,11 +96,11 @@ export { integerBounds } from './generation/values/integers.js';
 export { integerValue } from './generation/values/integer-arbitrary.js';
 export { LONG_STRING } from './generation/values/strings.js';
 export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './generation/json-text.js';
-export { createHttpClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type ClientOptions, type HttpClient, type SendOptions } from './wire/http-client.js';
-export { parseBaseUrl, urlFor } from './wire/base-url.js';
-export { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_RUNS } from './defaults.js';
+export { createHttpClient, type HttpClientOptions, type HttpClient, type SendOptions } from './wire/http-client.js';
+export { parseBaseUrl, urlFor } from '../src/http/index.js';
+export { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_CONFORM_TIMEOUT_MS, DEFAULT_RUNS } from './defaults.js';
 export { CAPACITY_FLOOR, capacityCases, DEFAULT_CAPACITY_BUDGET_MS, FLOOR_LIMIT_MS, FRESH_EVERY, REPLACED_SHARE, type CapacityCases, type CapacityOptions } from './generation/capacity.js';
-export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from './judging/statistics.js';
+export { LatencyHistogram, mannKendall, median, theilSen, type HistogramBucket, type MannKendall } from '../oracle/index.js';
 export { runRecordOf, RunTimeline, SLOWEST_KEPT, type LatencySummary, type LatencyWindow } from './run/timeline.js';
 export {
   CANARY_SENDS,
@@ -120,8 +121,8 @@ export {
   type ResponseTimeSummary,
 } from './run/runner.js';
 export { toHtml } from './reports/html-report.js';
-export { classifyRequest, judgeObserved, readingsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from './judging/classify.js';
-export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from './reports/junit.js';
+export { classifyRequest, judgeObserved, interpretationsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from '../oracle/index.js';
+export { junitXml, xml, type JUnitCase, type JUnitOutcome, type JUnitSuite } from '../oracle/index.js';
 export { formatReport } from './reports/text.js';
 export { toJUnit } from './reports/conform-junit.js';
 export { replayCommand, reportedOutcome, reportedRequest, shellQuote, toCurl } from './run/reported.js';

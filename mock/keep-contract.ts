@@ -3,11 +3,8 @@
  * only what the contract allows leaves, anything else is a 500 Error naming the defect.
  * Runtime-neutral: the MSW handlers (msw/) run it in the browser.
  */
-import { formatIssues, type OperationContract } from '../src/openapi/contract.js';
-import { exactInteger, isJsonObject, isLosslessNumber, parseJson } from '../src/openapi/json.js';
-import { mediaTypeEssence } from '../src/openapi/media-types/index.js';
-import { PlantStoreError } from '../src/http/errors.js';
-import type { AppResponse } from '../src/http/exchange.js';
+import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, mediaTypeEssence, parseJson, type OperationContract } from '../src/openapi/portable.js';
+import { PlantStoreError, type AppResponse } from '../src/http/portable.js';
 import type { PrismResponse } from './prism.js';
 
 /** A defect of the mock: the pipeline answers it with a 500 Error and reports it. */

@@ -5,10 +5,9 @@
  * `examples` (else its `example`), and each declared header's example. The pick is then held to
  * the contract by the mock's own guard (mock/keep-contract.ts) before it leaves.
  */
-import type { Contract, OperationContract, Schema } from '../src/openapi/contract.js';
-import type { PlantStoreError } from '../src/http/errors.js';
-import type { AppResponse } from '../src/http/exchange.js';
-import { internal, keepContract } from '../mock/keep-contract.js';
+import type { Contract, OperationContract, Schema } from '../src/openapi/portable.js';
+import type { AppResponse, PlantStoreError } from '../src/http/portable.js';
+import { internal, keepContract } from '../mock/portable.js';
 
 function record(value: unknown): Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Schema) : {};

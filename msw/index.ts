@@ -11,18 +11,14 @@
  * any parsed OpenAPI 3.1 document. docs/msw.md tells how to use it.
  */
 import { http, type HttpHandler } from 'msw';
-import { compileContract, type Contract, type Schema } from '../src/openapi/contract.js';
-import type { AppRequest, AppResponse } from '../src/http/exchange.js';
-import { createJournal, journalSeams, type Journal, type JournalEntry, type JournalOptions } from '../src/http/journal.js';
-import { createPipeline, type Admitted, type Pipeline } from '../src/http/pipeline.js';
-import { acceptAnyToken, acceptTokens } from '../src/http/rules.js';
-import { createStoreApp } from '../src/reference/app.js';
-import type { PlantStore } from '../src/reference/store.js';
+import { compileContract, type Contract, type Schema } from '../src/openapi/portable.js';
+import { acceptAnyToken, acceptTokens, createJournal, createPipeline, journalSeams, type Admitted, type AppRequest, type AppResponse, type Journal, type JournalEntry, type JournalOptions, type Pipeline } from '../src/http/portable.js';
+import { createStoreApp, type PlantStore } from '../src/reference/portable.js';
 import { exampleAnswers } from './examples.js';
 
-export { assertRequests, findRequests, RequestAssertionError, type RequestMatcher, type JsonPattern } from '../src/http/find-requests.js';
-export type { JournalEntry, JournalOptions } from '../src/http/journal.js';
-export type { Contract } from '../src/openapi/contract.js';
+export { assertRequests, findRequests, RequestAssertionError, type RequestMatcher, type JsonPattern } from '../src/http/portable.js';
+export type { JournalEntry, JournalOptions } from '../src/http/portable.js';
+export type { Contract } from '../src/openapi/portable.js';
 
 export interface PlantStoreHandlersOptions {
   /**
@@ -75,7 +71,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): PlantSto
     journal,
     // The admin path is a server's: here the journal is read in process.
     admin: false,
-    onDefect: options.onDefect ?? reportDefect,
+    onDefect: options.onDefect ?? reportDefectToConsole,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
   };
@@ -116,7 +112,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): PlantSto
 }
 
 /** The default `onDefect`: never silent, and console.error rather than process.stderr, which the browser lacks. */
-function reportDefect(cause: unknown): void {
+function reportDefectToConsole(cause: unknown): void {
   console.error('plant-store-kit/msw: a request was answered 500 because of a defect of the kit:', cause);
 }
 

@@ -2,8 +2,7 @@
  * One exchange through the checking proxy, as it is told to `onExchange` (proxy.ts makes it; the
  * summary, summary.ts, counts it; the command line logs it with `describeExchange`).
  */
-import type { Classification } from '../fuzz/judging/classify.js';
-import type { Finding, HttpOutcome } from '../fuzz/types.js';
+import type { Classification, Finding, HttpOutcome } from '../oracle/index.js';
 
 /** One exchange through the proxy, as it is told to `onExchange`. */
 export interface ProxiedExchange {

@@ -1,8 +1,8 @@
 /**
  * The checking proxy (`plant-store proxy`): it forwards every request to a real implementation of
  * the contract - the upstream - and hands the answer back, and judges each exchange with the
- * conformance engine's exchange checks (the registry, fuzz/judging; never copies of them) on the
- * way. What an observed request is comes from the contract (fuzz/judging/classify.ts); bodies are read
+ * oracle's exchange checks (oracle/registry.ts, the ones conform runs; never copies of them) on
+ * the way. What an observed request is comes from the contract (oracle/classify.ts); bodies are read
  * losslessly, so int64 ids are compared exactly.
  *
  * - **Unchanged both ways**: the method, the request target, the end-to-end header fields and the
@@ -14,7 +14,7 @@
  *   `Plant-Store-Warnings` those that only warned (each absent when none); with `errors` a
  *   violating answer is replaced by a 502 Error describing the violations.
  * - **Linked reads**: what it passed on along the contract's links (a create, a replace, a delete)
- *   is remembered per credentials and session (fuzz/judging/observed-links.ts), so that a later
+ *   is remembered per credentials and session (oracle/observed-links.ts), so that a later
  *   read of the same resource is judged by the stateful checks, as the engine's sequences are.
  * - **One seam**: every exchange - request (credentials masked), answer, classification,
  *   findings - is handed to `onExchange`; the command line's log and summary listen there.
@@ -30,31 +30,9 @@ import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadContract, type Contract } from '../src/openapi/index.js';
-import {
-  adminRouter,
-  adminRoutes,
-  answerClientErrors,
-  answerWith,
-  blot,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_MAX_DEPTH,
-  errorBodyText,
-  listenOn,
-  maskRequestHeaders,
-  maskTarget,
-  type Exchange,
-  type Hidden,
-  type Journal,
-  type ProxyVerdict,
-} from '../src/http/index.js';
+import { adminRouter, adminRoutes, answerClientErrors, answerWith, blot, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, endToEnd, errorBodyText, listenOn, maskRequestHeaders, maskTarget, parseBaseUrl, type ServedExchange, type Hidden, type Journal, type ProxyVerdict } from '../src/http/index.js';
 // The engine's parts the proxy needs, room by room: never fuzz/index.ts, which reaches the runner (test/proxy/imports.test.ts).
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../fuzz/wire/http-client.js';
-import { parseBaseUrl } from '../fuzz/wire/base-url.js';
-import { acceptsCoding, codingList } from '../fuzz/judging/accept-encoding.js';
-import { classifyRequest, judgeObserved } from '../fuzz/judging/classify.js';
-import { createLinkMemory, DEFAULT_MAX_REMEMBERED, type LinkMemory, type LinkTicket } from '../fuzz/judging/observed-links.js';
-import type { Finding, Framing, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, WireFacts } from '../fuzz/types.js';
-import { DECODABLE_CODINGS, decodeCodings } from '../fuzz/wire/codings.js';
+import { acceptsCoding, classifyRequest, codingList, createLinkMemory, DECODABLE_CODINGS, decodeCodings, DEFAULT_MAX_REMEMBERED, DEFAULT_MAX_RESPONSE_BYTES, judgeObserved, type Finding, type Framing, type HttpOutcome, type HttpRequest, type LinkMemory, type LinkTicket, type NeighbourRequest, type TransportFailure, type WireFacts } from '../oracle/index.js';
 import { checksWith, type ProxiedExchange } from './exchange.js';
 import { createTally, type ProxySummary } from './summary.js';
 
@@ -105,25 +83,14 @@ export interface RunningProxy {
 }
 
 /**
- * Hop-by-hop fields (RFC 9110, section 7.6.1): never forwarded, in either direction, with every
- * field the Connection header names. `Proxy-Connection` is the pre-standard one (RFC 9112,
- * appendix C.2.2). Content-Length goes too: the proxy frames what it sends itself.
+ * What the proxy writes itself, so never forwards (beside the hop-by-hop fields, src/http/hop-by-hop.ts):
+ * it frames what it sends (Content-Length), and sends no trailer section (Trailer).
  */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade', 'trailer', 'content-length'];
+const REFRAMED = ['content-length', 'trailer'];
 
-/** Header pairs as `rawHeaders` gives them, less the hop-by-hop ones. */
-export function endToEnd(raw: readonly string[]): [name: string, value: string][] {
-  const dropped = new Set(HOP_BY_HOP);
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]?.toLowerCase() !== 'connection') continue;
-    for (const option of (raw[i + 1] ?? '').split(',')) dropped.add(option.trim().toLowerCase());
-  }
-  const pairs: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (!dropped.has(name.toLowerCase())) pairs.push([name, raw[i + 1] as string]);
-  }
-  return pairs;
+/** Header pairs as `rawHeaders` gives them, less the hop-by-hop ones and those the proxy frames itself. */
+function forwardable(raw: readonly string[]): [name: string, value: string][] {
+  return endToEnd(raw, REFRAMED);
 }
 
 /**
@@ -171,7 +138,7 @@ function failureOf(error: NodeJS.ErrnoException): TransportFailure {
 }
 
 /** What the proxy says when the upstream could not be reached at all: no answer to judge. */
-function unreachable(outcome: HttpOutcome): boolean {
+function upstreamUnreachable(outcome: HttpOutcome): boolean {
   return outcome.kind === 'failure' && (outcome.failure === 'connection-refused' || outcome.failure === 'error');
 }
 
@@ -204,7 +171,7 @@ const MAX_NEIGHBOURS = 8;
 /**
  * What the proxy saw of an answer on the wire, as the engine's client reports it (WireFacts), so
  * that the checks reading it judge the upstream's answers here too: the framing, the declared and
- * received lengths, the content codings - undone for the checks (fuzz/wire/codings.ts), the bytes
+ * received lengths, the content codings - undone for the checks (oracle/codings.ts), the bytes
  * passed on untouched - and the requests it could have been for. Node's HTTP parser keeps the
  * rest to itself: bytes after an answer, a Content-Length next to Transfer-Encoding (it refuses
  * that answer: a malformed response), transfer codings other than chunked.
@@ -255,14 +222,14 @@ function exposeOwn(pairs: [string, string][], own: readonly string[]): [string, 
 
 /** The fields sent up: the end-to-end ones but Host, which names the upstream (RFC 9110, section 7.2), and Via, to which the proxy adds itself (section 7.6.3). */
 function upstreamFields(raw: readonly string[], host: string, declared: string | undefined): [string, string][] {
-  const pairs = endToEnd(raw);
+  const pairs = forwardable(raw);
   const via = pairs.filter(([name]) => name.toLowerCase() === 'via').map(([, value]) => value);
   const kept = pairs.filter(([name]) => name.toLowerCase() !== 'host' && name.toLowerCase() !== 'via');
   return [['Host', host], ...kept, ['Via', [...via, '1.1 plant-store-proxy'].join(', ')], ...(declared === undefined ? [] : [['Content-Length', declared] as [string, string]])];
 }
 
 /** A request body as it streams through: the first JUDGED_BODY_BYTES kept to judge it, the whole length counted. */
-function keepBody(req: IncomingMessage): { bytes(): Buffer; received(): number; whole(): boolean } {
+function keepRequestBody(req: IncomingMessage): { bytes(): Buffer; received(): number; whole(): boolean } {
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let received = 0;
@@ -316,7 +283,7 @@ function givenFor(outcome: HttpOutcome, answer: UpstreamResponse | undefined, fi
  * masks credentials itself, and blots what it hid out of the rest), and the upstream's answer as it
  * sent it (a gzip body stays gzip) or, when none came, the proxy's Error.
  */
-function journalExchange(req: IncomingMessage, exchange: ProxiedExchange, verdict: ProxyVerdict, response: ProxyResponse): Exchange<ProxyVerdict> {
+function journalExchange(req: IncomingMessage, exchange: ProxiedExchange, verdict: ProxyVerdict, response: ProxyResponse): ServedExchange<ProxyVerdict> {
   return {
     request: { method: exchange.request.method, url: req.url ?? '/', headers: lookupOf(req.rawHeaders) },
     body: exchange.request.body,
@@ -329,7 +296,7 @@ function journalExchange(req: IncomingMessage, exchange: ProxiedExchange, verdic
 }
 
 /** What judging and telling an exchange needs of the proxy. */
-interface Judge {
+interface ProxyJudging {
   readonly contract: Contract;
   readonly tokens: readonly string[];
   readonly errors: boolean;
@@ -358,10 +325,10 @@ interface Arrival {
 }
 
 /** The exchange is over: judge it, answer the client, tell the seam, the tally and the journal. `answer` is the upstream's, undefined when none came. */
-function conclude(judge: Judge, arrival: Arrival, request: HttpRequest, outcome: HttpOutcome, answer: UpstreamResponse | undefined): void {
+function conclude(judge: ProxyJudging, arrival: Arrival, request: HttpRequest, outcome: HttpOutcome, answer: UpstreamResponse | undefined): void {
   const { req, res, target } = arrival;
   const classification = classifyRequest(judge.contract, request, { tokens: judge.tokens, complete: arrival.kept.whole() && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
-  const notJudged = unreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
+  const notJudged = upstreamUnreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
   const link = judge.links.settle(arrival.ticket, request, classification, outcome);
   const judged = notJudged === undefined ? judgeObserved(judge.contract, request, classification, outcome, {}, link) : undefined;
   // Masked by the kit's one policy (src/http/secrets.ts); a message quotes bodies, which may
@@ -393,7 +360,7 @@ function conclude(judge: Judge, arrival: Arrival, request: HttpRequest, outcome:
 
 /** The upstream's whole answer as the checks read it (its wire facts, its body decoded) and as the client gets it. */
 function readAnswer(request: HttpRequest, answer: IncomingMessage, body: Buffer, where: Pick<WireFacts, 'connection' | 'exchangesBefore' | 'others'>, durationMs: number): { outcome: HttpOutcome; answer: UpstreamResponse } {
-  const answerPairs = endToEnd(answer.rawHeaders);
+  const answerPairs = forwardable(answer.rawHeaders);
   const status = answer.statusCode ?? 502;
   const fields = joined(answerPairs);
   const { wire, readable } = wireFacts(request.method, answer, fields, body, where);
@@ -454,28 +421,28 @@ function upstreamConnections(): {
 }
 
 /** How the proxy reaches its upstream, and what it judges and tells with. */
-interface Forwarder {
+interface Forwarding {
   readonly upstream: URL;
   /** The upstream's path prefix, without a trailing slash. */
   readonly prefix: string;
   readonly send: typeof httpRequest;
   readonly agent: HttpAgent;
   readonly timeoutMs: number;
-  readonly judge: Judge;
+  readonly judge: ProxyJudging;
   readonly connections: ReturnType<typeof upstreamConnections>;
 }
 
 /** One request forwarded: sent up as it comes, its answer collected, judged and handed back (`conclude`). */
-function forward(forwarder: Forwarder, id: number, req: IncomingMessage, res: ServerResponse): void {
+function forward(forwarder: Forwarding, id: number, req: IncomingMessage, res: ServerResponse): void {
   const { upstream } = forwarder;
   const startedAt = new Date();
   const started = performance.now();
   const method = req.method ?? 'GET';
   const target = originForm(req.url ?? '/');
-  const forwarded = endToEnd(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
+  const forwarded = forwardable(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
   const declared = req.headers['content-length'];
   const headers = upstreamFields(req.rawHeaders, upstream.host, declared);
-  const kept = keepBody(req);
+  const kept = keepRequestBody(req);
   const ticket = forwarder.judge.links.arrive(observedRequest(method, target, forwarded, Buffer.alloc(0)), id);
   /** The request as the checks read it, made once its body is in (or when the exchange ends first). */
   let observed: Observed | undefined;
@@ -552,10 +519,10 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
   const { journal } = options;
-  const judge: Judge = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract, options.linkedReads === false ? 0 : DEFAULT_MAX_REMEMBERED) };
+  const judge: ProxyJudging = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract, options.linkedReads === false ? 0 : DEFAULT_MAX_REMEMBERED) };
   const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
-  const forwarder: Forwarder = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };
+  const forwarder: Forwarding = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const own = admin?.(req);

@@ -5,9 +5,7 @@
  * to code. Plain data: `JSON.stringify(summary)` is the JSON report.
  */
 import type { Contract } from '../src/openapi/index.js';
-import { EXCHANGE_CHECKS } from '../fuzz/judging/index.js';
-import { junitXml, type JUnitCase } from '../fuzz/reports/junit.js';
-import type { Finding } from '../fuzz/types.js';
+import { EXCHANGE_CHECKS, junitXml, type Finding, type JUnitCase } from '../oracle/index.js';
 import type { ProxiedExchange } from './exchange.js';
 
 /** One exchange that showed a finding, as the summary keeps it (credentials masked). */
@@ -23,7 +21,7 @@ export interface Example {
 }
 
 export interface CheckTally {
-  /** Exchanges the check judged (those it applies to under every reading of the request). */
+  /** Exchanges the check judged (those it applies to under every interpretation of the request). */
   readonly judged: number;
   /** Exchanges it failed. */
   readonly failures: number;

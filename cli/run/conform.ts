@@ -7,7 +7,7 @@ import { SingleBar } from 'cli-progress';
 import { formatReport, runConformance, toHtml, toJUnit, type Progress, type Report } from '../../fuzz/index.js';
 import type { Io } from '../command.js';
 import type { ConformOptions } from '../conform.js';
-import { describeContract } from '../options.js';
+import { describeContract } from '../describe-contract.js';
 import { BROKEN, HELD, usage, type Outcome } from '../outcome.js';
 import { writeReportFile } from './report-file.js';
 

@@ -1,5 +1,5 @@
 /** What `plant-store mock` does (its options and help are cli/mock.ts); `start` starts the mock with it too. */
-import { startMock, type StartedServer } from '../../api/servers.js';
+import { startMock, type StartedServer } from '../../api/index.js';
 import type { Io } from '../command.js';
 import { MOCK_EXAMPLE_TOKEN, type MockBehaviour, type MockCliOptions } from '../mock.js';
 import { HELD, type Outcome } from '../outcome.js';

@@ -3,11 +3,11 @@
  * SIGTERM, then prints the summary per check and writes it where asked; its outcome is broken when
  * some answer broke the contract, held otherwise.
  */
-import { startProxy } from '../../api/servers.js';
+import { startProxy } from '../../api/index.js';
 import { formatSummary, summaryToJUnit } from '../../proxy/index.js';
 import { batchedLog } from '../../src/http/index.js';
 import type { Io } from '../command.js';
-import { describeContract } from '../options.js';
+import { describeContract } from '../describe-contract.js';
 import { BROKEN, HELD, type Outcome } from '../outcome.js';
 import type { ProxyCliOptions } from '../proxy.js';
 import { writeReportFile } from './report-file.js';

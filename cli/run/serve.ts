@@ -3,12 +3,12 @@
  * servers' commands share with it: the request log, the banner's lines, a taken port as bad usage,
  * waiting for SIGINT or SIGTERM. Loaded when a server's command runs, never at start-up.
  */
-import { startReference, type StartedServer } from '../../api/servers.js';
+import { startReference, type StartedServer } from '../../api/index.js';
 import { requestLog, type RequestLog } from '../../src/http/index.js';
 import { defaultContractFile, formatFeatures, type Contract } from '../../src/openapi/index.js';
 import { planReference } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
-import { describeContract } from '../options.js';
+import { describeContract } from '../describe-contract.js';
 import { HELD, UsageError, type Outcome } from '../outcome.js';
 import type { ServeOptions } from '../serve.js';
 

@@ -1,5 +1,5 @@
 /** What `plant-store start` does (its options are cli/start.ts): serve's and mock's runs, side by side. */
-import type { StartedServer } from '../../api/servers.js';
+import type { StartedServer } from '../../api/index.js';
 import type { Io } from '../command.js';
 import { HELD, type Outcome } from '../outcome.js';
 import type { StartOptions } from '../start.js';

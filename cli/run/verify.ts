@@ -6,10 +6,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unreachable as whyUnreachable } from '../../contracts/reachability.js';
-import { pactSource, verifierOptions, type VerifyFlags } from '../../contracts/verifier-options.js';
+import { loadConsumerContract, loadConsumerData, loadPactLint, loadVerification, pactSource, verifierOptions, whyUnreachable, type VerifyFlags } from '../../contracts/index.js';
 import type { Io } from '../command.js';
-import { describeContract } from '../options.js';
+import { describeContract } from '../describe-contract.js';
 import { BROKEN, HELD, unreachable, usage, type Outcome } from '../outcome.js';
 import type { VerifyOptions } from '../verify.js';
 
@@ -17,7 +16,7 @@ import type { VerifyOptions } from '../verify.js';
 async function badUsage(options: VerifyOptions, source: ReturnType<typeof pactSource>): Promise<string | undefined> {
   if (options.contract !== undefined && source === 'broker') return "--contract lints pact files: give them with --pact (a broker's pacts are not linted)";
   if (source === 'recorded' && options.contract !== undefined) {
-    const { consumerData, NoConsumerContractError } = await import('../../contracts/consumer-data.js');
+    const { consumerData, NoConsumerContractError } = await loadConsumerData();
     try {
       consumerData(options.contract);
     } catch (error) {
@@ -50,18 +49,18 @@ export async function runVerify(options: VerifyOptions, io: Io): Promise<Outcome
 
   // Before pact-js is loaded: no usage data leaves this machine (https://docs.pact.io/metrics).
   process.env.PACT_DO_NOT_TRACK = 'true';
-  const verification = await import('../../contracts/verification.js');
+  const verification = await loadVerification();
 
   let recordedIn: string | undefined;
   try {
     let pactUrls = options.pact ?? [];
     if (source === 'recorded') {
-      const { recordPacts } = await import('../../contracts/consumer-contract.js');
+      const { recordPacts } = await loadConsumerContract();
       recordedIn = mkdtempSync(join(tmpdir(), 'plant-store-pacts-'));
       pactUrls = [await recordPacts(recordedIn, options.contract)];
     }
     if (options.contract !== undefined) {
-      const { formatFindings, lintPactFiles, pactFiles } = await import('../../contracts/pact-lint.js');
+      const { formatFindings, lintPactFiles, pactFiles } = await loadPactLint();
       // A pact at a URL is verified as it is; only files on this machine are linted.
       const findings = lintPactFiles(pactUrls.filter((path) => !/^https?:\/\//.test(path)).flatMap(pactFiles), options.contract);
       if (findings.length > 0) {

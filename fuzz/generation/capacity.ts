@@ -26,7 +26,7 @@ import { readBackCase, walksOf } from './sequences.js';
 import { kindContext, type KindContext } from './tables/context.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
-import type { Profile, RequestCase } from '../types.js';
+import type { Profile, RequestCase } from '../../oracle/index.js';
 import { DEFAULT_CAPACITY } from '../defaults.js';
 
 /** The fill starts no new plant after this long once it holds CAPACITY_FLOOR (the report says how many it stored): it bounds a `--capacity` above the floor. */

@@ -9,7 +9,7 @@ import { validCase, withKeysOf } from './kinds/valid.js';
 import { readAfterWrites, walksOf } from './sequences.js';
 import { kindContext } from './tables/context.js';
 import { NO_EXTRAS } from './tables/extras.js';
-import type { Profile, RequestCase } from '../types.js';
+import type { Profile, RequestCase } from '../../oracle/index.js';
 
 /** `plainBody(n)` numbers of the phase: above the capacity phase's fill and replacements (capacity.ts). */
 const OVERLAP_BASE = 500_000;
@@ -23,10 +23,10 @@ const SAME_RESOURCE_BASE = OVERLAP_BASE + 10_000;
 const RESOURCES_APART = 100_000;
 const NUMBERS_PER_RESOURCE = 16;
 
-type Options = { readonly token: string; readonly profile?: Profile };
+type OverlapOptions = { readonly token: string; readonly profile?: Profile };
 
 /** The context of the contract's first operation with a JSON request body, and its plain spellings. */
-function plainOf(contract: Contract, options: Options) {
+function plainOf(contract: Contract, options: OverlapOptions) {
   const operation = contract.operations.find((o) => o.requestBody !== undefined);
   if (!operation) return undefined;
   const context = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }) });
@@ -34,7 +34,7 @@ function plainOf(contract: Contract, options: Options) {
 }
 
 /** `count` distinct valid requests of the contract's first operation with a JSON request body. */
-export function overlapCases(contract: Contract, options: Options, count: number): RequestCase[] {
+export function overlapCases(contract: Contract, options: OverlapOptions, count: number): RequestCase[] {
   const made = plainOf(contract, options);
   if (made === undefined) return [];
   const { context, plain } = made;
@@ -48,7 +48,7 @@ export function overlapCases(contract: Contract, options: Options, count: number
  * its group's others as `rivals`. None where the body has no integer property to share. The
  * resource depends on the seed (a replay with the seed writes it again).
  */
-export function sameResourceCases(contract: Contract, options: Options & { readonly seed: number }, groups: number, size: number): RequestCase[] {
+export function sameResourceCases(contract: Contract, options: OverlapOptions & { readonly seed: number }, groups: number, size: number): RequestCase[] {
   const made = plainOf(contract, options);
   if (made === undefined || made.context.integerKeys.length === 0 || groups * size >= NUMBERS_PER_RESOURCE) return [];
   const { context, plain } = made;
@@ -68,7 +68,7 @@ export function sameResourceCases(contract: Contract, options: Options & { reado
  * collection/item pattern) from the operation, to send after the last group: it must answer one of
  * that group's writes. None where there is no such read, or for a mock (it stores nothing).
  */
-export function readAfterCase(contract: Contract, options: Options, lastGroup: readonly RequestCase[]): RequestCase | undefined {
+export function readAfterCase(contract: Contract, options: OverlapOptions, lastGroup: readonly RequestCase[]): RequestCase | undefined {
   const operation = contract.operations.find((o) => o.requestBody !== undefined);
   const walk = walksOf(contract).find((w) => w.create.method === operation?.method && w.create.path === operation.path && w.read !== undefined);
   if (walk === undefined || options.profile === 'mock') return undefined;

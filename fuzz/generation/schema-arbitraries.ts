@@ -14,9 +14,9 @@
  */
 import fc from 'fast-check';
 import type { Contract, ObjectShape, Schema } from '../../src/openapi/index.js';
-import { codePointsOf } from '../judging/support.js';
+import { codePointsOf } from '../../oracle/index.js';
 import { INTEGER_SPELLINGS, STRING_STYLES, nullModel, numberModel, stringModel, type JsonMember, type JsonModel, type StringStyle } from './json-text.js';
-import { table, tablesAt, variantTag, type VariantTable } from './variants.js';
+import { variantTable, tablesAt, variantTag, type VariantTable } from './variants.js';
 import { integerArbitrary, integerValue, spelled, spellingArbitrary } from './values/integer-arbitrary.js';
 import { describeInteger, integerBounds, integerEdges, PLAIN_INTEGER_BASE } from './values/integers.js';
 import { anyJsonModel, modelOf, typesOf, type JsonType } from './values/json-values.js';
@@ -130,18 +130,18 @@ export class SchemaArbitraries {
         case 'integer':
         case 'number': {
           const { min, max } = integerBounds(resolved);
-          return tablesAt(path, [...table('integer-edge', integerEdges(min, max).map((e) => e.name)), ...table('integer-spelling', INTEGER_SPELLINGS.slice(1))]);
+          return tablesAt(path, [...variantTable('integer-edge', integerEdges(min, max).map((e) => e.name)), ...variantTable('integer-spelling', INTEGER_SPELLINGS.slice(1))]);
         }
         case 'string':
           if (typeof resolved.pattern === 'string') return [];
-          return tablesAt(path, [...table('string-edge', fittingEdges(resolved).map((e) => e.name)), ...table('string-style', STRING_STYLES.slice(1))]);
+          return tablesAt(path, [...variantTable('string-edge', fittingEdges(resolved).map((e) => e.name)), ...variantTable('string-style', STRING_STYLES.slice(1))]);
         case 'object': {
           const shape = this.#contract.shapeOf(resolved);
-          const own = [...shape.properties].flatMap(([key, property]) => [...this.variantTables(property, `${path}${key}/`, depth + 1), ...tablesAt(`${path}${key}/`, table('key-style', STRING_STYLES.slice(1)))]);
+          const own = [...shape.properties].flatMap(([key, property]) => [...this.variantTables(property, `${path}${key}/`, depth + 1), ...tablesAt(`${path}${key}/`, variantTable('key-style', STRING_STYLES.slice(1)))]);
           const extras = shape.additionalProperties
-            ? [...table('hostile-key', HOSTILE_KEYS.filter((k) => !shape.properties.has(k)).map(hostileKeyName)), ...table('pollution', POLLUTION_MEMBERS.filter(([, m]) => !shape.properties.has(m.key)).map(([name]) => name))]
+            ? [...variantTable('hostile-key', HOSTILE_KEYS.filter((k) => !shape.properties.has(k)).map(hostileKeyName)), ...variantTable('pollution', POLLUTION_MEMBERS.filter(([, m]) => !shape.properties.has(m.key)).map(([name]) => name))]
             : [];
-          return [...own, ...tablesAt(path, [...table('object-order', OBJECT_ORDERS), ...extras])];
+          return [...own, ...tablesAt(path, [...variantTable('object-order', OBJECT_ORDERS), ...extras])];
         }
         default:
           return [];
@@ -221,8 +221,8 @@ export class SchemaArbitraries {
   /** The tables `invalid(schema)` draws from, named with `path` (see variants.ts). */
   invalidTables(schema: Schema, path = ''): VariantTable[] {
     const families = this.#invalidFamilies(schema);
-    const spelled = families.some((f) => f.family === 'invalid-outside') ? table('integer-spelling', INTEGER_SPELLINGS.slice(1)) : [];
-    return tablesAt(path, [...families.flatMap((f) => table(f.family, f.entries.map(([entry]) => entry))), ...spelled]);
+    const spelled = families.some((f) => f.family === 'invalid-outside') ? variantTable('integer-spelling', INTEGER_SPELLINGS.slice(1)) : [];
+    return tablesAt(path, [...families.flatMap((f) => variantTable(f.family, f.entries.map(([entry]) => entry))), ...spelled]);
   }
 
   #invalidFamilies(schema: Schema): { family: string; weight: number; entries: [string, fc.Arbitrary<InvalidValue>][] }[] {

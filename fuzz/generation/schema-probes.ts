@@ -21,8 +21,7 @@
  *   encoded twice.
  */
 import type { Contract, Schema } from '../../src/openapi/index.js';
-import { LONE_SURROGATE_LENIENCY } from '../judging/leniencies.js';
-import { codePointsOf } from '../judging/support.js';
+import { codePointsOf, LONE_SURROGATE_LENIENCY } from '../../oracle/index.js';
 import { INTEGER_SPELLINGS, hasLoneSurrogate, nullModel, numberModel, spellInteger, STRING_STYLES, stringModel, writeJson, writeString, type JsonMember, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
 import { backtrackingProbes } from './values/backtracking-probes.js';
@@ -100,7 +99,7 @@ function memberOf(model: JsonModel, key: string): JsonModel | undefined {
   return model.kind === 'object' ? model.members.find((m) => m.key === key)?.value : undefined;
 }
 
-function withExtra(model: JsonModel, member: JsonMember): JsonModel {
+function withMember(model: JsonModel, member: JsonMember): JsonModel {
   return model.kind === 'object' ? { kind: 'object', members: [...model.members.filter((m) => m.key !== member.key), member] } : model;
 }
 
@@ -311,18 +310,18 @@ function objectProbes(contract: Contract, schemas: SchemaArbitraries, schema: Sc
         name: `${key}/beside-other-case:${spelling}`,
         path: [key],
         predicate: `is sent, and "${spelling}" after it with another value`,
-        edit: (model) => withExtra(model, { key: spelling, keyStyle: 'plain', value: other }),
+        edit: (model) => withMember(model, { key: spelling, keyStyle: 'plain', value: other }),
       });
     }
   }
   for (const key of HOSTILE_KEYS) {
     if (shape.properties.has(key)) continue;
-    probes.push({ name: `extra:${hostileKeyName(key)}`, path: [], predicate: `has the extra property ${hostileKeyName(key)}`, edit: (model) => withExtra(model, { key, keyStyle: 'plain', value: stringModel('Monstera') }) });
+    probes.push({ name: `extra:${hostileKeyName(key)}`, path: [], predicate: `has the extra property ${hostileKeyName(key)}`, edit: (model) => withMember(model, { key, keyStyle: 'plain', value: stringModel('Monstera') }) });
   }
   for (const [name, member] of POLLUTION_MEMBERS) {
     if (shape.properties.has(member.key)) continue;
-    probes.push({ name: `pollution:${name}`, path: [], predicate: `has ${writeJson({ kind: 'object', members: [member] })} (prototype pollution)`, edit: (model) => withExtra(model, member) });
+    probes.push({ name: `pollution:${name}`, path: [], predicate: `has ${writeJson({ kind: 'object', members: [member] })} (prototype pollution)`, edit: (model) => withMember(model, member) });
   }
-  probes.push({ name: 'extras-of-every-type', path: [], predicate: 'has extra properties of every JSON type', edit: (model) => EXTRAS_OF_EVERY_TYPE.reduce(withExtra, model) });
+  probes.push({ name: 'extras-of-every-type', path: [], predicate: 'has extra properties of every JSON type', edit: (model) => EXTRAS_OF_EVERY_TYPE.reduce(withMember, model) });
   return probes;
 }

@@ -13,14 +13,13 @@
  */
 import fc from 'fast-check';
 import { parseJson, type Contract, type ExchangeValues, type OperationContract } from '../../src/openapi/index.js';
-import type { LinkStep, Profile, RequestCase } from '../types.js';
+import { declaredPart, linkedValues, parameterText, type LinkStep, type LinkTarget, type Profile, type RequestCase, type Walk } from '../../oracle/index.js';
 import { modelHasLoneSurrogate, modelHasPrototypeKey, writeJson, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
 import { parameterKey, plainParameters, requestTarget, type ParameterText, type ParameterTexts } from './tables/operation-context.js';
-import { declaredPart, linkedValues, parameterText, type LinkTarget, type Walk } from '../judging/walks.js';
 
-/** The walks (judging/walks.ts) are where the sequences go; the proxy reads them too. */
-export { walksOf, type LinkTarget, type Walk } from '../judging/walks.js';
+/** The walks (oracle/walks.ts) are where the sequences go; the proxy reads them too. */
+export { walksOf, type LinkTarget, type Walk } from '../../oracle/index.js';
 
 /** The sequences a walk gives: each ends with a read. */
 export type SequenceShape = 'read' | 'delete-then-read' | 'replace-then-read';

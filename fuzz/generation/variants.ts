@@ -24,6 +24,6 @@ export function tablesAt(path: string, tables: readonly VariantTable[]): Variant
 }
 
 /** A table, or none when it would be empty (a schema that leaves nothing to pick). */
-export function table(name: string, entries: readonly string[]): VariantTable[] {
+export function variantTable(name: string, entries: readonly string[]): VariantTable[] {
   return entries.length === 0 ? [] : [{ name, entries: [...new Set(entries)] }];
 }

@@ -1,6 +1,5 @@
 /** A finished conform run as JUnit XML: one test case per check (the writer is junit.ts). */
-import { CHECKS } from '../judging/index.js';
-import { junitXml, type JUnitCase } from './junit.js';
+import { CHECKS, junitXml, type JUnitCase } from '../../oracle/index.js';
 import type { Report } from '../run/record.js';
 import { contractName, describeFinding } from './text.js';
 

@@ -3,11 +3,9 @@
  * no script and no library, prints as it shows, and a test can count what was drawn. Times span
  * orders of magnitude (a 0.3 ms answer beside a 2 s one), so time axes are logarithmic.
  */
-import type { CanaryReading } from '../judging/index.js';
+import { BUCKET_RATIO, PHASES, type CanaryReading, type Phase } from '../../oracle/index.js';
 import { html, type Html } from './html.js';
-import { BUCKET_RATIO } from '../judging/statistics.js';
 import type { LatencySummary } from '../run/timeline.js';
-import { PHASES, type Phase } from '../types.js';
 
 const WIDTH = 720;
 const HEIGHT = 280;
@@ -225,7 +223,7 @@ export function latencyPlot(summary: LatencySummary, phases: readonly RunPhase[]
 }
 
 /** The phases a report ran, in the order they ran. */
-export function runPhases(phases: Readonly<Partial<Record<Phase, { readonly startedMs: number; readonly durationMs: number }>>>): RunPhase[] {
+export function phasesRun(phases: Readonly<Partial<Record<Phase, { readonly startedMs: number; readonly durationMs: number }>>>): RunPhase[] {
   return PHASES.flatMap((phase) => {
     const summary = phases[phase];
     return summary === undefined ? [] : [{ phase, startedMs: summary.startedMs, durationMs: summary.durationMs }];

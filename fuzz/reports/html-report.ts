@@ -5,11 +5,11 @@
  * here, no script; a Content-Security-Policy forbids loading anything at all), so the page opens
  * offline, years later, and prints. Everything the target sent is escaped by construction (html.ts).
  */
-import { CHECKS } from '../judging/index.js';
-import { histogramPlot, latencyPlot, runPhases, type Marker } from './html-plots.js';
+import { CHECKS } from '../../oracle/index.js';
+import { histogramPlot, latencyPlot, phasesRun, type Marker } from './html-plots.js';
 import { exactText, html, markedText, render, trusted, type Html } from './html.js';
 import { replayLabel } from './replay-label.js';
-import { contractName, howFound, milliseconds, seconds, runVerdict, timeAndCapacity, tokenHint, verdictOf } from './text.js';
+import { contractName, howFound, humanMs, seconds, runStatus, timeAndCapacity, tokenHint, checkStatus } from './text.js';
 import type { Report, ReportedFinding, ReportedOutcome, ReportedRequest } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
 
@@ -105,8 +105,8 @@ function requestBlock(request: ReportedRequest): Html {
 }
 
 function responseBlock(outcome: ReportedOutcome): Html {
-  if (outcome.kind === 'failure') return html`<p><strong>No response</strong>: ${outcome.failure} after ${milliseconds(outcome.durationMs)}: ${markedText(outcome.message)}</p>`;
-  return html`<p><strong>HTTP ${outcome.status}</strong> after ${milliseconds(outcome.durationMs)}</p>${headerTable(outcome.headers)}${body(outcome.body, outcome.bodyBytes, 'response body')}`;
+  if (outcome.kind === 'failure') return html`<p><strong>No response</strong>: ${outcome.failure} after ${humanMs(outcome.durationMs)}: ${markedText(outcome.message)}</p>`;
+  return html`<p><strong>HTTP ${outcome.status}</strong> after ${humanMs(outcome.durationMs)}</p>${headerTable(outcome.headers)}${body(outcome.body, outcome.bodyBytes, 'response body')}`;
 }
 
 /** A command to copy: the whole of it selected by one click (no script: user-select). */
@@ -151,7 +151,7 @@ function checksTable(report: Report): Html {
   const findings = new Map([...report.failures, ...report.warnings].map((f) => [f.check, f]));
   const rows = CHECKS.map(({ name, description }) => {
     const { requests, failures, warnings, notApplicable } = report.checks[name];
-    const verdict = verdictOf(report.checks[name]);
+    const verdict = checkStatus(report.checks[name]);
     const finding = findings.get(name);
     const cell = finding !== undefined ? html`<a href="#${findingId(finding)}">${verdict}</a>` : notApplicable === undefined ? html`${verdict}` : html`${verdict}: ${notApplicable}`;
     return html`<tr class="${failures > 0 ? 'failed' : warnings > 0 ? 'warned' : 'held'}"><th scope="row"><code>${name}</code></th><td>${description}</td><td class="n">${requests}</td><td class="n">${failures}</td><td class="n">${warnings}</td><td>${cell}</td></tr>`;
@@ -160,7 +160,7 @@ function checksTable(report: Report): Html {
 }
 
 function verdictBlock(report: Report, strict: boolean): Html {
-  const verdict = runVerdict(report, strict);
+  const verdict = runStatus(report, strict);
   const warned = verdict.warned.length === 0 ? undefined : html` ${verdict.warned.length} warning${verdict.warned.length === 1 ? '' : 's'} (${verdict.warned.join(', ')}): hazards the contract allows${strict ? ', failing the run under --strict' : ''}.`;
   if (verdict.kept) {
     return html`<p class="verdict ${verdict.warned.length > 0 ? 'verdict-warned' : 'verdict-kept'}" role="status"><strong>The target kept the contract.</strong>${warned}</p>`;
@@ -171,7 +171,7 @@ function verdictBlock(report: Report, strict: boolean): Html {
 }
 
 function factsList(report: Report): Html {
-  const phases = runPhases(report.phases).map(({ phase }) => `${phase} ${report.phases[phase]?.requests ?? 0}`);
+  const phases = phasesRun(report.phases).map(({ phase }) => `${phase} ${report.phases[phase]?.requests ?? 0}`);
   const facts: [string, Html][] = [
     ['Contract', html`${contractName(report.contract)}`],
     ['Target', html`<code>${report.target}</code>`],
@@ -193,7 +193,7 @@ function slowestTable(report: Report): Html | undefined {
   if (slowest.length === 0) return undefined;
   const rows = slowest.map(
     (e) =>
-      html`<tr><td class="n">${milliseconds(e.durationMs)}</td><td class="n">${seconds(e.startedMs)}</td><td>${e.phase}</td><td>${e.kind}${e.variant ? `: ${e.variant}` : ''}</td><td>${typeof e.status === 'number' ? String(e.status) : e.status}${e.fresh === true ? ' (own connection)' : ''}</td></tr>`,
+      html`<tr><td class="n">${humanMs(e.durationMs)}</td><td class="n">${seconds(e.startedMs)}</td><td>${e.phase}</td><td>${e.kind}${e.variant ? `: ${e.variant}` : ''}</td><td>${typeof e.status === 'number' ? String(e.status) : e.status}${e.fresh === true ? ' (own connection)' : ''}</td></tr>`,
   );
   return html`<h3>The slowest answers</h3><div class="wide"><table><thead><tr><th scope="col" class="n">time</th><th scope="col" class="n">sent at</th><th scope="col">phase</th><th scope="col">request</th><th scope="col">status</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
@@ -206,19 +206,19 @@ function timesSection(report: Report): Html {
   ];
   const histogram = histogramPlot(times, markers);
   const bound = { name: 'bound', ms: times.boundMs };
-  const latency = latencyPlot(times, runPhases(report.phases), report.degradation.readings, bound);
+  const latency = latencyPlot(times, phasesRun(report.phases), report.degradation.readings, bound);
   const figures =
     histogram === undefined || latency === undefined
       ? html`<p>No answer was timed: nothing to plot.</p>`
       : html`<figure>${histogram}<figcaption>The response time of every answer of the run, in buckets 9 % wide on a logarithmic scale, with the median and the 99th percentile. Hover a bar for its count.</figcaption></figure>
-<figure>${latency}<figcaption>The median and the 99th percentile of the answers completed in each ${milliseconds(times.windowMs)} window of the run, the phases behind them${report.degradation.readings.length > 0 ? ', and the canary: one valid request sent alone at intervals, the fastest of its sends (what the degradation check judges)' : ''}.</figcaption></figure>`;
+<figure>${latency}<figcaption>The median and the 99th percentile of the answers completed in each ${humanMs(times.windowMs)} window of the run, the phases behind them${report.degradation.readings.length > 0 ? ', and the canary: one valid request sent alone at intervals, the fastest of its sends (what the degradation check judges)' : ''}.</figcaption></figure>`;
   return html`<section id="times" aria-labelledby="times-heading"><h2 id="times-heading">Response times and capacity</h2><ul>${timeAndCapacity(report).map((line) => html`<li>${line}</li>`)}</ul>${figures}${slowestTable(report)}</section>`;
 }
 
 /** The report as one HTML page (`strict`: warnings break the run, as under `--strict`). */
 export function toHtml(report: Report, options: { strict?: boolean } = {}): string {
   const strict = options.strict === true;
-  const kept = runVerdict(report, strict).kept;
+  const kept = runStatus(report, strict).kept;
   const hint = tokenHint(report);
   const sections: [string, string, boolean][] = [
     ['checks', 'Checks', true],

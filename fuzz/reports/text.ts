@@ -3,7 +3,7 @@
  * as a `curl` command (with `$TOKEN` for the token), failures first. The words and lines here are
  * shared by the JUnit and HTML reports.
  */
-import { CHECK_NAMES, type CheckName } from '../judging/index.js';
+import { CHECK_NAMES, type CheckName } from '../../oracle/index.js';
 import type { CheckSummary, Report, ReportedContract, ReportedFinding, ReportedOutcome } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
 import { replayLabel } from './replay-label.js';
@@ -73,7 +73,7 @@ export function describeFinding(finding: ReportedFinding, report: Report, maxCha
 }
 
 /** A time for people: whole milliseconds from 100 ms, two significant digits below. */
-export function milliseconds(ms: number): string {
+export function humanMs(ms: number): string {
   return ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toPrecision(2)} ms`;
 }
 
@@ -97,12 +97,12 @@ export function timeAndCapacity(report: Report): string[] {
   const times = report.responseTimes;
   if (times.responses > 0) {
     const unconfirmed = times.unconfirmed > 0 ? `; ${times.unconfirmed} over it during the run but not when replayed alone` : '';
-    lines.push(`response times: median ${milliseconds(times.medianMs)}, p99 ${milliseconds(times.p99Ms)}, slowest ${milliseconds(times.maxMs)} (bound ${milliseconds(times.boundMs)}${unconfirmed})`);
+    lines.push(`response times: median ${humanMs(times.medianMs)}, p99 ${humanMs(times.p99Ms)}, slowest ${humanMs(times.maxMs)} (bound ${humanMs(times.boundMs)}${unconfirmed})`);
   }
   const trend = report.degradation.trend;
   if (trend) {
-    const control = trend.controlQuartersMs === undefined ? '' : `; control ${milliseconds(trend.controlQuartersMs[0] ?? 0)} then ${milliseconds(trend.controlQuartersMs[3] ?? 0)}: canary × ${trend.ratio.toFixed(2)}, control × ${(trend.controlRatio ?? 1).toFixed(2)}`;
-    lines.push(`canary: ${milliseconds(trend.firstMs)} at first, ${milliseconds(trend.lastMs)} at last (${trend.readings} readings, Mann–Kendall z = ${trend.z.toFixed(2)}${control})`);
+    const control = trend.controlQuartersMs === undefined ? '' : `; control ${humanMs(trend.controlQuartersMs[0] ?? 0)} then ${humanMs(trend.controlQuartersMs[3] ?? 0)}: canary × ${trend.ratio.toFixed(2)}, control × ${(trend.controlRatio ?? 1).toFixed(2)}`;
+    lines.push(`canary: ${humanMs(trend.firstMs)} at first, ${humanMs(trend.lastMs)} at last (${trend.readings} readings, Mann–Kendall z = ${trend.z.toFixed(2)}${control})`);
   } else if (report.degradation.notJudged !== undefined) {
     lines.push(`canary: degradation not exercised: ${report.degradation.notJudged}`);
   }
@@ -110,7 +110,7 @@ export function timeAndCapacity(report: Report): string[] {
 }
 
 /** A check's verdict in a run, from its summary. */
-export function verdictOf({ failures, warnings, requests, notApplicable }: CheckSummary): string {
+export function checkStatus({ failures, warnings, requests, notApplicable }: CheckSummary): string {
   if (failures > 0) return 'FAILED';
   if (warnings > 0) return 'warning';
   if (requests > 0) return 'ok';
@@ -140,7 +140,7 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
     `${'check'.padEnd(width)}  requests  failures  warnings`,
     ...CHECK_NAMES.map((name) => {
       const { requests, failures, warnings } = report.checks[name];
-      return `${name.padEnd(width)}  ${String(requests).padStart(8)}  ${String(failures).padStart(8)}  ${String(warnings).padStart(8)}  ${verdictOf(report.checks[name])}`;
+      return `${name.padEnd(width)}  ${String(requests).padStart(8)}  ${String(failures).padStart(8)}  ${String(warnings).padStart(8)}  ${checkStatus(report.checks[name])}`;
     }),
   ];
   const notApplicable = notApplicableLines(report);
@@ -149,7 +149,7 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
   const hint = tokenHint(report);
   if (hint !== undefined) lines.push('', hint);
   for (const finding of [...report.failures, ...report.warnings]) lines.push('', describeFinding(finding, report, maxChars));
-  const verdict = runVerdict(report, options.strict === true);
+  const verdict = runStatus(report, options.strict === true);
   const warned = verdict.warned;
   const warningNote = warned.length === 0 ? '' : ` ${warned.length} warning${warned.length === 1 ? '' : 's'} (${warned.join(', ')}): hazards the contract allows${options.strict === true ? ', failing the run under --strict' : ''}.`;
   lines.push(
@@ -173,7 +173,7 @@ export function tokenHint(report: Report): string | undefined {
  * The run's verdict: kept when no check failed and every request was sent (`report.passed`) and,
  * under `--strict`, no check warned. `broken` names the checks that broke it.
  */
-export function runVerdict(report: Report, strict: boolean): { readonly kept: boolean; readonly broken: readonly CheckName[]; readonly warned: readonly CheckName[] } {
+export function runStatus(report: Report, strict: boolean): { readonly kept: boolean; readonly broken: readonly CheckName[]; readonly warned: readonly CheckName[] } {
   const warned = report.warnings.map((w) => w.check);
   return {
     kept: report.passed && !(strict && warned.length > 0),

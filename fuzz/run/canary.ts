@@ -6,9 +6,9 @@
  * the same moments, so the machine's load weighs on both alike.
  */
 import { performance } from 'node:perf_hooks';
-import type { Phase } from '../types.js';
+import type { Phase } from '../../oracle/index.js';
 import type { PlanItem } from './plan.js';
-import type { Exchange, Place, Tally } from './tally.js';
+import type { RunExchange, Place, Tally } from './tally.js';
 
 /** Sends of the canary per reading; the reading is the fastest. */
 export const CANARY_SENDS = 5;
@@ -39,8 +39,8 @@ export interface CanaryParts {
   readonly tally: Tally;
   /** When the run began (performance.now()). */
   readonly started: number;
-  send(item: PlanItem): Promise<Exchange>;
-  record(place: Place, exchanges: readonly Exchange[], probe: 'canary'): void;
+  send(item: PlanItem): Promise<RunExchange>;
+  record(place: Place, exchanges: readonly RunExchange[], probe: 'canary'): void;
   orderOf(phase: Phase): number;
   /** The control read in the same rounds (control.ts); none in tests that judge the canary alone. */
   readonly control?: ControlSender;

@@ -3,7 +3,7 @@
  * same rounds as the canary (canary.ts), send for send in turn. Both are processes on the same
  * machine answering a request of the same size, so whatever slows the machine (other processes,
  * a busy loop, the kit's own garbage collection) slows both; `degradation` takes the part of the
- * canary's rise the control shares for the machine's (judging/checks/degradation.ts).
+ * canary's rise the control shares for the machine's (oracle/checks/degradation.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';

@@ -3,18 +3,17 @@
  * so that `echo` never sees another request's write.
  */
 import type { Contract } from '../../src/openapi/index.js';
-import { resourceKey } from '../judging/index.js';
-import type { RequestCase } from '../types.js';
+import { integerKey, type RequestCase } from '../../oracle/index.js';
 import type { PhasePlan, PlanItem } from './plan.js';
 
 /**
- * The resource a request writes, for the exclusion: judging's `resourceKey` (derived there once)
+ * The resource a request writes, for the exclusion: the oracle's `integerKey` (derived there once)
  * for a valid request with valid credentials. (Invalid requests store nothing on a correct target.)
  */
 export function writtenResource(contract: Contract, request: RequestCase): string | undefined {
   // A sequence along links (the stateful phase) is about the resource its first step creates.
   const about = request.link === undefined ? request : (request.setup[0] ?? request);
-  return about.content === 'valid' && about.credentials === 'valid' ? resourceKey(contract, about) : undefined;
+  return about.content === 'valid' && about.credentials === 'valid' ? integerKey(contract, about) : undefined;
 }
 
 export type KeyedItem = PlanItem & { readonly key: string | undefined };

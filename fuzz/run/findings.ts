@@ -3,8 +3,7 @@
  * minimal request (shrink.ts), as the record shows it. A finding already shrunk for another check
  * often shows this one too (a 500 is also undeclared): it is reused.
  */
-import { CHECK_NAMES, replayOf, type CheckContext, type CheckName, type Replay, type RunRecord } from '../judging/index.js';
-import type { Severity } from '../types.js';
+import { CHECK_NAMES, replayOf, type CheckContext, type CheckName, type Replay, type RunRecord, type Severity } from '../../oracle/index.js';
 import type { Progress } from './options.js';
 import { planOf, type PhasePlan } from './plan.js';
 import type { ReportedFinding } from './record.js';
@@ -12,7 +11,7 @@ import { replayCount } from './replays.js';
 import { reportedOutcome, reportedRequest, toCurl } from './reported.js';
 import type { RunFinding } from './run-checks.js';
 import { minimise, type CaseReplay, type Found, type ShrinkParts } from './shrink.js';
-import { findingKey, type Exchange, type Tally } from './tally.js';
+import { findingKey, type RunExchange, type Tally } from './tally.js';
 
 export interface FindingParts extends ShrinkParts {
   readonly plans: readonly PhasePlan[];
@@ -44,7 +43,7 @@ export async function reportFindings(parts: FindingParts): Promise<Findings> {
   for (const { name, severity } of keys) {
     parts.onProgress?.({ phase: 'shrinking', done: shrunk++, total: keys.length, findings: tally.findings });
     const replay = replayOf(name, severity, parts.run, parts.context);
-    const caseReplay = { times: replay.times, waitsForLateBytes: replay.waitsForLateBytes, dropsUnconfirmed: replay.dropsUnconfirmed, shows: (exchanges: readonly Exchange[]): boolean => exchanges.some((e) => replay.shows(e)) };
+    const caseReplay = { times: replay.times, waitsForLateBytes: replay.waitsForLateBytes, dropsUnconfirmed: replay.dropsUnconfirmed, shows: (exchanges: readonly RunExchange[]): boolean => exchanges.some((e) => replay.shows(e)) };
     const verdict = runFindings.get(findingKey(name, severity));
     const found = await findCase(name, severity, caseReplay, minimal, parts);
     if (found === 'dropped') {
@@ -96,7 +95,7 @@ async function findCase(name: CheckName, severity: Severity, replay: CaseReplay 
 }
 
 /** The exchange of a found case that shows the finding: its last when none does (any longer). */
-function culpritOf(found: Found, replay: Replay): Exchange | undefined {
+function culpritOf(found: Found, replay: Replay): RunExchange | undefined {
   return found.exchanges.find((e) => replay.shows(e)) ?? found.exchanges[found.exchanges.length - 1];
 }
 

@@ -3,31 +3,31 @@
  * the rest of a body) belong to that exchange. It is judged again with them, and what the new
  * judgement adds is counted - by the tally, once the case is recorded, or with it when it is.
  */
-import type { Finding, HttpOutcome, RequestCase } from '../types.js';
+import type { Finding, HttpOutcome, RequestCase } from '../../oracle/index.js';
 import type { LateBytes } from '../wire/http-client.js';
-import type { Exchange, Place, Tally } from './tally.js';
+import type { RunExchange, Place, Tally } from './tally.js';
 
 /** Runs the exchange checks on one exchange. */
-export type Judge = (request: RequestCase, outcome: HttpOutcome) => Finding[];
+export type ExchangeJudge = (request: RequestCase, outcome: HttpOutcome) => Finding[];
 
 export class LateBytesJudge {
   /** Where each outcome's exchange sits in its case. */
-  private readonly places = new WeakMap<HttpOutcome, { readonly exchanges: Exchange[]; readonly at: number }>();
+  private readonly places = new WeakMap<HttpOutcome, { readonly exchanges: RunExchange[]; readonly at: number }>();
   /** Where each case was recorded. */
-  private readonly recorded = new WeakMap<readonly Exchange[], Place>();
+  private readonly recorded = new WeakMap<readonly RunExchange[], Place>();
 
   constructor(
-    private readonly judge: Judge,
+    private readonly judge: ExchangeJudge,
     private readonly tally: Tally,
   ) {}
 
   /** An exchange was sent, the `at`-th of its case. */
-  sent(outcome: HttpOutcome, exchanges: Exchange[], at: number): void {
+  sent(outcome: HttpOutcome, exchanges: RunExchange[], at: number): void {
     this.places.set(outcome, { exchanges, at });
   }
 
   /** A case's exchanges were recorded: late findings are counted from now on. */
-  recordedAt(exchanges: readonly Exchange[], place: Place): void {
+  recordedAt(exchanges: readonly RunExchange[], place: Place): void {
     this.recorded.set(exchanges, place);
   }
 

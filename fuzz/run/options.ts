@@ -3,12 +3,10 @@
  * so that the parts of the run read settled values (fast-check's QualifiedParameters, in spirit).
  */
 import { loadContract, type Contract } from '../../src/openapi/index.js';
-import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_RUNS } from '../defaults.js';
+import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_CONFORM_TIMEOUT_MS, DEFAULT_RUNS } from '../defaults.js';
 import { DEFAULT_CAPACITY_BUDGET_MS } from '../generation/capacity.js';
-import { DEFAULT_MAX_RESPONSE_TIME_MS } from '../judging/index.js';
-import { parseBaseUrl } from '../wire/base-url.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../wire/http-client.js';
-import { PHASES, type Phase, type Profile } from '../types.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RESPONSE_TIME_MS, PHASES, type Phase, type Profile } from '../../oracle/index.js';
+import { parseBaseUrl } from '../../src/http/index.js';
 import { statefulRuns } from './stateful-plan.js';
 
 /** Time spent shrinking, all findings together; a hanging target makes every failing step cost a timeout. */
@@ -126,7 +124,7 @@ export function qualify(options: ConformanceOptions): QualifiedOptions {
     runs,
     durationMs: options.durationMs,
     seed: options.seed ?? randomSeed(),
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: options.timeoutMs ?? DEFAULT_CONFORM_TIMEOUT_MS,
     concurrency: Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY),
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     maxResponseTimeMs: options.maxResponseTimeMs ?? DEFAULT_MAX_RESPONSE_TIME_MS,

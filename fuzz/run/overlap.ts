@@ -18,10 +18,10 @@
  */
 import { overlapCases, readAfterCase, sameResourceCases } from '../generation/overlap.js';
 import type { PipelinedResult } from '../wire/pipelined-exchange.js';
-import type { HttpOutcome, RequestCase } from '../types.js';
+import type { HttpOutcome, RequestCase } from '../../oracle/index.js';
 import type { QualifiedOptions } from './options.js';
 import type { PhasePlan, PlanItem } from './plan.js';
-import type { Exchange } from './tally.js';
+import type { RunExchange } from './tally.js';
 import type { KeyedItem } from './exclusion.js';
 import type { PoolParts } from './worker-pool.js';
 
@@ -84,7 +84,7 @@ export function overlapPlan(options: Pick<QualifiedOptions, 'contract' | 'token'
 export interface OverlapSender {
   held(requests: readonly RequestCase[]): Promise<readonly HttpOutcome[]>;
   pipelined(requests: readonly RequestCase[]): Promise<readonly PipelinedResult[]>;
-  judge(request: RequestCase, outcome: HttpOutcome, startedMs: number): Exchange;
+  judge(request: RequestCase, outcome: HttpOutcome, startedMs: number): RunExchange;
   now(): number;
 }
 
@@ -101,7 +101,7 @@ function groupsOf(plan: PhasePlan): KeyedItem[][] {
 }
 
 /** Outcomes in the order of the group's items, each judged; one without an answer is sent again alone. */
-async function judged(group: readonly KeyedItem[], results: readonly PipelinedResult[], pool: PoolParts, sender: OverlapSender, startedMs: number): Promise<Exchange[][]> {
+async function judged(group: readonly KeyedItem[], results: readonly PipelinedResult[], pool: PoolParts, sender: OverlapSender, startedMs: number): Promise<RunExchange[][]> {
   return Promise.all(
     group.map((item, i) => {
       const result = results[i] ?? 'unanswered';
@@ -110,7 +110,7 @@ async function judged(group: readonly KeyedItem[], results: readonly PipelinedRe
   );
 }
 
-async function sendGroup(group: readonly KeyedItem[], pool: PoolParts, sender: OverlapSender): Promise<Exchange[][]> {
+async function sendGroup(group: readonly KeyedItem[], pool: PoolParts, sender: OverlapSender): Promise<RunExchange[][]> {
   const shape = groupOf(group[0]?.index ?? 0).shape;
   if (shape === 'burst' || shape === 'read') return Promise.all(group.map((item) => pool.send(item)));
   const startedMs = sender.now();

@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import type { Phase, RequestCase } from '../types.js';
+import type { Phase, RequestCase } from '../../oracle/index.js';
 
 /** Cases generated at a time. */
 const CHUNK = 250;

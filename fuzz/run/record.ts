@@ -3,9 +3,8 @@
  * it, and each check's first finding shrunk to a minimal request. Plain data: JSON.stringify(report)
  * is the JSON report; reports/ formats it for people and CI systems.
  */
-import type { CanaryReading, CanaryTrend, CheckName, TimedExchange } from '../judging/index.js';
+import type { CanaryReading, CanaryTrend, CheckName, Phase, Profile, RequestCase, Severity, TimedExchange } from '../../oracle/index.js';
 import type { LatencySummary } from './timeline.js';
-import type { Phase, Profile, RequestCase, Severity } from '../types.js';
 
 export interface ReportedRequest {
   readonly method: string;

@@ -6,7 +6,7 @@
  * which costs a whole timeout each time.
  */
 import { performance } from 'node:perf_hooks';
-import type { Exchange } from './tally.js';
+import type { RunExchange } from './tally.js';
 import type { ReplayCount } from './record.js';
 
 /** Replays of each reported request, at most. */
@@ -15,13 +15,13 @@ export const REPLAYS = 3;
 export interface ReplayParts {
   /** performance.now() after which no more replays are started (one always is). */
   readonly deadline: number;
-  execute(request: Exchange['request'], fresh: boolean): Promise<Exchange[]>;
+  execute(request: RunExchange['request'], fresh: boolean): Promise<RunExchange[]>;
 }
 
-const timedOut = (exchanges: readonly Exchange[]): boolean => exchanges.some((e) => e.outcome.kind === 'failure' && e.outcome.failure === 'timeout');
+const timedOut = (exchanges: readonly RunExchange[]): boolean => exchanges.some((e) => e.outcome.kind === 'failure' && e.outcome.failure === 'timeout');
 
 /** Sends `culprit`'s request again, alone, and counts the replays whose exchanges `shows`. */
-export async function replayCount(culprit: Exchange, shows: (exchanges: readonly Exchange[]) => boolean, parts: ReplayParts): Promise<ReplayCount> {
+export async function replayCount(culprit: RunExchange, shows: (exchanges: readonly RunExchange[]) => boolean, parts: ReplayParts): Promise<ReplayCount> {
   let reproduced = 0;
   let of = 0;
   while (of < REPLAYS && (of === 0 || performance.now() < parts.deadline)) {

@@ -3,11 +3,9 @@
  * commands, answers cut to size, and the command that replays a run. The token never appears:
  * commands read it from `$TOKEN`, reports show `<token>`.
  */
-import { replaceSecrets as redact, secretPieces as pieces } from '../../src/http/secrets.js';
+import { replaceSecrets as redact, secretPieces as pieces, urlFor, type Secret } from '../../src/http/index.js';
 import { DEFAULT_CAPACITY } from '../defaults.js';
-import { DEFAULT_MAX_RESPONSE_TIME_MS } from '../judging/index.js';
-import type { HttpOutcome, RequestCase } from '../types.js';
-import { urlFor } from '../wire/base-url.js';
+import { DEFAULT_MAX_RESPONSE_TIME_MS, type HttpOutcome, type RequestCase } from '../../oracle/index.js';
 import type { Report, ReportedOutcome, ReportedRequest } from './record.js';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -21,14 +19,13 @@ function utf8OrUndefined(bytes: Uint8Array): string | undefined {
 }
 
 /** What a request holds that reports hide: the token, and text made from it; the longest first, as one may hold the other. */
-interface Secret {
-  readonly text: string;
-  readonly placeholder: string;
+interface ReportedSecret extends Secret {
+  /** A POSIX shell expression that gives `text` from `$TOKEN` (DerivedSecret.shell). */
   readonly shell: string;
 }
 
-function secretsOf(request: RequestCase, token: string | undefined): Secret[] {
-  const secrets: Secret[] = [];
+function secretsOf(request: RequestCase, token: string | undefined): ReportedSecret[] {
+  const secrets: ReportedSecret[] = [];
   if (request.derived !== undefined && request.derived.text !== '') secrets.push(request.derived);
   if (token) secrets.push({ text: token, placeholder: '<token>', shell: '${TOKEN}' });
   return secrets.sort((a, b) => b.text.length - a.text.length);
@@ -78,7 +75,7 @@ export function shellQuote(text: string): string {
  * secret written as its shell expression of `$TOKEN`: single quotes for plain text, double quotes
  * around expressions, printf where there are bytes a terminal cannot type.
  */
-function shellWord(text: string, secrets: readonly Secret[]): string {
+function shellWord(text: string, secrets: readonly ReportedSecret[]): string {
   const parts = pieces(text, secrets);
   // Printable ASCII goes inside quotes as it is.
   const typeable = parts.every((part) => typeof part !== 'string' || /^[\x20-\x7e]*$/.test(part));
@@ -90,7 +87,7 @@ function shellWord(text: string, secrets: readonly Secret[]): string {
 }
 
 /** A header for curl; an empty value is written `name;` (curl drops a header written `name:`). */
-function headerArgument(name: string, value: string, secrets: readonly Secret[]): string {
+function headerArgument(name: string, value: string, secrets: readonly ReportedSecret[]): string {
   return `-H ${shellWord(value === '' ? `${name};` : `${name}: ${value}`, secrets)}`;
 }
 

@@ -1,7 +1,6 @@
 /** The run as a whole, judged by the run checks: they see the bounded record of the timeline. */
-import { RUN_CHECKS, type CheckContext, type CheckName, type RunRecord } from '../judging/index.js';
+import { RUN_CHECKS, type CheckContext, type CheckName, type Phase, type RunRecord, type Severity } from '../../oracle/index.js';
 import { SLOWEST_KEPT } from './timeline.js';
-import type { Phase, Severity } from '../types.js';
 import { findingKey, type Tally } from './tally.js';
 
 /**

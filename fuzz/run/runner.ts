@@ -33,8 +33,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { capacityCases } from '../generation/capacity.js';
-import { runChecks, type CheckContext } from '../judging/index.js';
-import type { Phase, RequestCase } from '../types.js';
+import { runChecks, type CheckContext, type Phase, type RequestCase } from '../../oracle/index.js';
 import { sendHeldTogether } from '../wire/held-exchange.js';
 import { sendPipelined } from '../wire/pipelined-exchange.js';
 import { createHttpClient, type HttpClient } from '../wire/http-client.js';
@@ -43,7 +42,7 @@ import { startControl } from './control.js';
 import { writtenResource } from './exclusion.js';
 import { Executor } from './execute.js';
 import { reportFindings } from './findings.js';
-import { LateBytesJudge, type Judge } from './late-bytes.js';
+import { LateBytesJudge, type ExchangeJudge } from './late-bytes.js';
 import { qualify, type ConformanceOptions, type QualifiedOptions } from './options.js';
 import { runOverlap, type OverlapSender } from './overlap.js';
 import { planPhases } from './phases.js';
@@ -52,7 +51,7 @@ import { reachTarget } from './reachable.js';
 import type { Report } from './record.js';
 import { judgeRun } from './run-checks.js';
 import { reportOf } from './summaries.js';
-import { Tally, type Exchange, type Place } from './tally.js';
+import { Tally, type RunExchange, type Place } from './tally.js';
 import { runPhase, type PoolParts } from './worker-pool.js';
 
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
@@ -75,7 +74,7 @@ async function runStarted(qualified: QualifiedOptions, started: number, control:
   const plans = planPhases(qualified, capacity, tally.capacity);
   const context: CheckContext = { contract, profile };
   await reachTarget(qualified.base, qualified.timeoutMs);
-  const judge: Judge = (request, outcome) => runChecks(request, outcome, contract, { profile });
+  const judge: ExchangeJudge = (request, outcome) => runChecks(request, outcome, contract, { profile });
   const late = new LateBytesJudge(judge, tally);
   const client: HttpClient = createHttpClient(qualified.base, {
     concurrency: qualified.concurrency,
@@ -136,7 +135,7 @@ interface PhaseParts {
 async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[], parts: PhaseParts): Promise<void> {
   const { tally, late, executor, started } = parts;
   const orderOf = (phase: Phase): number => plans.findIndex((p) => p.phase === phase);
-  const record = (place: Place, exchanges: readonly Exchange[], probe?: 'canary'): void => {
+  const record = (place: Place, exchanges: readonly RunExchange[], probe?: 'canary'): void => {
     late.recordedAt(exchanges, place);
     tally.record(place, exchanges, probe);
   };

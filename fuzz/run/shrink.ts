@@ -6,10 +6,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import type { Replay } from '../judging/index.js';
-import type { Phase, RequestCase } from '../types.js';
+import type { Phase, Replay, RequestCase } from '../../oracle/index.js';
 import type { PhasePlan, PlanItem } from './plan.js';
-import type { Exchange } from './tally.js';
+import type { RunExchange } from './tally.js';
 
 /** Shrinking a finding stops after this many timed-out steps. */
 const MAX_SHRINK_TIMEOUTS = 3;
@@ -18,7 +17,7 @@ const LATE_GRACE_MS = 100;
 
 /** What shrinking or replaying a finding's case found. */
 export interface Found {
-  readonly exchanges: readonly Exchange[];
+  readonly exchanges: readonly RunExchange[];
   readonly shrinks: number;
   readonly path: string | undefined;
   readonly reproduced: boolean;
@@ -30,12 +29,12 @@ export interface ShrinkParts {
   readonly seed: number;
   /** performance.now() after which no more shrinking is started. */
   readonly deadline: number;
-  execute(request: RequestCase, fresh: boolean): Promise<Exchange[]>;
+  execute(request: RequestCase, fresh: boolean): Promise<RunExchange[]>;
 }
 
 /** A check's replay (checks/index.ts) over a case's exchanges. */
 export interface CaseReplay extends Pick<Replay, 'times' | 'waitsForLateBytes'> {
-  shows(exchanges: readonly Exchange[]): boolean;
+  shows(exchanges: readonly RunExchange[]): boolean;
 }
 
 /** The case to start from: its phase's plan, the case, and its exchanges in the run if it was seen there. */
@@ -43,26 +42,26 @@ export interface Start {
   readonly plan: PhasePlan | undefined;
   readonly phase: Phase;
   readonly item: PlanItem;
-  readonly exchanges?: readonly Exchange[];
+  readonly exchanges?: readonly RunExchange[];
 }
 
-const timedOut = (exchanges: readonly Exchange[]): number => exchanges.filter((e) => e.outcome.kind === 'failure' && e.outcome.failure === 'timeout').length;
+const timedOut = (exchanges: readonly RunExchange[]): number => exchanges.filter((e) => e.outcome.kind === 'failure' && e.outcome.failure === 'timeout').length;
 
 /** One case's replays: `times` in a row that all show it, or none. */
 class Attempts {
   timedOut = 0;
   /** The first replay's exchanges, whatever they showed. */
-  sent: Exchange[] | undefined;
+  sent: RunExchange[] | undefined;
 
   constructor(
     private readonly parts: ShrinkParts,
-    private readonly shows: (exchanges: readonly Exchange[]) => boolean,
+    private readonly shows: (exchanges: readonly RunExchange[]) => boolean,
     private readonly times: number,
   ) {}
 
   /** The last execution's exchanges when every one of `times` showed it, undefined otherwise; `waitForLate` waits LATE_GRACE_MS for late bytes before a replay counts as not showing it. */
-  async attempt(request: RequestCase, fresh: boolean, waitForLate: boolean): Promise<Exchange[] | undefined> {
-    let exchanges: Exchange[] | undefined;
+  async attempt(request: RequestCase, fresh: boolean, waitForLate: boolean): Promise<RunExchange[] | undefined> {
+    let exchanges: RunExchange[] | undefined;
     for (let i = 0; i < this.times; i++) {
       exchanges = await this.parts.execute(request, fresh);
       this.sent ??= exchanges;
@@ -78,7 +77,7 @@ class Attempts {
 /** Shrinks a random-phase case with fast-check, from its run index, within the time left. */
 async function shrinkRandom(start: Start, arbitrary: fc.Arbitrary<RequestCase>, attempts: Attempts, parts: ShrinkParts): Promise<Found> {
   const index = start.item.index;
-  let last: Exchange[] | undefined;
+  let last: RunExchange[] | undefined;
   const property = fc.asyncProperty(arbitrary, async (request) => {
     // Every step that hangs costs a whole timeout: after a few, shrinking stops where it is
     // (the remaining candidates count as passing, so fast-check keeps the last failure).

@@ -7,9 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import type { Contract } from '../../src/openapi/index.js';
-import type { CheckName } from '../judging/index.js';
+import type { CheckName, Phase, Profile, RequestCase } from '../../oracle/index.js';
 import { sequenceArbitrary, shapesOf, walksOf, type SequenceOptions, type SequenceShape, type Walk } from '../generation/sequences.js';
-import type { Phase, Profile, RequestCase } from '../types.js';
 import type { PhasePlan, PlanItem } from './plan.js';
 
 /** Sequences a run sends at most. */

@@ -1,8 +1,7 @@
 /** The record of a finished run (record.ts), made from the tally, the run checks' record and the reported findings. */
 import { performance } from 'node:perf_hooks';
 import { defaultContractFile, type Contract } from '../../src/openapi/index.js';
-import { canaryTrend, CHECK_NAMES, checkNamed, notJudgedReason, responseTimeBound, type CheckName, type RunRecord } from '../judging/index.js';
-import { round } from '../judging/statistics.js';
+import { canaryTrend, CHECK_NAMES, checkNamed, notJudgedReason, responseTimeBound, round, type CheckName, type RunRecord } from '../../oracle/index.js';
 import { CANARY_SENDS } from './canary.js';
 import type { Findings } from './findings.js';
 import type { QualifiedOptions } from './options.js';

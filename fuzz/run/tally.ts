@@ -4,20 +4,17 @@
  * and severity, the timeline, the capacity phase's counts, timeouts. Only counts, the bounded
  * timeline and those first findings are kept: memory stays flat for any length of run.
  */
-import { applicableChecks, CHECK_NAMES, type CheckName, type TimedExchange } from '../judging/index.js';
+import { applicableChecks, CHECK_NAMES, type CheckName, type Finding, type JudgedExchange, type Phase, type Severity, type TimedExchange } from '../../oracle/index.js';
 import { KIND_NAMES } from '../generation/kinds/index.js';
 import { RunTimeline } from './timeline.js';
-import type { Finding, HttpOutcome, Phase, RequestCase, Severity, Writable } from '../types.js';
+import type { Writable } from '../writable.js';
 import { countCapacityAnswer, newCapacityCounts, type CapacityCounts } from './capacity-plan.js';
 import type { QualifiedOptions } from './options.js';
 import type { PlanItem } from './plan.js';
 import type { PhaseSummary } from './record.js';
 
-/** One exchange of the run: the request, what came back, the exchange checks' findings. */
-export interface Exchange {
-  readonly request: RequestCase;
-  readonly outcome: HttpOutcome;
-  readonly findings: readonly Finding[];
+/** One exchange of the run: the oracle's judged exchange (the request, what came back, the exchange checks' findings), when and how it was sent. */
+export interface RunExchange extends JudgedExchange {
   /** Since the run began. */
   readonly startedMs: number;
   readonly fresh: boolean;
@@ -32,7 +29,7 @@ export interface Place {
 
 /** The first case of the run that showed a finding of a check and severity. */
 export interface First extends Place {
-  readonly exchanges: readonly Exchange[];
+  readonly exchanges: readonly RunExchange[];
 }
 
 type Counts = { requests: number; failures: number; warnings: number };
@@ -65,7 +62,7 @@ export class Tally {
   ) {}
 
   /** A case's exchanges, done: counted, each into the timeline; `probe` for the canary's, counted apart from the kinds. */
-  record(place: Place, exchanges: readonly Exchange[], probe?: 'canary'): void {
+  record(place: Place, exchanges: readonly RunExchange[], probe?: 'canary'): void {
     for (const exchange of exchanges) {
       this.requests++;
       if (exchange.fresh) this.freshConnections++;
@@ -123,7 +120,7 @@ export class Tally {
     if (!known || known.order > candidate.order || (known.order === candidate.order && known.item.index > candidate.item.index)) this.firsts.set(findingKey(check, severity), candidate);
   }
 
-  private addToTimeline(place: Place, exchange: Exchange, probe: 'canary' | undefined): number | string {
+  private addToTimeline(place: Place, exchange: RunExchange, probe: 'canary' | undefined): number | string {
     const status = exchange.outcome.kind === 'response' ? exchange.outcome.status : exchange.outcome.failure;
     const request = exchange.request;
     const timed: Writable<TimedExchange> = {

@@ -1,6 +1,6 @@
 /**
  * The run's timeline, kept in bounded memory whatever the run's length: what the run checks judge
- * (judging/checks/response-time.ts, judging/checks/degradation.ts) and what a report plots.
+ * (oracle/checks/response-time.ts, oracle/checks/degradation.ts) and what a report plots.
  *
  * - every answered exchange's time goes into one log histogram (the median, the histogram of a
  *   report) and into the window of the run it completed in (latency over the run);
@@ -9,9 +9,7 @@
  * Windows and readings merge pairwise when there are too many (a `--duration` run of hours), so
  * they stay evenly spread over the run at a coarser grain.
  */
-import type { CanaryReading, RunRecord, TimedExchange } from '../judging/index.js';
-import { LatencyHistogram, round, type HistogramBucket } from '../judging/statistics.js';
-import type { Phase } from '../types.js';
+import { LatencyHistogram, round, type CanaryReading, type HistogramBucket, type Phase, type RunRecord, type TimedExchange } from '../../oracle/index.js';
 
 /** Slowest exchanges kept whole: enough to find the one that reproduces among requests queued behind it. */
 export const SLOWEST_KEPT = 32;

@@ -2,11 +2,11 @@
  * The worker pool: every case of a phase, `concurrency` at a time, no two about the same resource
  * at once (exclusion.ts), pausing while the canary is read.
  */
-import type { Phase, RequestCase } from '../types.js';
+import type { Phase, RequestCase } from '../../oracle/index.js';
 import type { InFlight } from './canary.js';
 import { ExclusiveQueue, type KeyedItem } from './exclusion.js';
 import type { PhasePlan } from './plan.js';
-import type { Exchange } from './tally.js';
+import type { RunExchange } from './tally.js';
 
 export interface PoolParts {
   readonly concurrency: number;
@@ -17,9 +17,9 @@ export interface PoolParts {
   /** A canary reading under way or due now, which every worker waits for. */
   canaryDue(phase: Phase): Promise<void> | undefined;
   /** Sends a case: its exchanges. */
-  send(item: KeyedItem): Promise<Exchange[]>;
+  send(item: KeyedItem): Promise<RunExchange[]>;
   /** Records a case's exchanges. */
-  record(plan: PhasePlan, item: KeyedItem, exchanges: readonly Exchange[]): void;
+  record(plan: PhasePlan, item: KeyedItem, exchanges: readonly RunExchange[]): void;
   /** A case is done. */
   progress(phase: PhasePlan, done: number): void;
 }

@@ -2,10 +2,9 @@
  * Reading an answer into an outcome: the body decoded (content codings, then transfer codings),
  * the wire facts the checks read, and the words for an answer that did not come whole.
  */
-import { codingList, codingName } from '../judging/accept-encoding.js';
-import { decodeCodings } from './codings.js';
+import { codingList, codingName, decodeCodings, type ExtraBytes, type HttpOutcome, type NeighbourRequest, type PartialResponse, type TransportFailure, type WireFacts } from '../../oracle/index.js';
 import type { ResponseReader } from './http-wire.js';
-import type { ExtraBytes, HttpOutcome, NeighbourRequest, PartialResponse, TransportFailure, WireFacts, Writable } from '../types.js';
+import type { Writable } from '../writable.js';
 import { extraOf } from './late-bytes.js';
 
 /** A socket error as a transport failure. */

@@ -1,6 +1,6 @@
 /** One exchange on a connection, as the client follows it, and the exchanges in flight beside it. */
 import type { ResponseReader } from './http-wire.js';
-import type { HttpOutcome, HttpRequest, NeighbourRequest } from '../types.js';
+import type { HttpOutcome, HttpRequest, NeighbourRequest } from '../../oracle/index.js';
 
 /** Neighbouring requests kept per exchange (a slow exchange overlaps many). */
 const MAX_OTHERS = 256;
@@ -8,7 +8,7 @@ const MAX_OTHERS = 256;
 /** An outcome, or 'retry': the request goes again on a new connection (the old one was not the target's fault). */
 export type Result = HttpOutcome | 'retry';
 
-export interface Exchange {
+export interface InFlightExchange {
   readonly request: HttpRequest;
   readonly connection: number;
   readonly reader: ResponseReader;
@@ -38,9 +38,9 @@ export interface Exchange {
 
 /** The exchanges in flight: each is told of the others, which could have got its answer. */
 export class InFlightExchanges {
-  private readonly active = new Set<Exchange>();
+  private readonly active = new Set<InFlightExchange>();
 
-  join(exchange: Exchange): void {
+  join(exchange: InFlightExchange): void {
     for (const other of this.active) {
       if (exchange.others.length < MAX_OTHERS) exchange.others.push({ request: other.request, relation: 'concurrent', connection: other.connection });
       if (other.others.length < MAX_OTHERS) other.others.push({ request: exchange.request, relation: 'concurrent', connection: exchange.connection });
@@ -48,7 +48,7 @@ export class InFlightExchanges {
     this.active.add(exchange);
   }
 
-  leave(exchange: Exchange): void {
+  leave(exchange: InFlightExchange): void {
     this.active.delete(exchange);
   }
 }

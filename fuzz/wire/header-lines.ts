@@ -4,7 +4,7 @@
  * fields, say: RFC 9110, section 5.3 forbids a sender to write them, which is what a test of the
  * recipient needs). node:http writes an array value as one line per element, in order.
  */
-import type { HttpRequest } from '../types.js';
+import type { HttpRequest } from '../../oracle/index.js';
 
 /** The request's header fields as node:http takes them: a name sent on several lines has an array of values. */
 export function headerLines(request: Pick<HttpRequest, 'headers' | 'extraLines'>): Record<string, string | string[]> {

@@ -7,7 +7,7 @@
  * section 6: the message is not complete), so overlap is the server's ordinary lot, not an abuse.
  */
 import { performance } from 'node:perf_hooks';
-import type { HttpOutcome, HttpRequest } from '../types.js';
+import type { HttpOutcome, HttpRequest } from '../../oracle/index.js';
 import { answerOf, closedMessage, failureOfError, partialOf, timeoutMessage } from './answer.js';
 import { ResponseReader, WireError } from './http-wire.js';
 import { connectTo } from './pool.js';

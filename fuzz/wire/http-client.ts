@@ -40,15 +40,17 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ResponseReader, WireError, type ReaderOptions } from './http-wire.js';
-import type { ExtraBytes, HttpOutcome, HttpRequest, NeighbourRequest, TransportFailure, Writable } from '../types.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, type ExtraBytes, type HttpOutcome, type HttpRequest, type NeighbourRequest, type TransportFailure } from '../../oracle/index.js';
+import type { Writable } from '../writable.js';
+import { DEFAULT_CONFORM_TIMEOUT_MS } from '../defaults.js';
 import { answerOf, closedMessage, failureOfError, partialOf, timeoutMessage, type AnswerFacts } from './answer.js';
-import { parseBaseUrl } from './base-url.js';
-import { InFlightExchanges, type Exchange, type Result } from './exchange.js';
+import { parseBaseUrl } from '../../src/http/index.js';
+import { InFlightExchanges, type InFlightExchange, type Result } from './exchange.js';
 import { extraOf, isGoodbye, STRAY_WINDOW_MS, withExtra } from './late-bytes.js';
 import { ConnectionPool, type Connection } from './pool.js';
 import { asksToClose, bodyBytes, requestHead, writeRequest } from './request-writing.js';
 
-export interface ClientOptions {
+export interface HttpClientOptions {
   /** Requests in flight at most; the pool keeps up to twice as many connections. Default 8. */
   readonly concurrency?: number;
   /** Deadline for a whole exchange, from sending to the last byte of the response. Default 5000. */
@@ -84,35 +86,27 @@ export interface HttpClient {
   close(): void;
 }
 
-export const DEFAULT_TIMEOUT_MS = 5_000;
-/**
- * How much of an answer the client reads: a bound on the engine's memory, not a demand of the
- * contract (which bounds no answer). Far above what a store of a run's size answers - a list of
- * the 5,000 plants the capacity phase stores is about 1.3 MB - so that only an answer that does
- * not end (or inflates without end) reaches it.
- */
-export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
-export function createHttpClient(baseUrl: string | URL, options: ClientOptions = {}): HttpClient {
+export function createHttpClient(baseUrl: string | URL, options: HttpClientOptions = {}): HttpClient {
   return new EngineClient(typeof baseUrl === 'string' ? parseBaseUrl(baseUrl) : baseUrl, options);
 }
 
-type Conn = Connection<Exchange>;
+type Conn = Connection<InFlightExchange>;
 
 class EngineClient implements HttpClient {
-  private readonly pool: ConnectionPool<Exchange>;
+  private readonly pool: ConnectionPool<InFlightExchange>;
   private readonly inFlight = new InFlightExchanges();
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
 
   constructor(
     readonly baseUrl: URL,
-    private readonly options: ClientOptions,
+    private readonly options: HttpClientOptions,
   ) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_CONFORM_TIMEOUT_MS;
     this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const concurrency = Math.max(1, options.concurrency ?? 8);
-    this.pool = new ConnectionPool<Exchange>(baseUrl, concurrency * 2, {
+    this.pool = new ConnectionPool<InFlightExchange>(baseUrl, concurrency * 2, {
       data: (connection, chunk) => {
         this.onData(connection, chunk);
       },
@@ -162,14 +156,14 @@ class EngineClient implements HttpClient {
   }
 
   /** Ends an exchange that got no (complete) answer, and the connection with it. */
-  private fail(connection: Conn, exchange: Exchange, failure: TransportFailure, message: string, retry = false): void {
+  private fail(connection: Conn, exchange: InFlightExchange, failure: TransportFailure, message: string, retry = false): void {
     if (!this.settleOnce(exchange)) return;
     this.pool.discard(connection);
     exchange.resolve(retry ? 'retry' : { kind: 'failure', failure, message, durationMs: performance.now() - exchange.started, ...partialOf(exchange.reader, this.maxBytes) });
   }
 
   /** Marks the exchange settled; false if it already was. */
-  private settleOnce(exchange: Exchange): boolean {
+  private settleOnce(exchange: InFlightExchange): boolean {
     if (exchange.settled) return false;
     exchange.settled = true;
     clearTimeout(exchange.timer);
@@ -178,7 +172,7 @@ class EngineClient implements HttpClient {
   }
 
   /** The answer is complete and has settled: hand it on, and keep the connection if nothing is wrong with it. */
-  private finish(connection: Conn, exchange: Exchange): void {
+  private finish(connection: Conn, exchange: InFlightExchange): void {
     if (!this.settleOnce(exchange)) return;
     const reader = exchange.reader;
     const head = reader.head;
@@ -242,7 +236,7 @@ class EngineClient implements HttpClient {
   }
 
   /** Waits one more turn of the event loop (a poll for I/O included) before the outcome is handed on. */
-  private settle(connection: Conn, exchange: Exchange): void {
+  private settle(connection: Conn, exchange: InFlightExchange): void {
     exchange.endedAt = performance.now();
     if (connection.ended) {
       this.finish(connection, exchange);
@@ -264,7 +258,7 @@ class EngineClient implements HttpClient {
    * the outcome waits for the close (onEnd finishes it), within the request's timeout; bytes that
    * come meanwhile are bytes after the answer.
    */
-  private awaitClose(connection: Conn, exchange: Exchange): void {
+  private awaitClose(connection: Conn, exchange: InFlightExchange): void {
     clearTimeout(exchange.timer);
     exchange.timer = setTimeout(() => {
       exchange.leftOpenMs = performance.now() - (exchange.endedAt ?? exchange.started);
@@ -315,7 +309,7 @@ class EngineClient implements HttpClient {
     return new Promise((resolve) => {
       const others: NeighbourRequest[] = [];
       if (connection.last !== undefined) others.push({ request: connection.last.request, relation: 'previous', connection: connection.id });
-      const exchange: Exchange = {
+      const exchange: InFlightExchange = {
         request,
         connection: connection.id,
         reader: new ResponseReader(this.readerOptions(request, connection)),

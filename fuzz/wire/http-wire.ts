@@ -6,7 +6,8 @@
  * and judged instead of being dropped or read as the next answer (see http-client.ts for why
  * node:http and undici cannot show that).
  */
-import type { Framing, RequestFraming, Writable } from '../types.js';
+import type { Framing, RequestFraming } from '../../oracle/index.js';
+import type { Writable } from '../writable.js';
 
 /** Why a response could not be read: it is not HTTP/1.1 as RFC 9112 frames it, or it is too large. */
 export class WireError extends Error {

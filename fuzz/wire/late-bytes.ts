@@ -4,7 +4,7 @@
  * connection carried last, and are reported with its outcome.
  */
 import { ResponseReader } from './http-wire.js';
-import type { ExtraBytes, HttpOutcome } from '../types.js';
+import type { ExtraBytes, HttpOutcome } from '../../oracle/index.js';
 
 /** Extra bytes kept for messages. */
 const EXTRA_KEPT = 512;

@@ -12,7 +12,7 @@
  * and closes keeps HTTP.
  */
 import { performance } from 'node:perf_hooks';
-import type { HttpOutcome, HttpRequest, NeighbourRequest } from '../types.js';
+import type { HttpOutcome, HttpRequest, NeighbourRequest } from '../../oracle/index.js';
 import { answerOf, closedMessage, failureOfError, partialOf } from './answer.js';
 import type { HeldOptions } from './held-exchange.js';
 import { ResponseReader, WireError } from './http-wire.js';

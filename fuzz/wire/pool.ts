@@ -6,7 +6,7 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { connect as connectTls } from 'node:tls';
-import type { HttpOutcome, HttpRequest } from '../types.js';
+import type { HttpOutcome, HttpRequest } from '../../oracle/index.js';
 
 /** A connection that rested less than this is not reused while the pool may still grow. */
 const MIN_REST_MS = 1;

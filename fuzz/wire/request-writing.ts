@@ -2,8 +2,9 @@
 import type { Socket } from 'node:net';
 import { headerLines } from './header-lines.js';
 import { writeRequestHead, type OutgoingHead } from './http-wire.js';
-import type { HttpRequest, Writable } from '../types.js';
-import { originForm } from './base-url.js';
+import type { HttpRequest } from '../../oracle/index.js';
+import type { Writable } from '../writable.js';
+import { originForm } from '../../src/http/index.js';
 
 /**
  * Whether the request goes with `Connection: close` when the client means to close its connection

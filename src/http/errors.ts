@@ -3,7 +3,7 @@
  * and a status; code never matches on message text. Every one becomes the contract's Error body
  * `{ "error": <status>, "message": "<what was wrong, naming the field>" }` (docs/DESIGN.md, decision 4).
  */
-import { quoteJson } from '../openapi/json.js';
+import { quoteJson } from '../openapi/portable.js';
 
 export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, scope: 'operation', about: 'missing or invalid bearer credentials (RFC 6750)' },
@@ -56,4 +56,9 @@ export class PlantStoreError {
 /** The Error body, as JSON text: `{"error":<status>,"message":<message>}`. */
 export function errorBodyText(status: number, message: string): string {
   return `{"error":${status},"message":${quoteJson(message)}}`;
+}
+
+/** Text cut to `max` UTF-16 units, with an ellipsis where it was cut: what a message quotes of a request. */
+export function truncate(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -119,7 +119,7 @@ export interface ExchangeResponse {
  * is ready - after any delay, before the socket layer writes it (or commits its fault). Credentials
  * are as the client sent them: an observer that keeps exchanges masks them (journal.ts does).
  */
-export interface Exchange<V extends JournalVerdict = Verdict> {
+export interface ServedExchange<V extends JournalVerdict = Verdict> {
   readonly request: RequestHead;
   /** The body as the server read it; undefined when it was not read (the request was refused on its head). */
   readonly body: Uint8Array | string | undefined;

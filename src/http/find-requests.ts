@@ -12,7 +12,7 @@
  * length, element by element; a number matches the same number exactly (a bigint for an int64 id
  * beyond 2^53: `{ id: 9223372036854775807n }`).
  */
-import { exactInteger, isLosslessNumber, parseJson, type JsonValue } from '../openapi/json.js';
+import { exactInteger, isLosslessNumber, parseJson, type JsonValue } from '../openapi/portable.js';
 import type { JournalVerdict } from './exchange.js';
 import type { JournalBody, JournalEntry } from './journal.js';
 

@@ -21,7 +21,7 @@
  */
 import { splitTarget } from './rules.js';
 import { PlantStoreError } from './errors.js';
-import { errorResponse, type AppResponse, type Exchange, type Fault, type JournalVerdict } from './exchange.js';
+import { errorResponse, type AppResponse, type ServedExchange, type Fault, type JournalVerdict } from './exchange.js';
 import { ADMIN_PREFIX, type AdminRoutes } from './admin.js';
 import { JOURNAL_PAGE, journalPagePolicy } from './journal-page.js';
 import { blot, blotAll, isForm, maskAnswerHeaders, maskParameters, maskRequestHeaders, maskTarget, type Hidden } from './secrets.js';
@@ -93,7 +93,7 @@ export interface JournalOptions {
 export interface Journal<V extends JournalVerdict = JournalVerdict> {
   readonly capacity: number;
   /** Masks an exchange and keeps it, forgetting the oldest entry when full; gives the entry. */
-  add(exchange: Exchange<V>): JournalEntry<V>;
+  add(exchange: ServedExchange<V>): JournalEntry<V>;
   /** The entries held, oldest first; with `after`, those whose id is greater. */
   list(after?: number): JournalEntry<V>[];
   /** Forgets every entry; gives how many there were. */
@@ -194,7 +194,7 @@ function decodeCut(bytes: Uint8Array, cut: boolean): string | undefined {
   }
 }
 
-function toEntry<V extends JournalVerdict>(id: number, exchange: Exchange<V>, bodyBytes: number): JournalEntry<V> {
+function toEntry<V extends JournalVerdict>(id: number, exchange: ServedExchange<V>, bodyBytes: number): JournalEntry<V> {
   const { request, response } = exchange;
   const hidden: Hidden = [];
   const url = request.url ?? '/';
@@ -256,7 +256,7 @@ export function adminRoutes(journal: Journal | undefined, journalOff = 'this ser
  * What a server's options make of a journal for its pipeline: every exchange added to it, and
  * the admin path served unless `admin` is false (the kit's servers, one line each).
  */
-export function journalSeams(journal: Journal | undefined, admin: boolean | undefined, journalOff: string): { onExchange: ((exchange: Exchange) => void) | undefined; admin: AdminRoutes | undefined } {
+export function journalSeams(journal: Journal | undefined, admin: boolean | undefined, journalOff: string): { onExchange: ((exchange: ServedExchange) => void) | undefined; admin: AdminRoutes | undefined } {
   return {
     onExchange: journal === undefined ? undefined : (exchange) => void journal.add(exchange),
     admin: admin === false ? undefined : adminRoutes(journal, journalOff),

@@ -23,13 +23,12 @@
  * To add a rule, see rules.ts: the rule and its place in HEAD_RULES or BODY_RULES there, its
  * error code in errors.ts if it needs a new one, and its test. Nothing here changes.
  */
-import type { Contract, OperationContract, ParsedParameters } from '../openapi/contract.js';
-import { isJsonObject, type JsonObject } from '../openapi/json.js';
+import { isJsonObject, type Contract, type JsonObject, type OperationContract, type ParsedParameters } from '../openapi/portable.js';
 import { adminRouter, type AdminRoutes } from './admin.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { PlantStoreError } from './errors.js';
 import type { Journal } from './journal.js';
-import { errorResponse, type AppRequest, type AppResponse, type Delivery, type Exchange, type RequestHead, type Verdict } from './exchange.js';
+import { errorResponse, type AppRequest, type AppResponse, type Delivery, type ServedExchange, type RequestHead, type Verdict } from './exchange.js';
 import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, EMPTY_BODY_RULES, HEAD_RULES, isAbsentBody, PARAMETERS_RULE, readParameters, ROUTE_RULE, route, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
 
 /** What an answer gives: the response, or a refusal (one coded `internal` is a defect of the kit). */
@@ -88,7 +87,7 @@ export interface PipelineOptions<A extends Admitted, R extends Reply | Promise<R
    * the answer (the request journal, journal.ts). Not told admin requests. An exception it throws
    * is a defect reported to `onDefect`; the answer still goes out.
    */
-  readonly onExchange?: ((exchange: Exchange) => void) | undefined;
+  readonly onExchange?: ((exchange: ServedExchange) => void) | undefined;
   /** Answers the admin path `/__plant-store/` (journal.ts: `adminRoutes`); without it those paths are routed like any other. */
   readonly admin?: AdminRoutes | undefined;
 }

@@ -23,11 +23,8 @@
  * is also a new setting: a field of `RuleSettings`, an option of createPipeline, and the
  * servers' and the command line's options that set it.)
  */
-import { formatIssues, isParameterProblem, type Contract, type OperationContract, type ParsedParameters, type SchemeInUse } from '../openapi/contract.js';
-import { isJsonObject, type JsonValue } from '../openapi/json.js';
-import { Malformed, mediaTypeEssence, type MediaTypeCodec } from '../openapi/media-types/index.js';
-import { httpBearer, type CredentialPolicy, type CredentialRefusal, type SecuritySchemeType } from '../openapi/security/index.js';
-import { PlantStoreError } from './errors.js';
+import { formatIssues, httpBearer, isJsonObject, isParameterProblem, Malformed, mediaTypeEssence, type Contract, type CredentialPolicy, type CredentialRefusal, type JsonValue, type MediaTypeCodec, type OperationContract, type ParsedParameters, type SchemeInUse, type SecuritySchemeType } from '../openapi/portable.js';
+import { PlantStoreError, truncate } from './errors.js';
 import { headerValue, type RequestHead } from './exchange.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -143,7 +140,7 @@ export function readParameters(request: RequestHead, routed: Routed): ParsedPara
 
 // ---- credentials ---------------------------------------------------------------------------
 
-export { isWellFormedToken } from '../openapi/security/index.js';
+export { isWellFormedToken } from '../openapi/portable.js';
 
 /** Decides whether a well-formed bearer token is accepted. */
 export type TokenPolicy = CredentialPolicy;
@@ -379,8 +376,4 @@ export const EMPTY_BODY_RULES: readonly BodyRule[] = [presenceRule];
 /** Whether a body of this length is absent, and allowed to be, for the operation (then the answer is given none). */
 export function isAbsentBody(operation: OperationContract, length: number): boolean {
   return length === 0 && operation.requestBody?.required !== true;
-}
-
-function truncate(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -5,12 +5,8 @@
  * is answered from the contract's examples, as the mock would (an operation without one is
  * refused when the reference starts: never served half). docs/reference-server.md has the conventions.
  */
-import type { Contract, OperationContract, ParsedParameters, Schema } from '../openapi/contract.js';
-import { integerText, isLosslessNumber, LosslessNumber, quoteJson, stringifyJson, type JsonObject, type JsonValue } from '../openapi/json.js';
-import { resourcePatterns, type ResourcePattern, type ResourceRole } from '../openapi/resources.js';
-import { PlantStoreError } from '../http/errors.js';
-import { JSON_HEADERS, type AppResponse } from '../http/exchange.js';
-import type { Admitted } from '../http/pipeline.js';
+import { integerText, isLosslessNumber, LosslessNumber, quoteJson, resourcePatterns, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type ResourceRole, type Schema } from '../openapi/portable.js';
+import { JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
 import type { PlantStore } from './store.js';
 
 /** An admitted request: its operation's answer, its parameters and the store of its session. */

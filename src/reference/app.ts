@@ -4,14 +4,8 @@
  * (src/http/pipeline.ts), which judges every request first. No socket: tests call
  * `app.request()`; `listen(app)` (src/http) serves it.
  */
-import type { Contract, OperationContract } from '../openapi/contract.js';
-import { NO_PARAMETERS, SESSION_HEADER } from '../openapi/parameters.js';
-import { ADMIN_PREFIX, type AdminRoutes } from '../http/admin.js';
-import { PlantStoreError } from '../http/errors.js';
-import { errorResponse, headerValue, type AppResponse, type RequestHead } from '../http/exchange.js';
-import { journalSeams } from '../http/journal.js';
-import { createPipeline, type Pipeline, type ServerSettings } from '../http/pipeline.js';
-import { acceptTokens } from '../http/rules.js';
+import { NO_PARAMETERS, SESSION_HEADER, type Contract, type OperationContract } from '../openapi/portable.js';
+import { acceptTokens, ADMIN_PREFIX, createPipeline, errorResponse, headerValue, journalSeams, PlantStoreError, type AdminRoutes, type AppResponse, type Pipeline, type RequestHead, type ServerSettings } from '../http/portable.js';
 import { planReference, type ReferencePlan, type StoreAdmitted } from './answers.js';
 import { DEFAULT_MAX_ENTRIES, Sessions, type PlantStore } from './store.js';
 

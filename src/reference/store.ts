@@ -4,7 +4,7 @@
  * is forgotten, so a long fuzzing run cannot exhaust memory and rule 1 still holds for every
  * valid NewPlant (a full store never refuses one).
  */
-import type { JsonObject } from '../openapi/json.js';
+import type { JsonObject } from '../openapi/portable.js';
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { measureStartup } from '../../bench/startup.js';
 import { PADDING_US, ROOT, startTarget, type TargetSpec } from '../../bench/targets.js';
-import { asEngineExchange, judgeExchange, type Exchange } from '../../bench/verdict.js';
+import { asEngineExchange, judgeSoakExchange, type SoakExchange } from '../../bench/verdict.js';
 import { hotFunctions, type CpuProfile } from '../../bench/profile.js';
 import { goalsLine, median, meets, pairedDifference, pairedRatio, percentile, ratio, type RoundFigures, Samples, slope, summarize, table } from '../../bench/stats.js';
 import { BENCH_MIX, checkWorkload, idSequence, overLimitKind, soakExtras, type Kind } from '../../bench/workload.js';
@@ -154,20 +154,20 @@ describe('the workload agrees with openapi.yaml', () => {
   });
 });
 
-describe('judgeExchange', () => {
+describe('judgeSoakExchange', () => {
   const valid = BENCH_MIX.find((k) => k.name === 'valid-2^53+1') as Kind;
   const missingId = BENCH_MIX.find((k) => k.name === 'missing-id') as Kind;
   const noCredentials = soakExtras(64).find((k) => k.name === 'no-credentials') as Kind;
   const otherPath = soakExtras(64).find((k) => k.name === 'other-path') as Kind;
   const json = { 'content-type': 'application/json' };
-  const exchange = (kind: Kind, status: number, body: string, headers: Exchange['headers'] = json): Exchange => ({ kind, status, body, headers });
+  const exchange = (kind: Kind, status: number, body: string, headers: SoakExchange['headers'] = json): SoakExchange => ({ kind, status, body, headers });
   const checksOf = (violations: readonly string[]): string[] => violations.map((v) => v.split(':', 1)[0] ?? v);
 
   it('holds for answers the reference gives', () => {
-    expect(judgeExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor","id":9007199254740993}'))).toEqual([]);
-    expect(judgeExchange(exchange(missingId, 400, '{"error":400,"message":"id: is required"}', { 'Content-Type': 'application/json; charset=utf-8' }))).toEqual([]);
-    expect(judgeExchange(exchange(noCredentials, 401, '{"error":401,"message":"x"}', { ...json, 'WWW-Authenticate': 'Bearer realm="plant-store"' }))).toEqual([]);
-    expect(judgeExchange(exchange(otherPath, 404, '{"error":404,"message":"x"}'))).toEqual([]);
+    expect(judgeSoakExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor","id":9007199254740993}'))).toEqual([]);
+    expect(judgeSoakExchange(exchange(missingId, 400, '{"error":400,"message":"id: is required"}', { 'Content-Type': 'application/json; charset=utf-8' }))).toEqual([]);
+    expect(judgeSoakExchange(exchange(noCredentials, 401, '{"error":401,"message":"x"}', { ...json, 'WWW-Authenticate': 'Bearer realm="plant-store"' }))).toEqual([]);
+    expect(judgeSoakExchange(exchange(otherPath, 404, '{"error":404,"message":"x"}'))).toEqual([]);
   });
 
   it('hands the exchange to the engine in its terms', () => {
@@ -178,20 +178,20 @@ describe('judgeExchange', () => {
   });
 
   it('catches an id that went through a double (the engine\'s echo and the reference\'s own rule)', () => {
-    expect(checksOf(judgeExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor","id":9007199254740992}')))).toEqual(['echo', 'reference']);
-    expect(judgeExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor"}'))).toEqual(['reference: id null is not the id sent']);
+    expect(checksOf(judgeSoakExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor","id":9007199254740992}')))).toEqual(['echo', 'reference']);
+    expect(judgeSoakExchange(exchange(valid, 200, '{"name":"Ficus","tag":"indoor"}'))).toEqual(['reference: id null is not the id sent']);
   });
 
   it('catches a 5xx, an undeclared status, a wrong media type and a body outside the contract', () => {
-    expect(checksOf(judgeExchange(exchange(missingId, 500, '{"error":500,"message":"x"}')))).toEqual(['status-declared', 'no-server-error', 'reference']);
-    expect(checksOf(judgeExchange(exchange(missingId, 400, '{"error":400,"message":"x"}', { 'content-type': 'application/problem+json' })))).toEqual(['response-shape']);
-    expect(checksOf(judgeExchange(exchange(missingId, 400, '{"error":"400","message":"x"}')))).toEqual(['response-shape', 'reference']);
-    expect(judgeExchange(exchange(otherPath, 404, '<html></html>'))).toEqual([expect.stringMatching(/^reference: 404 body is not an Error/)]);
+    expect(checksOf(judgeSoakExchange(exchange(missingId, 500, '{"error":500,"message":"x"}')))).toEqual(['status-declared', 'no-server-error', 'reference']);
+    expect(checksOf(judgeSoakExchange(exchange(missingId, 400, '{"error":400,"message":"x"}', { 'content-type': 'application/problem+json' })))).toEqual(['response-shape']);
+    expect(checksOf(judgeSoakExchange(exchange(missingId, 400, '{"error":"400","message":"x"}')))).toEqual(['response-shape', 'reference']);
+    expect(judgeSoakExchange(exchange(otherPath, 404, '<html></html>'))).toEqual([expect.stringMatching(/^reference: 404 body is not an Error/)]);
   });
 
   it('catches a 401 without its challenge and an Error whose error is not the status', () => {
-    expect(checksOf(judgeExchange(exchange(noCredentials, 401, '{"error":401,"message":"x"}')))).toEqual(['response-shape', 'requires-auth']);
-    expect(judgeExchange(exchange(missingId, 400, '{"error":401,"message":"x"}'))).toEqual(['reference: Error.error is not the status 400']);
+    expect(checksOf(judgeSoakExchange(exchange(noCredentials, 401, '{"error":401,"message":"x"}')))).toEqual(['response-shape', 'requires-auth']);
+    expect(judgeSoakExchange(exchange(missingId, 400, '{"error":401,"message":"x"}'))).toEqual(['reference: Error.error is not the status 400']);
   });
 });
 

@@ -126,7 +126,7 @@ export function brokenLinks(root: string, file: string, markdown: string): strin
 }
 
 /** Top-level folders of the repository: a code span starting with one of them names a path in it. */
-const FOLDERS = ['src', 'test', 'fuzz', 'mock', 'contracts', 'api', 'cli', 'bench', 'docs', 'examples', 'bin', '.ci'];
+const FOLDERS = ['src', 'test', 'oracle', 'fuzz', 'mock', 'contracts', 'api', 'cli', 'bench', 'docs', 'examples', 'bin', '.ci'];
 /** Paths that exist only once something has run (generated, gitignored). */
 const GENERATED = ['contracts/pacts', 'bench/results'];
 

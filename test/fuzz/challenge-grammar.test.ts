@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { challengeProblem, parseChallenges } from '../../fuzz/judging/challenge-grammar.js';
+import { challengeProblem, parseChallenges } from '../../oracle/challenge-grammar.js';
 
 const schemes = (header: string): string[] | string => {
   const parsed = parseChallenges(header);

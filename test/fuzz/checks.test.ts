@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
-import { challenges, CHECK_NAMES, CHECKS, judgeExchange, runChecks, sameJson, type CheckName } from '../../fuzz/judging/index.js';
+import { challenges, CHECK_NAMES, CHECKS, judgeExchange, runChecks, sameJson, type CheckName } from '../../oracle/index.js';
 import { parseJson, type Contract } from '../../src/openapi/index.js';
-import type { CheckOptions, Credentials, Finding, HttpOutcome, RequestCase } from '../../fuzz/types.js';
+import type { CheckOptions, Credentials, Finding, HttpOutcome, RequestCase } from '../../oracle/types.js';
 
 const contract = loadContract();
 const JSON_TYPE = { 'content-type': 'application/json' };

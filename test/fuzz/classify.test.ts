@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isJsonObject, isLosslessNumber, LosslessNumber, loadContract, parseJson, stringifyJson } from '../../src/openapi/index.js';
 import { createApp, type AppResponse } from '../../src/reference/index.js';
-import { CREDENTIAL_VARIANTS } from '../../fuzz/judging/credential-table.js';
-import { classifyRequest, coverageCases, judgeObserved, readingsOf, requestArbitrary, runChecks, type Finding, type HttpOutcome, type HttpRequest, type RequestCase } from '../../fuzz/index.js';
+import { CREDENTIAL_VARIANTS } from '../../oracle/credential-table.js';
+import { classifyRequest, coverageCases, judgeObserved, interpretationsOf, requestArbitrary, runChecks, type Finding, type HttpOutcome, type HttpRequest, type RequestCase } from '../../fuzz/index.js';
 import { fullStore } from '../support/contracts.js';
 import { fcParameters } from '../support/seed.js';
 
@@ -49,7 +49,7 @@ function expectSameClass(c: RequestCase): void {
   // both ways, as the engine's own request allows either reading.
   expect(classified.content, what).toBe(c.open !== undefined && classified.content === 'open' ? 'open' : c.content);
   expect(classified.credentials, what).toBe(c.credentials === 'wrong-token' ? 'unknown-token' : c.credentials);
-  const [reading] = readingsOf(c, classified, response(c.credentials === 'wrong-token' ? 401 : 200));
+  const [reading] = interpretationsOf(c, classified, response(c.credentials === 'wrong-token' ? 401 : 200));
   expect(reading?.credentials, what).toBe(c.credentials);
   expect(reading?.lenient, what).toBe(wrongTokenInQuery(c) && c.content === 'valid' ? TOKEN_IN_QUERY_LENIENCY : c.lenient);
 }
@@ -202,7 +202,7 @@ describe('the readings, and the findings every reading gives', () => {
 
   it('an unknown token refused with a 401 is a wrong token: rule 1 is not asserted, the challenge is', () => {
     const refused = observe(request(), response(401, '{"error":401,"message":"no"}', challenge));
-    expect(refused.readings.map((r) => r.credentials)).toEqual(['wrong-token']);
+    expect(refused.interpretations.map((r) => r.credentials)).toEqual(['wrong-token']);
     expect(refused.findings).toEqual([]);
     expect(refused.judgedBy).not.toContain('accepts-valid');
     // Without its challenge the 401 breaks the contract's required header too.
@@ -226,7 +226,7 @@ describe('the readings, and the findings every reading gives', () => {
   it('a request to no operation is judged only by what every reading gives: a 404 or a 200 is fine, a 5xx is not', () => {
     const other = request({ method: 'GET', path: '/health', body: '' });
     const fine = observe(other, response(200, 'ok', { 'content-type': 'text/plain' }));
-    expect(fine.readings.length).toBe(10);
+    expect(fine.interpretations.length).toBe(10);
     expect(fine.findings).toEqual([]);
     // What needs no operation judges it (a 5xx, the hygiene of the answer); what depends on what the request is does not.
     expect(fine.judgedBy).toContain('no-server-error');
@@ -248,7 +248,7 @@ describe('the readings, and the findings every reading gives', () => {
   it('a lenient body with bad credentials is not lenient: a 2xx to missing credentials fails whatever the body', () => {
     const surrogate = request({ headers: { 'content-type': 'application/json' }, body: '{"name":"\\ud800","id":1}' });
     const verdict = observe(surrogate, response(200, '{"name":"\\ud800","id":1}'));
-    expect(verdict.readings[0]?.lenient).toBeUndefined();
+    expect(verdict.interpretations[0]?.lenient).toBeUndefined();
     expect(verdict.findings.map((f) => `${f.check} ${f.severity}`)).toEqual(['requires-auth failure']);
   });
 });

@@ -1,8 +1,8 @@
 /** Content codings (fuzz/judging/accept-encoding.ts, fuzz/wire/codings.ts): RFC 9110, section 12.5.3's rules for Accept-Encoding, and decoding. */
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { acceptsCoding, codingList } from '../../fuzz/judging/accept-encoding.js';
-import { decodeCodings } from '../../fuzz/wire/codings.js';
+import { acceptsCoding, codingList } from '../../oracle/accept-encoding.js';
+import { decodeCodings } from '../../oracle/codings.js';
 
 describe('acceptsCoding (RFC 9110, section 12.5.3)', () => {
   it('accepts any coding without the field, and only identity with an empty one', () => {

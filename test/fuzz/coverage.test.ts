@@ -14,9 +14,9 @@ import { undeclaredTypes } from '../../fuzz/generation/kinds/bad-media-type.js';
 import { runConformance } from '../../fuzz/run/runner.js';
 import { EDGE_STRINGS } from '../../fuzz/generation/values/edge-strings.js';
 import { HOSTILE_KEYS } from '../../fuzz/generation/values/hostile-keys.js';
-import { LONE_SURROGATE_LENIENCY } from '../../fuzz/judging/leniencies.js';
+import { LONE_SURROGATE_LENIENCY } from '../../oracle/leniencies.js';
 import { COLUMN_LENGTHS, probesOf } from '../../fuzz/generation/schema-probes.js';
-import type { RequestCase } from '../../fuzz/types.js';
+import type { RequestCase } from '../../oracle/types.js';
 import { errorResponse, objectBodyOf, responseObject, withBody } from '../faulty/helpers.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
-import { challengeSchemes } from '../../fuzz/judging/support.js';
-import { challenges, judgeExchange, runChecks } from '../../fuzz/judging/index.js';
-import type { Content, Credentials, HttpOutcome, RequestCase } from '../../fuzz/types.js';
+import { challengeSchemes } from '../../oracle/challenges.js';
+import { challenges, judgeExchange, runChecks } from '../../oracle/index.js';
+import type { Content, Credentials, HttpOutcome, RequestCase } from '../../oracle/types.js';
 
 const contract = loadContract();
 const ERROR_400 = '{"error":400,"message":"malformed JSON"}';

@@ -19,11 +19,11 @@ import { acceptTokens, bearerRefusal } from '../../src/http/index.js';
 import { loadContract } from '../../src/openapi/index.js';
 import { createHttpClient } from '../../fuzz/wire/http-client.js';
 import { coverageCases } from '../../fuzz/generation/kinds/index.js';
-import { credentialsByGrammar, CREDENTIAL_VARIANTS, credentialTableMarkdown } from '../../fuzz/judging/credential-table.js';
+import { credentialsByGrammar, CREDENTIAL_VARIANTS, credentialTableMarkdown } from '../../oracle/credential-table.js';
 import { credentialSpellings } from '../../fuzz/generation/tables/credential-spellings.js';
 import { reportedRequest, toCurl } from '../../fuzz/run/reported.js';
 import { fcParameters } from '../support/seed.js';
-import type { Credentials } from '../../fuzz/types.js';
+import type { Credentials } from '../../oracle/types.js';
 
 const run = promisify(execFile);
 const contract = loadContract();

@@ -4,7 +4,7 @@
  * is one at any load; a run without enough readings says so.
  */
 import { describe, expect, it } from 'vitest';
-import { canaryTrend, notJudgedReason, MIN_READINGS, type CanaryReading } from '../../fuzz/judging/index.js';
+import { canaryTrend, notJudgedReason, MIN_READINGS, type CanaryReading } from '../../oracle/index.js';
 import { Control } from '../../fuzz/run/control.js';
 
 /** A deterministic uniform generator in [0, 1) (mulberry32), so that every share below is the same each run. */

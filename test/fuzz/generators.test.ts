@@ -7,13 +7,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileContract, exactInteger, INT64_MAX, INT64_MIN, isJsonObject, isLosslessNumber, loadContract, parseJson, type JsonValue, type Schema } from '../../src/openapi/index.js';
-import { essence } from '../../fuzz/judging/index.js';
-import { CREDENTIAL_VARIANTS } from '../../fuzz/judging/credential-table.js';
+import { essence } from '../../oracle/index.js';
+import { CREDENTIAL_VARIANTS } from '../../oracle/credential-table.js';
 import { coverageCases, KINDS, REQUEST_EXTRAS, requestArbitrary } from '../../fuzz/generation/kinds/index.js';
 import { ESCAPED_QUERIES } from '../../fuzz/generation/kinds/framing.js';
 import { LONG_STRING, stringArbitrary } from '../../fuzz/generation/values/strings.js';
-import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../../fuzz/judging/leniencies.js';
-import type { RequestCase } from '../../fuzz/types.js';
+import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../../oracle/leniencies.js';
+import type { RequestCase } from '../../oracle/types.js';
 
 const contract = loadContract();
 const operation = contract.findOperation('POST', '/plants');

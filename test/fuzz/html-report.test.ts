@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHECK_NAMES, type CheckName } from '../../fuzz/judging/index.js';
+import { CHECK_NAMES, type CheckName } from '../../oracle/index.js';
 import { toHtml } from '../../fuzz/reports/html-report.js';
 import { exactText, html, markedText, render, text, trusted } from '../../fuzz/reports/html.js';
 import { RunTimeline } from '../../fuzz/run/timeline.js';
 import type { CheckSummary, Report, ReportedFinding } from '../../fuzz/run/record.js';
-import type { Phase } from '../../fuzz/types.js';
+import type { Phase } from '../../oracle/types.js';
 
 const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>\u0000\u202eevil\u2066';
 

@@ -4,10 +4,10 @@
  * built by hand: what they find, what they leave to the other checks, and their severities.
  */
 import { describe, expect, it } from 'vitest';
-import { CHECK_NAMES, decodeJson, judgeExchange, runChecks, type CheckName } from '../../fuzz/judging/index.js';
-import { isUtf8Label } from '../../fuzz/judging/checks/json-charset.js';
-import { mediaTypeParameter } from '../../fuzz/judging/support.js';
-import type { ExtraBytes, Finding, HttpOutcome, NeighbourRequest, RequestCase, WireFacts } from '../../fuzz/types.js';
+import { CHECK_NAMES, decodeJson, judgeExchange, runChecks, type CheckName } from '../../oracle/index.js';
+import { isUtf8Label } from '../../oracle/checks/json-charset.js';
+import { mediaTypeParameter } from '../../oracle/media-types.js';
+import type { ExtraBytes, Finding, HttpOutcome, NeighbourRequest, RequestCase, WireFacts } from '../../oracle/types.js';
 import { loadContract } from '../../src/openapi/index.js';
 
 const contract = loadContract();

@@ -1,6 +1,6 @@
 /** The JUnit writer both `conform --junit` and `proxy --junit` use: counts from the cases, XML text that parses. */
 import { describe, expect, it } from 'vitest';
-import { junitXml, xml } from '../../fuzz/reports/junit.js';
+import { junitXml, xml } from '../../oracle/junit.js';
 
 describe('junitXml', () => {
   const document = junitXml({

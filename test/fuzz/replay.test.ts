@@ -1,6 +1,6 @@
 /** How a check's finding is replayed, as the registry says (replayOf): the runner never asks a check's scope. */
 import { describe, expect, it } from 'vitest';
-import { replayOf } from '../../fuzz/judging/index.js';
+import { replayOf } from '../../oracle/index.js';
 import { runRecordOf } from '../../fuzz/run/timeline.js';
 import { answer, broken, contract, kept } from './run/support.js';
 

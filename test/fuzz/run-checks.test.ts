@@ -8,11 +8,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
-import { canaryTrend, checkNamed, MEDIAN_FACTOR, MIN_READINGS, responseTimeBound, type CanaryReading, type RunRecord, type TimedExchange } from '../../fuzz/judging/index.js';
-import { RATIO_FLOOR, TREND_Z } from '../../fuzz/judging/checks/degradation.js';
-import { bestStep, LatencyHistogram, lineDeviation, mannKendall, median, theilSen } from '../../fuzz/judging/statistics.js';
+import { canaryTrend, checkNamed, MEDIAN_FACTOR, MIN_READINGS, responseTimeBound, type CanaryReading, type RunRecord, type TimedExchange } from '../../oracle/index.js';
+import { RATIO_FLOOR, TREND_Z } from '../../oracle/checks/degradation.js';
+import { bestStep, LatencyHistogram, lineDeviation, mannKendall, median, theilSen } from '../../oracle/statistics.js';
 import { MAX_READINGS, MAX_WINDOWS, runRecordOf, RunTimeline, SLOWEST_KEPT } from '../../fuzz/run/timeline.js';
-import type { HttpOutcome, RequestCase } from '../../fuzz/types.js';
+import type { HttpOutcome, RequestCase } from '../../oracle/types.js';
 
 const contract = loadContract();
 const context = { contract, profile: 'reference' as const };

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { loadContract } from '../../src/openapi/index.js';
-import { acceptAnyToken, adminRoutes, createJournal, createPipeline, DEFAULT_JOURNAL_SIZE, isAdminPath, listen, MAX_JOURNAL_SIZE, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Exchange, type Journal, type JournalEntry, type JournalSnapshot, type ProxyVerdict } from '../../src/http/index.js';
+import { acceptAnyToken, adminRoutes, createJournal, createPipeline, DEFAULT_JOURNAL_SIZE, isAdminPath, listen, MAX_JOURNAL_SIZE, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type ServedExchange, type Journal, type JournalEntry, type JournalSnapshot, type ProxyVerdict } from '../../src/http/index.js';
 import { createApp } from '../../src/reference/index.js';
 import { createMock } from '../../mock/index.js';
 import { ALL_CASES, toAppRequest, type BatteryCase } from '../battery/battery.js';
@@ -35,7 +35,7 @@ function journaled(size?: number): { app: ReturnType<typeof createApp>; journal:
 }
 
 /** An exchange as another server (a proxy) would add it. */
-function exchange(overrides: Partial<Exchange> = {}): Exchange {
+function exchange(overrides: Partial<ServedExchange> = {}): ServedExchange {
   return { request: { method: 'POST', url: '/plants', headers: {} }, body: undefined, verdict: { outcome: 'accepted' }, response: { status: 200, headers: {}, body: '' }, delayMs: 0, durationMs: 1, ...overrides };
 }
 

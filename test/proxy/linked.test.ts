@@ -11,9 +11,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sequenceCase, walksOf, type SequenceShape } from '../../fuzz/generation/sequences.js';
-import { createLinkMemory } from '../../fuzz/judging/observed-links.js';
-import { classifyRequest } from '../../fuzz/judging/classify.js';
-import type { RequestCase } from '../../fuzz/types.js';
+import { createLinkMemory } from '../../oracle/observed-links.js';
+import { classifyRequest } from '../../oracle/classify.js';
+import type { RequestCase } from '../../oracle/types.js';
 import { runConformance } from '../../fuzz/run/runner.js';
 import type { CheckName, Report } from '../../fuzz/index.js';
 import { listenProxy, type ProxiedExchange, type ProxySummary, type RunningProxy } from '../../proxy/index.js';

@@ -6,7 +6,7 @@
  * profile only what is no well-formed bearer token is sent: a mock accepts any.
  */
 import fc from 'fast-check';
-import { codePointsOf } from '../../judging/support.js';
+import { codePointsOf } from '../../../oracle/index.js';
 import type { KindContext } from '../tables/context.js';
 import type { AuthSpelling } from '../tables/credential-spellings.js';
 import { credentialSpellings } from '../tables/credential-spellings.js';

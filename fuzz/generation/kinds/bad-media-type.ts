@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { tagsOf } from '../json-text.js';
-import { table, variantTag } from '../variants.js';
+import { variantTable, variantTag } from '../variants.js';
 import type { KindContext } from '../tables/context.js';
 import { requestKind } from './kind.js';
 
@@ -59,5 +59,5 @@ export const badMediaType = requestKind({
     undeclaredTypes(context).map((type, n) =>
       context.make({ kind: 'bad-media-type', variant: `Content-Type: ${type}`, content: 'invalid', auth: context.validAuth, contentType: type, body: context.text(context.plainBody(n)), tags: [variantTag('media-type', type)] }),
     ),
-  variants: (context) => table('media-type', undeclaredTypes(context)),
+  variants: (context) => variantTable('media-type', undeclaredTypes(context)),
 });

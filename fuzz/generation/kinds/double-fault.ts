@@ -12,7 +12,7 @@
  * wrong whatever the body.
  */
 import fc from 'fast-check';
-import type { Credentials, RequestCase } from '../../types.js';
+import type { Credentials, RequestCase } from '../../../oracle/index.js';
 import { badMediaType } from './bad-media-type.js';
 import type { KindContext } from '../tables/context.js';
 import type { AuthSpelling } from '../tables/credential-spellings.js';

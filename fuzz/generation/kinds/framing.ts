@@ -5,7 +5,7 @@
  * later request would then fail too). Each goes on a connection of its own (the client's
  * `Connection: close`, RFC 9112, section 9.6), except the escapes, which go on the pooled ones.
  */
-import type { RequestCase, RequestFraming } from '../../types.js';
+import type { RequestCase, RequestFraming } from '../../../oracle/index.js';
 import type { KindContext } from '../tables/context.js';
 import { requestKind } from './kind.js';
 

@@ -7,13 +7,13 @@ import fc from 'fast-check';
 import { loadContract, type Contract, type OperationContract } from '../../../src/openapi/index.js';
 import type { JsonModel } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
-import type { Profile, RequestCase } from '../../types.js';
+import type { Profile, RequestCase } from '../../../oracle/index.js';
 import { badAuth } from './bad-auth.js';
 import { badMediaType } from './bad-media-type.js';
 import { bearerScheme, kindContext, validAuthOf, type KindContext } from '../tables/context.js';
 import { doubleFault } from './double-fault.js';
 import { invalidBody } from './invalid-body.js';
-import type { OperationKind, RequestKind } from './kind.js';
+import type { RequestKind } from './kind.js';
 import { badAuthNoBody } from './bad-auth-no-body.js';
 import { invalidParameter } from './invalid-parameter.js';
 import { otherMethod } from './other-method.js';
@@ -41,7 +41,7 @@ export const OPERATION_KINDS = [
   invalidParameter,
   badAuthNoBody,
   otherMethod,
-] as const satisfies readonly OperationKind[];
+] as const satisfies readonly RequestKind<string, OperationContext>[];
 
 export type KindName = (typeof KINDS)[number]['name'] | (typeof OPERATION_KINDS)[number]['name'];
 export const KIND_NAMES: readonly KindName[] = [...KINDS.map((kind) => kind.name), ...OPERATION_KINDS.map((kind) => kind.name)];
@@ -62,7 +62,7 @@ function operationsOf(contract: Contract, options: GeneratorOptions): readonly O
   return options.operation ? [options.operation] : contract.operations;
 }
 
-function selected(options: GeneratorOptions): { body: RequestKind[]; operation: OperationKind[] } {
+function selected(options: GeneratorOptions): { body: RequestKind[]; operation: RequestKind<string, OperationContext>[] } {
   const unknown = options.kinds?.filter((name) => !(KIND_NAMES as readonly string[]).includes(name)) ?? [];
   if (unknown.length > 0) throw new RangeError(`unknown request kind ${unknown.join(', ')}; the kinds are ${KIND_NAMES.join(', ')}`);
   const wanted = (kind: { name: string }): boolean => options.kinds === undefined || options.kinds.includes(kind.name);
@@ -83,10 +83,10 @@ function contexts(contract: Contract, options: GeneratorOptions): { body: KindCo
 }
 
 /** Each kind's generator for a context, by its weight; none where it has nothing to send. */
-function weighted<C>(kinds: readonly (RequestKind | OperationKind)[], context: C, options: GeneratorOptions, random: (kind: RequestKind | OperationKind, context: C) => fc.Arbitrary<RequestCase> | undefined): fc.WeightedArbitrary<RequestCase>[] {
+function weighted<C>(kinds: readonly RequestKind<string, C>[], context: C, options: GeneratorOptions): fc.WeightedArbitrary<RequestCase>[] {
   return kinds.flatMap((kind) => {
     const weight = options.weights?.[kind.name] ?? kind.weight;
-    const arbitrary = weight > 0 ? random(kind, context) : undefined;
+    const arbitrary = weight > 0 ? kind.random(context) : undefined;
     return arbitrary === undefined ? [] : [{ weight, arbitrary }];
   });
 }
@@ -105,8 +105,8 @@ export function requestArbitrary(contract: Contract = loadContract(), options: G
   const add = (operation: OperationContract, choices: fc.WeightedArbitrary<RequestCase>[]): void => {
     byOperation.set(operation, [...(byOperation.get(operation) ?? []), ...choices]);
   };
-  for (const context of all.body) add(context.operation, weighted(kinds.body, context, options, (kind, c) => (kind as RequestKind).random(c)));
-  for (const context of all.operation) add(context.operation, weighted(kinds.operation, context, options, (kind, c) => (kind as OperationKind).random(c)));
+  for (const context of all.body) add(context.operation, weighted(kinds.body, context, options));
+  for (const context of all.operation) add(context.operation, weighted(kinds.operation, context, options));
   const arbitraries = [...byOperation.values()].filter((choices) => choices.length > 0).map((choices) => fc.oneof(...choices));
   if (arbitraries.length === 0) throw new Error(`none of the kinds ${[...kinds.body, ...kinds.operation].map((k) => k.name).join(', ')} can be generated for the contract's operations`);
   return arbitraries.length === 1 ? (arbitraries[0] as fc.Arbitrary<RequestCase>) : fc.oneof(...arbitraries);
@@ -128,4 +128,4 @@ export function validBodyArbitrary(contract: Contract, operation: OperationContr
 export { caseSpellings, mediaTypeSpellings, type CaseSpec, type KindContext } from '../tables/context.js';
 export type { AuthSpelling } from '../tables/credential-spellings.js';
 export { REQUEST_EXTRAS, type RequestExtras } from '../tables/extras.js';
-export { operationKind, requestKind, type OperationKind, type RequestKind } from './kind.js';
+export { operationKind, requestKind, type RequestKind } from './kind.js';

@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { tagsOf, type JsonModel } from '../json-text.js';
 import type { InvalidValue } from '../schema-arbitraries.js';
 import { describeProbe } from '../schema-probes.js';
-import type { RequestCase } from '../../types.js';
-import { table, variantTag, type VariantTable } from '../variants.js';
+import type { RequestCase } from '../../../oracle/index.js';
+import { variantTable, variantTag, type VariantTable } from '../variants.js';
 import type { KindContext } from '../tables/context.js';
 import type { AuthSpelling } from '../tables/credential-spellings.js';
 import { requestKind } from './kind.js';
@@ -86,9 +86,9 @@ export function invalidCase(context: KindContext, model: JsonModel, mutation: Mu
 function variantTables(context: KindContext): VariantTable[] {
   const { shape, schemas } = context;
   return [
-    ...table('missing', [...shape.required]),
+    ...variantTable('missing', [...shape.required]),
     ...[...shape.properties].flatMap(([key, schema]) => schemas.invalidTables(schema, `${key}/`)),
-    ...(context.isObject ? table('non-object', [...NON_OBJECTS.map(([, variant]) => variant), IN_ARRAY]) : []),
+    ...(context.isObject ? variantTable('non-object', [...NON_OBJECTS.map(([, variant]) => variant), IN_ARRAY]) : []),
   ];
 }
 

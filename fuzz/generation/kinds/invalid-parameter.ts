@@ -6,7 +6,7 @@
  * random phase draws among them.
  */
 import fc from 'fast-check';
-import type { RequestCase } from '../../types.js';
+import type { RequestCase } from '../../../oracle/index.js';
 import type { OperationContext } from '../tables/operation-context.js';
 import { parameterProbes } from '../tables/parameter-probes.js';
 import { operationKind } from './kind.js';

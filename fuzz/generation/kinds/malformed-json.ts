@@ -9,9 +9,9 @@
  * implementation, not of JSON).
  */
 import fc from 'fast-check';
-import { UTF8_IN_STRING_LENIENCY } from '../../judging/leniencies.js';
+import { UTF8_IN_STRING_LENIENCY } from '../../../oracle/index.js';
 import { tagsOf, tokenLayout, writeJson, type JsonMember, type JsonModel, type Layout } from '../json-text.js';
-import { table, variantTag } from '../variants.js';
+import { variantTable, variantTag } from '../variants.js';
 import type { KindContext } from '../tables/context.js';
 import { requestKind } from './kind.js';
 
@@ -232,7 +232,7 @@ export const malformedJson = requestKind({
         context.make({ kind: 'malformed-json', variant: made.variant, content: 'invalid', auth: context.validAuth, contentType: context.jsonTypes[0], body: made.bytes, tags: [variantTag('malformation', how.name)], ...(how.lenient === undefined ? {} : { lenient: how.lenient }) }),
       ];
     }),
-  variants: (context) => table('malformation', usableMalformations(context).map((m) => m.name)),
+  variants: (context) => variantTable('malformation', usableMalformations(context).map((m) => m.name)),
 });
 
 /** The malformations a valid body of the operation gives a place to (a bad number needs an integer property). */

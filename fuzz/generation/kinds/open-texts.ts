@@ -15,7 +15,7 @@
  */
 import { parseJson } from '../../../src/openapi/index.js';
 import { writeJson, type JsonMember, type JsonModel } from '../json-text.js';
-import type { RequestCase } from '../../types.js';
+import type { RequestCase } from '../../../oracle/index.js';
 import type { KindContext } from '../tables/context.js';
 import { requestKind } from './kind.js';
 

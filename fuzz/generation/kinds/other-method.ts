@@ -6,9 +6,8 @@
  * operation; `method-semantics` judges the answers.
  */
 import fc from 'fast-check';
-import type { RequestCase } from '../../types.js';
+import { METHOD_TAG_PREFIX, type RequestCase } from '../../../oracle/index.js';
 import type { OperationContext } from '../tables/operation-context.js';
-import { METHOD_TAG_PREFIX } from '../../judging/checks/method-semantics.js';
 import { operationKind } from './kind.js';
 
 /**

@@ -5,7 +5,7 @@
  * body (`valid` sends those with one); the coverage phase every operation's plain request and every
  * parameter probe the contract accepts (tables/parameter-probes.ts).
  */
-import type { RequestCase } from '../../types.js';
+import type { RequestCase } from '../../../oracle/index.js';
 import { parameterProbes } from '../tables/parameter-probes.js';
 import { operationKind } from './kind.js';
 

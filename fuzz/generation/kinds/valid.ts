@@ -5,10 +5,9 @@
  */
 import fc from 'fast-check';
 import { LAYOUTS, modelHasLoneSurrogate, modelHasPrototypeKey, tagsOf, type JsonModel, type Layout } from '../json-text.js';
-import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../../judging/leniencies.js';
+import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY, type RequestCase } from '../../../oracle/index.js';
 import { describeProbe } from '../schema-probes.js';
-import type { RequestCase } from '../../types.js';
-import { table, variantTag, type VariantTable } from '../variants.js';
+import { variantTable, variantTag, type VariantTable } from '../variants.js';
 import { caseSpellings, mediaTypeSpellings, type KindContext } from '../tables/context.js';
 import type { AuthSpelling } from '../tables/credential-spellings.js';
 import { NO_EXTRAS, REQUEST_EXTRAS, type RequestExtras } from '../tables/extras.js';
@@ -137,8 +136,8 @@ export const valid = requestKind({
 function variantTables(context: KindContext): VariantTable[] {
   return [
     ...context.schemas.variantTables(context.requestBody.schema),
-    ...table('layout', LAYOUTS.slice(1)),
-    ...table('json-media-type', context.jsonTypes.flatMap(mediaTypeSpellings)),
-    ...(context.scheme === undefined ? [] : table('auth-scheme', caseSpellings(context.scheme))),
+    ...variantTable('layout', LAYOUTS.slice(1)),
+    ...variantTable('json-media-type', context.jsonTypes.flatMap(mediaTypeSpellings)),
+    ...(context.scheme === undefined ? [] : variantTable('auth-scheme', caseSpellings(context.scheme))),
   ];
 }

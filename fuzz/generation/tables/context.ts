@@ -8,10 +8,10 @@
  */
 import fc from 'fast-check';
 import type { Contract, ObjectShape, OperationContract, RequestBodyContract } from '../../../src/openapi/index.js';
-import { codePointsOf, resourceKeyProperties } from '../../judging/support.js';
+import { codePointsOf, integerKeyProperties, type Content, type Profile, type RequestCase } from '../../../oracle/index.js';
 import { LAYOUTS, writeJson, type JsonModel, type Layout } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
-import type { Content, Profile, RequestCase, Writable } from '../../types.js';
+import type { Writable } from '../../writable.js';
 import { credentialSpellings, type AuthSpelling } from './credential-spellings.js';
 import { extrasArbitrary, NO_EXTRAS, type RequestExtras } from './extras.js';
 import { plainParameters, requestTarget } from './operation-context.js';
@@ -51,7 +51,7 @@ export interface KindContext {
   readonly scheme: string | undefined;
   /** The request body's declared JSON media types (`application/json`). */
   readonly jsonTypes: readonly string[];
-  /** The request body's properties the contract types as integer (`id`): the resource key (judging's resourceKeyProperties). */
+  /** The request body's properties the contract types as integer (`id`): the integer key (the oracle's integerKeyProperties). */
   readonly integerKeys: readonly string[];
   /** Valid request bodies. */
   readonly body: fc.Arbitrary<JsonModel>;
@@ -180,7 +180,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
   const scheme = bearerScheme(operation);
   const jsonTypes = requestBody.mediaTypes.filter((t) => /^application\/json$/i.test(t));
   if (jsonTypes.length === 0) throw new Error(`${operation.operationId}: the request body declares no application/json content`);
-  const integerKeys = resourceKeyProperties(contract, operation);
+  const integerKeys = integerKeyProperties(contract, operation);
 
   const validAuth = validAuthOf(scheme, options.token);
   const acceptedAuth = scheme === undefined ? [] : credentialSpellings('accept', scheme, options.token, profile);

@@ -1,11 +1,10 @@
 /**
  * The credential table's rows as the request kinds send them: an `AuthSpelling` a row makes for the
  * scheme word and the user's token, with what its credentials are by the grammar. The table itself
- * (the rows, the grammar, the RFC sections) is judging's (judging/credential-table.ts): the proxy's
+ * (the rows, the grammar, the RFC sections) is the oracle's (oracle/credential-table.ts): the proxy's
  * classification reads it too.
  */
-import { credentialsByGrammar, carriesWellFormedToken, CREDENTIAL_VARIANTS, queryEncoded, type CredentialVariant } from '../../judging/credential-table.js';
-import type { Credentials, DerivedSecret, Profile } from '../../types.js';
+import { carriesWellFormedToken, CREDENTIAL_VARIANTS, credentialsByGrammar, queryEncoded, type Credentials, type CredentialVariant, type DerivedSecret, type Profile } from '../../../oracle/index.js';
 
 /** Credentials as a request carries them. */
 export interface AuthSpelling {
@@ -16,7 +15,7 @@ export interface AuthSpelling {
   readonly shown: string;
   /** A query string to add (RFC 6750, section 2.3's access_token), without `?`. */
   readonly query?: string;
-  /** The row of the credential table (judging/credential-table.ts) it comes from, if any. */
+  /** The row of the credential table (oracle/credential-table.ts) it comes from, if any. */
   readonly name?: string;
   /** Further Authorization field lines after `header` (two fields, RFC 9110, section 5.3). */
   readonly moreHeaders?: readonly string[];

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { Contract, OperationContract, ParameterContract } from '../../../src/openapi/index.js';
 import { writeJson, type JsonModel } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
-import type { Content, Profile, RequestCase } from '../../types.js';
+import type { Content, Profile, RequestCase } from '../../../oracle/index.js';
 import type { AuthSpelling } from './credential-spellings.js';
 
 /** A parameter's value as a request carries it: one text, or a list's items. */

@@ -1,7 +1,7 @@
 /** Strings for a schema: its edge strings often, long and backtracking-prone ones in every run, in every string style (escapes, `\/`). */
 import fc from 'fast-check';
 import type { Schema } from '../../../src/openapi/index.js';
-import { codePointsOf } from '../../judging/support.js';
+import { codePointsOf } from '../../../oracle/index.js';
 import { STRING_STYLES, stringModel, type JsonModel, type StringStyle } from '../json-text.js';
 import { variantTag } from '../variants.js';
 import { BACKTRACKING_SHORT, backtrackingString } from './backtracking.js';
@@ -90,7 +90,7 @@ export function stringArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
   // Long strings go out as raw UTF-8: at most 4 bytes a character keeps a body under 100 kB, a
   // size limit common among frameworks (Express's default) that the contract does not forbid.
   if (max === undefined || max >= LONG_STRING) choices.push({ weight: 1, arbitrary: longString(Math.max(LONG_STRING, min)).filter(fits).map((s) => stringModel(s)) });
-  // A few in every run, so that a target whose time blows up on them is found and the run shrunk (judging/checks/response-time.ts).
+  // A few in every run, so that a target whose time blows up on them is found and the run shrunk (oracle/checks/response-time.ts).
   const backtracking = min <= BACKTRACKING_SHORT.min ? backtrackingString(max) : undefined;
   if (backtracking) choices.push({ weight: 2, arbitrary: backtracking.filter(fits).map((s) => stringModel(s)) });
   return fc.oneof({ withCrossShrink: true }, ...choices);

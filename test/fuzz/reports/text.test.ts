@@ -1,6 +1,6 @@
 /** A finished run as text and as JUnit XML: every check a line, each finding with its request, response and replay command. */
 import { describe, expect, it } from 'vitest';
-import { CHECK_NAMES, type CheckName } from '../../../fuzz/judging/index.js';
+import { CHECK_NAMES, type CheckName } from '../../../oracle/index.js';
 import { toJUnit } from '../../../fuzz/reports/conform-junit.js';
 import { formatReport } from '../../../fuzz/reports/text.js';
 import type { CheckSummary, Report, ReportedFinding } from '../../../fuzz/run/record.js';

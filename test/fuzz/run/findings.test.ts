@@ -7,7 +7,7 @@ import { listPlan } from '../../../fuzz/run/plan.js';
 import { REPLAYS } from '../../../fuzz/run/replays.js';
 import { judgeRun } from '../../../fuzz/run/run-checks.js';
 import { Tally } from '../../../fuzz/run/tally.js';
-import type { RequestCase } from '../../../fuzz/types.js';
+import type { RequestCase } from '../../../oracle/types.js';
 import { answer, broken, contract, judged, kept, plants, token } from './support.js';
 
 function partsOf(tally: Tally, timeline: RunTimeline, cases: readonly RequestCase[], answers: (request: RequestCase) => ReturnType<typeof answer>): FindingParts & { sent: RequestCase[] } {

@@ -1,12 +1,12 @@
 /** Late bytes: the exchange judged again with them; what it adds is counted once, when its case is recorded. */
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../../../fuzz/judging/index.js';
+import { runChecks } from '../../../oracle/index.js';
 import { LateBytesJudge } from '../../../fuzz/run/late-bytes.js';
-import { Tally, type Exchange } from '../../../fuzz/run/tally.js';
-import type { HttpOutcome } from '../../../fuzz/types.js';
+import { Tally, type RunExchange } from '../../../fuzz/run/tally.js';
+import type { HttpOutcome } from '../../../oracle/types.js';
 import { contract, kept, plants } from './support.js';
 
-const judge = (request: Exchange['request'], outcome: HttpOutcome): ReturnType<typeof runChecks> => runChecks(request, outcome, contract, { profile: 'reference' });
+const judge = (request: RunExchange['request'], outcome: HttpOutcome): ReturnType<typeof runChecks> => runChecks(request, outcome, contract, { profile: 'reference' });
 
 /** The answer as the wire brought it, with a second answer after it if `second`. */
 function onTheWire(outcome: HttpOutcome, second: boolean): HttpOutcome {
@@ -22,8 +22,8 @@ describe('LateBytesJudge', () => {
     const tally = new Tally({ contract, profile: 'reference', maxTimeouts: 3, timeoutMs: 50 }, plants.target);
     const late = new LateBytesJudge(judge, tally);
     const good = kept(1);
-    const before: Exchange = { ...good, outcome: onTheWire(good.outcome, false) };
-    const exchanges: Exchange[] = [before];
+    const before: RunExchange = { ...good, outcome: onTheWire(good.outcome, false) };
+    const exchanges: RunExchange[] = [before];
     late.sent(before.outcome, exchanges, 0);
     const place = { phase: 'random', order: 0, item: { index: 1, request: good.request, fresh: false } } as const;
     late.recordedAt(exchanges, place);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_RUNS } from '../../../fuzz/defaults.js';
 import { DEFAULT_CAPACITY_BUDGET_MS } from '../../../fuzz/generation/capacity.js';
 import { DEFAULT_CANARY_INTERVAL_MS, DEFAULT_MAX_TIMEOUTS, DEFAULT_SHRINK_TIME_MS, qualify } from '../../../fuzz/run/options.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../../../fuzz/wire/http-client.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../../oracle/index.js';
+import { DEFAULT_CONFORM_TIMEOUT_MS } from '../../../fuzz/defaults.js';
 
 const baseUrl = 'http://127.0.0.1:1/api';
 
@@ -15,7 +16,7 @@ describe('qualify', () => {
       token: 't',
       runs: DEFAULT_RUNS,
       seed: 5,
-      timeoutMs: DEFAULT_TIMEOUT_MS,
+      timeoutMs: DEFAULT_CONFORM_TIMEOUT_MS,
       concurrency: DEFAULT_CONCURRENCY,
       maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
       capacityTarget: DEFAULT_CAPACITY,

@@ -7,7 +7,7 @@ import { capacityPlan, countCapacityAnswer, GIVE_UP_AFTER, newCapacityCounts } f
 import { qualify } from '../../../fuzz/run/options.js';
 import { planPhases } from '../../../fuzz/run/phases.js';
 import { listPlan, randomPlan, type PhasePlan, type PlanItem } from '../../../fuzz/run/plan.js';
-import type { RequestCase } from '../../../fuzz/types.js';
+import type { RequestCase } from '../../../oracle/types.js';
 import { requestArbitrary } from '../../../fuzz/generation/kinds/index.js';
 
 const contract = loadContract();

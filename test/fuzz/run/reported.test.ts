@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReference, TEST_TOKEN } from '../../support/servers.js';
 import { reportedOutcome, reportedRequest, shellQuote, toCurl } from '../../../fuzz/run/reported.js';
-import type { RequestCase } from '../../../fuzz/types.js';
+import type { RequestCase } from '../../../oracle/types.js';
 
 const run = promisify(execFile);
 const base = new URL('http://127.0.0.1:3000');

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { requestArbitrary } from '../../../fuzz/generation/kinds/index.js';
 import { listPlan, randomPlan } from '../../../fuzz/run/plan.js';
 import { minimise, type CaseReplay, type ShrinkParts } from '../../../fuzz/run/shrink.js';
-import type { Exchange } from '../../../fuzz/run/tally.js';
-import type { RequestCase } from '../../../fuzz/types.js';
+import type { RunExchange } from '../../../fuzz/run/tally.js';
+import type { RequestCase } from '../../../oracle/types.js';
 import { answer, contract, judged, plants, token } from './support.js';
 
 /** A target that answers a body over 20 bytes with a 500, anything else with a 201. */
@@ -20,7 +20,7 @@ function partsOf(deadline: number, seed: number, sent: RequestCase[]): ShrinkPar
   };
 }
 
-const long = (exchanges: readonly Exchange[]): boolean => exchanges.some((e) => e.outcome.kind === 'response' && e.outcome.status === 500);
+const long = (exchanges: readonly RunExchange[]): boolean => exchanges.some((e) => e.outcome.kind === 'response' && e.outcome.status === 500);
 const replay = (times = 1): CaseReplay => ({ shows: long, times, waitsForLateBytes: false });
 
 describe('minimise', () => {

@@ -1,6 +1,6 @@
 /** The tally: every count written in one place, each finding counted once per exchange, the earliest case kept. */
 import { describe, expect, it } from 'vitest';
-import { CHECK_NAMES } from '../../../fuzz/judging/index.js';
+import { CHECK_NAMES } from '../../../oracle/index.js';
 import { findingKey, Tally, type Place } from '../../../fuzz/run/tally.js';
 import { broken, contract, kept, plants } from './support.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { InFlight } from '../../../fuzz/run/canary.js';
 import { writtenResource } from '../../../fuzz/run/exclusion.js';
 import { listPlan } from '../../../fuzz/run/plan.js';
-import type { Exchange } from '../../../fuzz/run/tally.js';
+import type { RunExchange } from '../../../fuzz/run/tally.js';
 import { runPhase, type PoolParts } from '../../../fuzz/run/worker-pool.js';
 import { contract, kept, plants } from './support.js';
 
@@ -20,7 +20,7 @@ function parts(overrides: Partial<PoolParts> & { log: string[] }): PoolParts {
     keyOf: (request) => writtenResource(contract, request),
     stopped: () => false,
     canaryDue: () => undefined,
-    send: async (item): Promise<Exchange[]> => {
+    send: async (item): Promise<RunExchange[]> => {
       const key = item.key ?? '';
       if (busy.has(key)) overrides.log.push(`overlap ${key}`);
       busy.add(key);

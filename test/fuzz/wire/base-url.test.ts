@@ -1,6 +1,6 @@
 /** Base URLs: a path prefix kept, and what cannot be a base URL refused. */
 import { describe, expect, it } from 'vitest';
-import { parseBaseUrl, urlFor } from '../../../fuzz/wire/base-url.js';
+import { parseBaseUrl, urlFor } from '../../../src/http/base-url.js';
 
 describe('base URLs', () => {
   it('keeps a path prefix and refuses what cannot be a base URL', () => {

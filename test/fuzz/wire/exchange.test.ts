@@ -1,9 +1,9 @@
 /** The exchanges in flight: each told of the others, up to a bound, and none after it left. */
 import { describe, expect, it } from 'vitest';
 import { ResponseReader } from '../../../fuzz/wire/http-wire.js';
-import { InFlightExchanges, type Exchange } from '../../../fuzz/wire/exchange.js';
+import { InFlightExchanges, type InFlightExchange } from '../../../fuzz/wire/exchange.js';
 
-function exchange(connection: number): Exchange {
+function exchange(connection: number): InFlightExchange {
   const request = { method: 'POST', path: `/p${connection}`, headers: {}, body: new Uint8Array() };
   return { request, connection, reader: new ResponseReader({ method: 'POST', maxBodyBytes: 10 }), started: 0, others: [], timer: setTimeout(() => undefined, 0), awaitsClose: false, resolve: () => undefined, extra: [], settled: false, holding: false, early: [] };
 }

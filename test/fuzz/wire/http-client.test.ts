@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpClient, type LateBytes } from '../../../fuzz/wire/http-client.js';
-import type { HttpOutcome, HttpRequest, WireFacts } from '../../../fuzz/types.js';
+import type { HttpOutcome, HttpRequest, WireFacts } from '../../../oracle/types.js';
 
 const request: HttpRequest = { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"name":"a","id":1}') };
 const withId = (id: number): HttpRequest => ({ ...request, body: Buffer.from(`{"name":"a","id":${id}}`) });

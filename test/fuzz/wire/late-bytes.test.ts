@@ -1,7 +1,7 @@
 /** Late bytes: a goodbye 408 told apart from a second answer; the bytes kept bounded; added to an outcome's wire facts. */
 import { describe, expect, it } from 'vitest';
 import { extraOf, isGoodbye, withExtra } from '../../../fuzz/wire/late-bytes.js';
-import type { HttpOutcome } from '../../../fuzz/types.js';
+import type { HttpOutcome } from '../../../oracle/types.js';
 
 describe('late bytes', () => {
   it('a lone 408 before a close is a goodbye; a 408 with more after it, or any other answer, is not', () => {

@@ -8,7 +8,7 @@ import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sendPipelined, type PipelinedResult } from '../../../fuzz/wire/pipelined-exchange.js';
-import type { HttpRequest } from '../../../fuzz/types.js';
+import type { HttpRequest } from '../../../oracle/types.js';
 
 const closers: (() => void)[] = [];
 afterAll(() => {

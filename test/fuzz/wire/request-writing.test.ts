@@ -3,7 +3,7 @@ import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { requestHead, writeRequest } from '../../../fuzz/wire/request-writing.js';
-import type { HttpRequest } from '../../../fuzz/types.js';
+import type { HttpRequest } from '../../../oracle/types.js';
 
 const request: HttpRequest = { method: 'POST', path: '/plants?x=1', headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') };
 

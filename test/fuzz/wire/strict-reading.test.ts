@@ -5,10 +5,10 @@
  * The Date grammar (RFC 9110, section 5.6.7) is judged by imf-fixdate.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { judgeExchange } from '../../../fuzz/judging/index.js';
-import { imfFixdateProblem } from '../../../fuzz/judging/imf-fixdate.js';
+import { judgeExchange } from '../../../oracle/index.js';
+import { imfFixdateProblem } from '../../../oracle/imf-fixdate.js';
 import { ResponseReader } from '../../../fuzz/wire/http-wire.js';
-import type { HttpOutcome, RequestCase } from '../../../fuzz/types.js';
+import type { HttpOutcome, RequestCase } from '../../../oracle/types.js';
 import { loadContract } from '../../../src/openapi/index.js';
 
 const BODY = '{"name":"a","id":1}';

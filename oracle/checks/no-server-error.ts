@@ -1,0 +1,16 @@
+/** `no-server-error`: no request gets a 5xx, a reset connection, a timeout or a response that is not HTTP. */
+import { exchangeCheck, failure } from '../check.js';
+import { stopsShortOfItsLength } from '../answer-facts.js';
+import { describeRequest, excerpt } from '../messages.js';
+
+export const noServerError = exchangeCheck({
+  name: 'no-server-error',
+  description: 'nothing gets a 5xx, a reset connection, a timeout, bytes that are not HTTP or a response too large to read (over 16 MiB in conform, 1 MiB through the proxy)',
+  // A complete JSON body under a Content-Length that promised more hangs the client: content-length's finding.
+  applies: (_request, outcome) => !stopsShortOfItsLength(outcome),
+  judge: (request, outcome) => {
+    if (outcome.kind === 'failure') return [failure(`${describeRequest(request)}: ${outcome.failure} - ${outcome.message}`)];
+    if (outcome.status >= 500) return [failure(`${describeRequest(request)} got ${outcome.status}; body: ${excerpt(outcome.body)}`)];
+    return [];
+  },
+});

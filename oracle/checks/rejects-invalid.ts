@@ -1,0 +1,26 @@
+/**
+ * `rejects-invalid`: a request with one thing wrong (body, JSON, media type) and valid credentials
+ * gets a 4xx the contract declares - any of them (decision 6). A request the RFCs let a parser
+ * accept anyway (`lenient`) may be accepted: a warning. A request without Host (RFC 9112, section
+ * 3.2: an HTTP/1.1 server MUST answer 400) binds only a server that answers as HTTP/1.1.
+ */
+import { exchangeCheck, failure, warning } from '../check.js';
+import { isServerError } from '../answer-facts.js';
+import { isDeclared4xx, operationOf } from '../declared.js';
+import { describeRequest, excerpt } from '../messages.js';
+
+export const rejectsInvalid = exchangeCheck({
+  name: 'rejects-invalid',
+  description: 'every invalid body, malformed JSON, wrong media type or invalid parameter gets a declared 4xx - any of them, not only the 400 the reference uses - never a success',
+  // A server that speaks HTTP/1.0 reads a request without Host as HTTP/1.0, where Host is optional (RFC 9110, section 2.5).
+  applies: (request, outcome, { contract }) => request.content === 'invalid' && request.credentials === 'valid' && !isServerError(outcome) && operationOf(contract, request) !== undefined && !(request.framing?.noHost === true && outcome.kind === 'response' && outcome.wire?.version === '1.0'),
+  judge: (request, outcome, { contract }) => {
+    if (outcome.kind !== 'response') return [];
+    const operation = operationOf(contract, request);
+    if (isDeclared4xx(operation, outcome.status)) return [];
+    const fourXX = operation?.responses.map((r) => r.status).filter((s) => s.startsWith('4')) ?? [];
+    const message = `${describeRequest(request)} got ${outcome.status}, expected a declared 4xx (${fourXX.join(', ') || 'none declared'}); body: ${excerpt(outcome.body)}`;
+    if (request.lenient !== undefined && outcome.status >= 200 && outcome.status < 300) return [warning(`${message} (allowed: ${request.lenient})`)];
+    return [failure(message)];
+  },
+});

@@ -1,0 +1,49 @@
+/**
+ * `requires-auth`: a request without valid credentials never gets a 2xx, and gets 401 with a
+ * `WWW-Authenticate` challenge for the contract's scheme (RFC 6750, section 3; the challenge may
+ * be one of several, on one line or on several, RFC 9110, section 11.6.1), read by RFC 9110's
+ * grammar, a Bearer challenge with one or more auth-params (challenge-grammar.ts). What else is allowed
+ * follows from what the credentials are (see credential-table.ts, the credential table):
+ *
+ * - malformed credentials may get a declared 400 (RFC 6750, section 3.1: invalid_request);
+ * - credentials of another scheme get 401: a 400 is a warning (section 3.1 gives a request with an
+ *   unsupported method no error code, so nothing tells the client its credentials were refused);
+ * - when the body is wrong too (a double fault) any declared 4xx will do here: the contract allows
+ *   a refusal for either reason (`credentials-first` warns about a body judged first);
+ * - where the RFCs leave the credentials open (`lenient`: two Authorization fields, a token in the
+ *   query), a 2xx is a warning.
+ */
+import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
+import { challengeProblem } from '../challenge-grammar.js';
+import { isServerError } from '../answer-facts.js';
+import { isDeclared4xx, operationOf } from '../declared.js';
+import { describeRequest, excerpt } from '../messages.js';
+
+export const requiresAuth = exchangeCheck({
+  name: 'requires-auth',
+  description: 'missing, wrong or malformed credentials never get a 2xx, and get 401 with a WWW-Authenticate: Bearer challenge in the grammar of RFC 9110 with auth-params (RFC 6750, section 3); malformed credentials may get a declared 400 (RFC 6750, section 3.1)',
+  applies: (request, outcome, { contract }) => request.credentials !== 'valid' && !isServerError(outcome) && operationOf(contract, request) !== undefined,
+  judge: (request, outcome, { contract }) => {
+    if (outcome.kind !== 'response') return [];
+    const operation = operationOf(contract, request);
+    const scheme = operation?.security[0]?.[0]?.scheme ?? 'bearer';
+    const fail = (message: string): Judgement[] => [failure(`${describeRequest(request)}: ${message}`)];
+    if (outcome.status >= 200 && outcome.status < 300) {
+      const message = `accepted with ${outcome.status}; credentials must be checked (RFC 6750, section 3)`;
+      return request.lenient === undefined ? fail(message) : [warning(`${describeRequest(request)}: ${message} (allowed: ${request.lenient})`)];
+    }
+    if (outcome.status === 401) {
+      const header = outcome.headers['www-authenticate'];
+      if (header === undefined) return fail('a 401 without a WWW-Authenticate header (RFC 6750, section 3)');
+      const problem = challengeProblem(header, scheme);
+      return problem === undefined ? [] : fail(`a 401: ${problem}`);
+    }
+    const declared = isDeclared4xx(operation, outcome.status);
+    if (declared && request.content === 'invalid') return [];
+    if (declared && outcome.status === 400 && request.credentials === 'malformed') return [];
+    if (declared && outcome.status === 400 && request.credentials === 'other-scheme') {
+      return [warning(`${describeRequest(request)}: got 400 for credentials of another scheme; RFC 6750, section 3.1 answers an unsupported method with 401 and a challenge, which tells the client what to send`)];
+    }
+    return fail(`got ${outcome.status}, expected 401${request.credentials === 'malformed' ? ' (or a declared 400)' : ''}; body: ${excerpt(outcome.body)}`);
+  },
+});

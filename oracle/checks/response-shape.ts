@@ -1,0 +1,44 @@
+/** `response-shape`: the body and media type are the ones the contract declares for the status; declared required headers are there. */
+import { formatIssues } from '../../src/openapi/index.js';
+import { exchangeCheck, failure, type Judgement } from '../check.js';
+import { bodyUnreadable } from '../answer-facts.js';
+import { operationOf, schemaName } from '../declared.js';
+import { decodeJson } from '../json-values.js';
+import { essence } from '../media-types.js';
+import { excerpt } from '../messages.js';
+
+export const responseShape = exchangeCheck({
+  name: 'response-shape',
+  description: 'the body and media type are what the contract declares for the status (in the bundled openapi.yaml: a Plant for 200, an Error otherwise, application/json with any parameters); declared required headers are present',
+  // A body in a coding the client cannot undo is content-coding's finding, not a broken body.
+  // The 400 to a request without Host comes from the HTTP layer before any operation is found
+  // (node:http writes it bare): its status is judged (RFC 9112, section 3.2), not its body.
+  applies: (request, outcome, { contract }) => outcome.kind === 'response' && !bodyUnreadable(outcome) && request.framing?.noHost !== true && operationOf(contract, request)?.response(outcome.status) !== undefined,
+  judge: (request, outcome, { contract }) => {
+    if (outcome.kind !== 'response') return [];
+    const declared = operationOf(contract, request)?.response(outcome.status);
+    if (!declared) return [];
+    const judgements: Judgement[] = [];
+    const fail = (message: string): void => {
+      judgements.push(failure(`status ${outcome.status}: ${message}`));
+    };
+    for (const [name, header] of declared.headers) {
+      if (header.required && outcome.headers[name] === undefined) fail(`the ${name} header the contract declares as required is missing`);
+    }
+    if (declared.mediaTypes.length === 0) return judgements;
+    const type = outcome.headers['content-type'];
+    if (!declared.mediaTypes.some((t) => t.toLowerCase() === essence(type))) {
+      fail(`Content-Type is ${type === undefined ? 'missing' : `"${type}"`}; the contract declares ${declared.mediaTypes.join(' or ')}`);
+    }
+    if (declared.validateBody) {
+      const parsed = decodeJson(outcome.body);
+      if ('error' in parsed) {
+        fail(`the body is ${parsed.error}, not ${schemaName(declared.schema)}: ${excerpt(outcome.body)}`);
+      } else {
+        const validation = declared.validateBody(parsed.value);
+        if (!validation.valid) fail(`the body is not ${schemaName(declared.schema)} (${formatIssues(validation.issues)}): ${excerpt(outcome.body)}`);
+      }
+    }
+    return judgements;
+  },
+});

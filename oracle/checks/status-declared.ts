@@ -1,0 +1,21 @@
+/**
+ * `status-declared`: the status is declared for the operation (exactly, by an NXX range, or by
+ * `default`). A 4xx to a request whose target a server may not recognise as the operation's (an
+ * absolute-form target, `lenientAbout: 'target'`) is `accepts-valid`'s warning, not this check's.
+ */
+import { exchangeCheck, failure } from '../check.js';
+import { operationOf } from '../declared.js';
+import { refusedTarget } from '../leniencies.js';
+import { describeRequest, excerpt } from '../messages.js';
+
+export const statusDeclared = exchangeCheck({
+  name: 'status-declared',
+  description: 'the status is declared for the operation in the contract (in the bundled openapi.yaml, POST /plants: 200, 400, 401)',
+  applies: (request, outcome, { contract }) => outcome.kind === 'response' && operationOf(contract, request) !== undefined && !refusedTarget(request, outcome.status),
+  judge: (request, outcome, { contract }) => {
+    const operation = operationOf(contract, request);
+    if (outcome.kind !== 'response' || !operation || operation.response(outcome.status)) return [];
+    const declared = operation.responses.map((r) => r.status).join(', ');
+    return [failure(`status ${outcome.status} is not declared for ${operation.method} ${operation.path} (declared: ${declared}); ${describeRequest(request)}; body: ${excerpt(outcome.body)}`)];
+  },
+});

@@ -1,0 +1,31 @@
+/** What the contract declares for a request: its operation, the operation's success statuses and 4xx, a schema's name for messages. */
+import type { Contract, OperationContract, Schema } from '../src/openapi/index.js';
+import type { HttpRequest } from './types.js';
+
+const operationsFound = new WeakMap<HttpRequest, { readonly contract: Contract; readonly operation: OperationContract | undefined }>();
+
+/** The operation a request is for, ignoring its query string; found once per request and contract however many checks ask. */
+export function operationOf(contract: Contract, request: HttpRequest): OperationContract | undefined {
+  const known = operationsFound.get(request);
+  if (known?.contract === contract) return known.operation;
+  const operation = contract.findOperation(request.method, request.path.split('?', 1)[0] ?? request.path);
+  operationsFound.set(request, { contract, operation });
+  return operation;
+}
+
+/** The declared 2xx statuses of an operation; 200 (rule 1) when none is declared. */
+export function successStatuses(operation: OperationContract | undefined): number[] {
+  const declared = operation?.declaredStatuses.filter((s) => s >= 200 && s < 300) ?? [];
+  return declared.length > 0 ? declared : [200];
+}
+
+/** Whether the status is a 4xx the operation declares (exactly or by a 4XX range; `default` does not count). */
+export function isDeclared4xx(operation: OperationContract | undefined, status: number): boolean {
+  const declared = operation?.response(status);
+  return status >= 400 && status < 500 && declared !== undefined && declared.status !== 'default';
+}
+
+export function schemaName(schema: Schema | undefined): string {
+  const ref = schema?.$ref;
+  return typeof ref === 'string' ? (/[^/]+$/.exec(ref)?.[0] ?? 'schema') : 'the declared schema';
+}

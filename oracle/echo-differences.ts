@@ -1,0 +1,77 @@
+/** How a success answer differs from the body its request sent, and whether it is another request's answer (`echo`, `one-answer-per-request`). */
+import { isJsonObject, type Contract, type JsonObject, type JsonValue } from '../src/openapi/index.js';
+import { operationOf } from './declared.js';
+import { integerKeyProperties } from './integer-key.js';
+import { decodeJson, sameJson } from './json-values.js';
+import type { HttpOutcome, HttpRequest, NeighbourRequest, ResponseOutcome } from './types.js';
+
+/** One property a success answer does not carry as the request sent it. */
+export interface EchoDifference {
+  readonly key: string;
+  /** Undefined: the request did not send it. */
+  readonly sent: JsonValue | undefined;
+  /** Undefined: the answer does not have it. */
+  readonly got: JsonValue | undefined;
+}
+
+/**
+ * How a success answer differs from the request's body, property by property, derived from the
+ * schemas: a property the request sent must come back exactly where the response schema declares
+ * it (and where the answer has it otherwise, e.g. an id); a property the response schema declares
+ * that the request could carry but did not must be absent (a plant is stored as sent, and a
+ * repeated id replaces it - decision 2 - rather than merging). Properties the request schema does
+ * not have are the server's to add. Undefined when either body is not a JSON object.
+ */
+export function echoDifferences(contract: Contract, request: HttpRequest, outcome: ResponseOutcome): EchoDifference[] | undefined {
+  const operation = operationOf(contract, request);
+  const requestShape = operation?.requestBody?.shape;
+  const responseSchema = operation?.response(outcome.status)?.schema;
+  if (!requestShape || !responseSchema) return undefined;
+  const sent = decodeJson(request.body);
+  const got = decodeJson(outcome.body);
+  if (!('value' in sent) || !('value' in got) || !isJsonObject(sent.value) || !isJsonObject(got.value)) return undefined;
+  const sentObject: JsonObject = sent.value;
+  const gotObject: JsonObject = got.value;
+  const echoed = contract.shapeOf(responseSchema).properties;
+  const differences: EchoDifference[] = [];
+  for (const key of requestShape.properties.keys()) {
+    const present = Object.hasOwn(gotObject, key);
+    const back = present ? gotObject[key] : undefined;
+    if (!Object.hasOwn(sentObject, key)) {
+      if (present && echoed.has(key)) differences.push({ key, sent: undefined, got: back });
+      continue;
+    }
+    const value = sentObject[key] as JsonValue;
+    if (!present && !echoed.has(key)) continue;
+    if (!sameJson(value, back)) differences.push({ key, sent: value, got: back });
+  }
+  return differences;
+}
+
+/**
+ * Whether two requests write the same resource: their bodies have the same values for every
+ * property of the integer key (integerKeyProperties), and there is one. The answer to the
+ * second may then carry the first's values because of what the target stored (`echo`'s finding),
+ * not because it went to the wrong request.
+ */
+function sameResource(contract: Contract, a: HttpRequest, b: HttpRequest): boolean {
+  const first = decodeJson(a.body);
+  const second = decodeJson(b.body);
+  if (!('value' in first) || !('value' in second) || !isJsonObject(first.value) || !isJsonObject(second.value)) return false;
+  const keys = integerKeyProperties(contract, operationOf(contract, a));
+  const x = first.value;
+  const y = second.value;
+  return keys.length > 0 && keys.every((key) => Object.hasOwn(x, key) && sameJson(x[key] as JsonValue, y[key]));
+}
+
+/**
+ * The request this success answer belongs to when it is not its own: it differs from what its
+ * request sent, and is exactly what another request carried - the one the connection carried
+ * before, or one in flight at the same time (WireFacts.others) - for another resource.
+ */
+export function misdelivered(contract: Contract, request: HttpRequest, outcome: HttpOutcome): NeighbourRequest | undefined {
+  if (outcome.kind !== 'response' || outcome.wire === undefined || outcome.wire.others.length === 0) return undefined;
+  const own = echoDifferences(contract, request, outcome);
+  if (own === undefined || own.length === 0) return undefined;
+  return outcome.wire.others.find((other) => other.request !== request && echoDifferences(contract, other.request, outcome)?.length === 0 && !sameResource(contract, request, other.request));
+}

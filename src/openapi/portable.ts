@@ -1,0 +1,11 @@
+/**
+ * The contract layer's runtime-neutral face: all of index.ts but reading a file (load.ts), for
+ * what runs in a browser too (msw/, and the rooms it imports).
+ */
+export * from './contract.js';
+export * from './json.js';
+export * from './refusal.js';
+export * from './resources.js';
+export * from './media-types/index.js';
+export * from './parameter-styles/index.js';
+export * from './security/index.js';
