@@ -13,6 +13,7 @@ export * from './find-requests.js';
 export * from './journal.js';
 export * from './linger.js';
 export * from './listen.js';
+export * from './negotiation.js';
 export * from './pipeline.js';
 export * from './request-log.js';
 export * from './rules.js';

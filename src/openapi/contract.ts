@@ -5,10 +5,11 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { default as addFormatsModule } from 'ajv-formats';
-import { INT64_MAX, INT64_MIN, isInt64Projection, parseJson, validationView, type JsonValue } from './json.js';
+import { compileContent, preferredVariant, type MediaVariant, type UncheckedMediaType } from './content.js';
+import { INT64_MAX, INT64_MIN, isInt64Projection, validationView, type JsonValue } from './json.js';
 import { compileLinks, type LinkContract } from './links.js';
 import { SECURITY_SCHEMES, securitySchemeTypeFor, type CredentialLocation, type SecuritySchemeType } from './security/index.js';
-import { codecFor, mediaTypeEssence, type MediaTypeCodec } from './media-types/index.js';
+import type { MediaTypeCodec } from './media-types/index.js';
 import { compileParameters, parseParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
 import { compilePaths, templateParameters, type PathMatch } from './paths.js';
 import { asRecord, decodePointerSegment, encodePointerSegment, type BodyValidator, type Schema, type Unsupported, type Validation, type ValidationIssue } from './types.js';
@@ -20,6 +21,7 @@ export type { BodyValidator, Schema, Unsupported, Validation, ValidationIssue } 
 export * from './links.js';
 export * from './parameters.js';
 export type { PathMatch } from './paths.js';
+export { variantFor, type MediaVariant, type UncheckedMediaType } from './content.js';
 
 export interface SecurityScheme {
   readonly name: string;
@@ -50,6 +52,8 @@ export interface ResponseContract {
   readonly links: readonly LinkContract[];
   /** The first example of its application/json content (`example`, else the first of `examples`), lossless. */
   readonly example: JsonValue | undefined;
+  /** Each media type of its content, in the contract's order (content.ts); the fields above are the preferred one's. */
+  readonly variants: readonly MediaVariant[];
 }
 
 export interface RequestBodyContract {
@@ -60,6 +64,10 @@ export interface RequestBodyContract {
   readonly schema: Schema;
   readonly validate: BodyValidator;
   readonly shape: ObjectShape;
+  /** Each media type of its content (the request's Content-Type picks one); the fields above are the preferred one's. */
+  readonly variants: readonly MediaVariant[];
+  /** Whether the preferred schema is of JSON objects only (`type: object`): any other value is refused (rules.ts, the object rule). */
+  readonly objectsOnly: boolean;
 }
 
 export interface OperationContract {
@@ -114,6 +122,8 @@ export interface Contract extends ContractHeading {
   operationsAt(template: string): ReadonlyMap<string, OperationContract>;
   /** The operation with this operationId (`METHOD /path` for one without). */
   operationById(id: string): OperationContract | undefined;
+  /** The media types the kit serves without checking them, each where it is declared (docs/contracts.md). */
+  readonly unchecked: readonly UncheckedMediaType[];
   /** A schema with `$ref`s followed, e.g. `resolve({ $ref: '#/components/schemas/Plant' })`. */
   resolve(schema: Schema): Schema;
   shapeOf(schema: Schema): ObjectShape;
@@ -147,9 +157,11 @@ interface Sources {
   readonly pointerOf: (schema: Schema, fallback: string) => string;
   readonly shapeOf: (schema: Schema) => ObjectShape;
   readonly refuse: (feature: string, pointer: string) => void;
+  /** Told each media type no codec serves: it is served unchecked, and named. */
+  readonly unchecked: (mediaType: string, pointer: string) => void;
 }
 
-function createSources(document: Schema, refuse: Sources['refuse']): Sources {
+function createSources(document: Schema, refuse: Sources['refuse'], unchecked: Sources['unchecked']): Sources {
   // validateSchema off: ajv would check the whole OpenAPI document against the JSON Schema
   // meta-schema, where none of its schemas sits at a keyword's place (components/schemas is no
   // keyword), so that check sees nothing of them - and compiling the meta-schema is a fifth of
@@ -195,7 +207,7 @@ function createSources(document: Schema, refuse: Sources['refuse']): Sources {
     return current;
   };
   const pointerOf = (schema: Schema, fallback: string): string => (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') ? schema.$ref.slice(1) : fallback);
-  return { document, resolve, validatorAt, pointerOf, shapeOf: shapeReader(resolve), refuse };
+  return { document, resolve, validatorAt, pointerOf, shapeOf: shapeReader(resolve), refuse, unchecked };
 }
 
 function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => ObjectShape {
@@ -219,21 +231,6 @@ function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => O
     shapes.set(schema, shape);
     return shape;
   };
-}
-
-/**
- * The content's media types the kit serves: each a codec's (media-types/), written as its essence
- * (lower case, no parameters); any other is refused. Gives the first served type whose values
- * are held to a schema, with its codec and its media type object.
- */
-function servedContent(content: Schema, at: string, sources: Sources): { type: string; codec: MediaTypeCodec; media: Schema } | undefined {
-  let served: { type: string; codec: MediaTypeCodec; media: Schema } | undefined;
-  for (const type of Object.keys(content)) {
-    const codec = mediaTypeEssence(type) === type ? codecFor(type) : undefined;
-    if (codec === undefined) sources.refuse(`the media type ${type}`, `${at}/content/${encodePointerSegment(type)}`);
-    else if (served === undefined && codec.validation === 'schema') served = { type, codec, media: asRecord(content[type]) };
-  }
-  return served;
 }
 
 /**
@@ -262,18 +259,12 @@ function compileSecurity(requirements: unknown, at: string, sources: Sources): {
   return security.some((alternative) => alternative.length === 0) ? { security: [], securedBy: [] } : { security, securedBy };
 }
 
-/** The first example of a JSON content (`example`, else the first of `examples`), exactly. */
-function exampleOf(json: Schema, sources: Sources): JsonValue | undefined {
-  const value = json.example ?? Object.values(asRecord(json.examples)).map((example) => sources.resolve(asRecord(example)).value)[0];
-  return value === undefined ? undefined : parseJson(JSON.stringify(value));
-}
-
 function compileResponse(status: string, raw: unknown, at: string, sources: Sources, links: (links: Schema, at: string) => LinkContract[]): ResponseContract {
   const response = sources.resolve(asRecord(raw));
   const content = asRecord(response.content);
-  const served = servedContent(content, at, sources);
-  const json = served?.media ?? {};
-  const schema = json.schema === undefined ? undefined : asRecord(json.schema);
+  const variants = compileContent(content, at, sources);
+  // The variant its single-type fields describe: the JSON one (schema or not), else the first checked.
+  const served = variants.find((variant) => variant.codec.name === 'json') ?? variants.find((variant) => variant.checked);
   const headers = new Map<string, { required: boolean }>();
   for (const [name, header] of Object.entries(asRecord(response.headers))) headers.set(name.toLowerCase(), { required: sources.resolve(asRecord(header)).required === true });
   return {
@@ -281,11 +272,12 @@ function compileResponse(status: string, raw: unknown, at: string, sources: Sour
     description: typeof response.description === 'string' ? response.description : '',
     mediaTypes: Object.keys(content),
     codec: served?.codec,
-    schema,
-    validateBody: schema && sources.validatorAt(sources.pointerOf(schema, `${at}/content/${encodePointerSegment(served?.type ?? '')}/schema`)),
+    schema: served?.schema,
+    validateBody: served?.validate,
     headers,
     links: links(asRecord(response.links), `${at}/links`),
-    example: exampleOf(json, sources),
+    example: served?.example,
+    variants,
   };
 }
 
@@ -293,21 +285,28 @@ function compileRequestBody(raw: unknown, at: string, sources: Sources): Request
   const body = sources.resolve(asRecord(raw));
   if (Object.keys(body).length === 0) return undefined;
   const content = asRecord(body.content);
-  const served = servedContent(content, at, sources);
-  if (served?.media.schema === undefined) return undefined;
-  const schema = asRecord(served.media.schema);
-  const schemaAt = `${at}/content/${encodePointerSegment(served.type)}/schema`;
-  const type = sources.resolve(schema).type;
-  // The kit's servers read a JSON object (pipeline.ts): any other body would be refused, so the contract is.
-  if (type !== undefined && type !== 'object') sources.refuse(`a request body of type ${JSON.stringify(type)} (the kit reads JSON objects)`, schemaAt);
+  const variants = compileContent(content, at, sources);
+  const served = preferredVariant(variants);
+  if (served === undefined) return undefined;
+  // A media type whose values cannot be checked: any body of it is let through.
+  const schema = served.schema ?? {};
   return {
     required: body.required === true,
     mediaTypes: Object.keys(content),
     codec: served.codec,
     schema,
-    validate: sources.validatorAt(sources.pointerOf(schema, schemaAt)),
+    validate: served.validate ?? (() => ANY_BODY),
     shape: sources.shapeOf(schema),
+    variants,
+    objectsOnly: served.codec.name === 'json' && ofObjects(schema, sources.resolve, 0),
   };
+}
+
+/** Whether a schema admits JSON objects only: `type: object`, or a part of its `allOf` that is. */
+function ofObjects(schema: Schema, resolve: (schema: Schema) => Schema, depth: number): boolean {
+  const resolved = resolve(schema);
+  if (resolved.type === 'object' || (Array.isArray(resolved.type) && resolved.type.length === 1 && resolved.type[0] === 'object')) return true;
+  return depth < 32 && Array.isArray(resolved.allOf) && resolved.allOf.some((part) => ofObjects(asRecord(part), resolve, depth + 1));
 }
 
 /** Where each operation of the document is: its pointer, method, path and raw object. */
@@ -382,7 +381,12 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
   // An empty file, or YAML that is not a mapping: nothing here is an OpenAPI document.
   if (!isRecord(document)) throw new UnsupportedContractError(file, [{ feature: 'a document that is not an OpenAPI object', pointer: '' }]);
   const unsupported: Unsupported[] = [];
-  const sources = createSources(document, (feature, pointer) => unsupported.push({ feature, pointer }));
+  const unchecked: UncheckedMediaType[] = [];
+  const sources = createSources(
+    document,
+    (feature, pointer) => unsupported.push({ feature, pointer }),
+    (mediaType, pointer) => unchecked.push({ mediaType, pointer }),
+  );
   refuseDocumentFeatures(document, sources.refuse);
   const located = locateOperations(document);
   const operations = located.map((found) => compileOperation(found, sources, located));
@@ -397,6 +401,7 @@ export function compileContract(document: Schema, file = '<memory>'): Contract {
     ...headingOf(document, file),
     document,
     operations,
+    unchecked,
     matchPath,
     operationsAt: (template) => byPath.get(template) ?? new Map(),
     findOperation: (method, path) => {
@@ -434,6 +439,7 @@ function runValidator(validate: ValidateFunction, value: JsonValue): Validation 
 }
 
 const VALID: Validation = Object.freeze({ valid: true, issues: Object.freeze([]) });
+const ANY_BODY = VALID;
 
 function fieldOf(instancePath: string, child?: string): string {
   // A property of the body itself, the usual case: no pointer to take apart.

@@ -10,6 +10,7 @@ import { ADMIN_PREFIX, type AdminRoutes } from '../http/admin.js';
 import { PlantStoreError } from '../http/errors.js';
 import { errorResponse, headerValue, type AppResponse, type RequestHead } from '../http/exchange.js';
 import { journalSeams } from '../http/journal.js';
+import { negotiatedOperations } from '../http/negotiation.js';
 import { createPipeline, type Pipeline, type ServerSettings } from '../http/pipeline.js';
 import { acceptTokens } from '../http/rules.js';
 import { planReference, type ReferencePlan, type StoreAdmitted } from './answers.js';
@@ -50,6 +51,7 @@ export function createStoreApp(contract: Contract, options: AppOptions): App {
   const prepared = new Map<OperationContract, StoreAdmitted>();
   for (const [operation, answer] of plan.answers) prepared.set(operation, { operation, answer, parameters: NO_PARAMETERS, store: sessions.default });
 
+  const negotiated = negotiatedOperations(contract);
   const seams = journalSeams(options.journal, options.admin, 'start the reference with --journal (startReference({ journal: true }))');
   const pipeline = createPipeline({
     contract,
@@ -65,7 +67,9 @@ export function createStoreApp(contract: Contract, options: AppOptions): App {
         const base = prepared.get(operation);
         if (base === undefined) throw new Error(`no answer planned for ${operation.method} ${operation.path}`);
         const session = headerValue(request.headers, SESSION_HEADER);
-        return session === undefined && parameters === NO_PARAMETERS ? base : { ...base, parameters, store: sessions.store(session) };
+        // Accept is read only where it picks the answer's media type (none of the bundled contract's).
+        const accept = negotiated.has(operation) ? headerValue(request.headers, 'accept') : undefined;
+        return session === undefined && parameters === NO_PARAMETERS && accept === undefined ? base : { ...base, parameters, store: sessions.store(session), accept };
       },
       respond: (admitted, body) => admitted.answer(admitted, body),
     },
