@@ -31,7 +31,7 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   if (variant === undefined || (variant.codec.name === 'json' && !variant.validate && variant.example === undefined)) return internal(`${what}: the media type ${mediaType} is not ${declared.mediaTypes.join(' or ')}`);
   if (answer.body === undefined) return internal(`${what}: no body`);
   // Text, bytes and what the kit cannot check (XML) go out as Prism gives them, held to a schema where one is checkable (text/plain).
-  if (variant.codec.name !== 'json') return keepOther(what, answer, variant.validate, declared.headers);
+  if (variant.codec.name !== 'json') return keepOther(what, answer, variant, declared.headers);
   const text = JSON.stringify(answer.body);
   const body = parseJson(text);
   const validation = variant.validate?.(body) ?? { valid: true, issues: [] };
@@ -46,13 +46,15 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
 }
 
 /** An answer of a media type other than JSON: its text as Prism gives it (a string example), checked where a schema can be. */
-function keepOther(what: string, answer: PrismResponse, validate: MediaVariant['validate'], declared: ResponseContract['headers']): AppResponse | PlantStoreError {
+function keepOther(what: string, answer: PrismResponse, variant: MediaVariant, declared: ResponseContract['headers']): AppResponse | PlantStoreError {
   const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-  const validation = validate?.(text);
+  const validation = variant.validate?.(text);
   if (validation !== undefined && !validation.valid) return internal(`${what} breaks the contract (${formatIssues(validation.issues)})`);
   const headers = declaredHeaders(answer.headers);
   for (const [name, { required }] of declared) if (required && headers[name] === undefined) return internal(`${what}: the required header ${name} is missing`);
-  return { status: answer.status, headers: { ...headers, 'content-type': answer.headers['content-type'] ?? 'application/octet-stream' }, body: text };
+  // A JSON example of a range (`*` + `/*`) goes out as JSON, as the reference sends it.
+  const json = variant.essence.includes('*') && typeof answer.body !== 'string';
+  return { status: answer.status, headers: { ...headers, 'content-type': json ? 'application/json' : (answer.headers['content-type'] ?? 'application/octet-stream') }, body: text };
 }
 
 /** The answer's headers but those of the content, which the kit writes itself. */

@@ -5,7 +5,7 @@
  */
 import { startReference, type StartedServer } from '../../api/servers.js';
 import { requestLog, type RequestLog } from '../../src/http/index.js';
-import { defaultContractFile, type Contract } from '../../src/openapi/index.js';
+import { defaultContractFile, describeUnchecked, type Contract } from '../../src/openapi/index.js';
 import { planReference } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
 import { describeContract } from '../options.js';
@@ -81,7 +81,8 @@ export function contractLines(given: Contract, url: string, token: string, examp
   const lines = `  contract: ${describeContract(given)}\n`;
   if (given.file === defaultContractFile()) return `${lines}  try:   ${curlExample(url, token)}\n`;
   const operations = `  operations: ${given.operations.map((operation) => `${operation.method} ${operation.path}`).join(', ')}\n`;
-  return lines + operations + (examples === undefined || examples.length === 0 ? '' : `  answered from the contract's examples (outside the collection/item pattern): ${examples.join(', ')}\n`);
+  const unchecked = given.unchecked.length === 0 ? '' : `  media types read and served unchecked (docs/contracts.md): ${describeUnchecked(given.unchecked)}\n`;
+  return lines + operations + unchecked + (examples === undefined || examples.length === 0 ? '' : `  answered from the contract's examples (outside the collection/item pattern): ${examples.join(', ')}\n`);
 }
 
 export function curlExample(url: string, token: string): string {

@@ -82,3 +82,10 @@ export function variantFor(variants: readonly MediaVariant[], contentType: strin
   const type = essence.slice(0, essence.indexOf('/') + 1);
   return variants.find((v) => v.essence === '*/*' || (v.essence.endsWith('/*') && v.essence.startsWith(type) && type !== ''));
 }
+
+/** The unchecked media types as a person reads them: each type once, with how many places and the first. */
+export function describeUnchecked(unchecked: readonly UncheckedMediaType[]): string {
+  const byType = new Map<string, string[]>();
+  for (const { mediaType, pointer } of unchecked) byType.set(mediaType, [...(byType.get(mediaType) ?? []), pointer]);
+  return [...byType].map(([mediaType, pointers]) => `${mediaType} (${pointers.length === 1 ? '' : `${pointers.length} places, first `}at ${pointers[0] ?? ''})`).join(', ');
+}

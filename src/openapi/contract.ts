@@ -21,7 +21,7 @@ export type { BodyValidator, Schema, Unsupported, Validation, ValidationIssue } 
 export * from './links.js';
 export * from './parameters.js';
 export type { PathMatch } from './paths.js';
-export { variantFor, type MediaVariant, type UncheckedMediaType } from './content.js';
+export { describeUnchecked, variantFor, type MediaVariant, type UncheckedMediaType } from './content.js';
 
 export interface SecurityScheme {
   readonly name: string;

@@ -4,12 +4,11 @@
  * bytes and XML served unchecked, the answer's media type picked by Accept, 406 where none fits,
  * the request's Content-Type picking the codec among the operation's types, 415-as-400 for others.
  */
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
 import { createStoreApp } from '../../src/reference/index.js';
+import { MEDIA_FILE } from './fixture.js';
 
-export const MEDIA_FILE = fileURLToPath(new URL('fixtures/media.yaml', import.meta.url));
 const contract = loadContract(MEDIA_FILE);
 const app = createStoreApp(contract, { tokens: ['t'] });
 
