@@ -5,12 +5,14 @@
  * the request's Content-Type picking the codec among the operation's types, 415-as-400 for others.
  */
 import { describe, expect, it } from 'vitest';
+import { createJournal } from '../../src/http/index.js';
 import { loadContract } from '../../src/openapi/index.js';
 import { createStoreApp } from '../../src/reference/index.js';
 import { MEDIA_FILE } from './fixture.js';
 
 const contract = loadContract(MEDIA_FILE);
-const app = createStoreApp(contract, { tokens: ['t'] });
+const journal = createJournal();
+const app = createStoreApp(contract, { tokens: ['t'], journal });
 
 const get = (url: string, accept?: string) => app.request({ method: 'GET', url, headers: accept === undefined ? {} : { accept } });
 const send = (method: string, url: string, contentType: string, body: string | Uint8Array) => app.request({ method, url, headers: { 'content-type': contentType }, body });
@@ -44,6 +46,7 @@ describe('a contract of every media type', () => {
       expect([answer.status, answer.code], accept).toEqual([406, 'not_acceptable']);
       expect(JSON.parse(answer.body)).toEqual({ error: 406, message: expect.stringMatching(/^accept: .* matches none of the media types this operation answers with \(application\/json, application\/xml\)$/) as unknown });
     }
+    expect(journal.list().at(-1)?.verdict).toMatchObject({ outcome: 'refused', rule: 'negotiation', status: 406 });
   });
 
   it('reads a JSON array, each int64 exact, and refuses one past int64 or past its schema', () => {
