@@ -296,7 +296,8 @@ function compileRequestBody(raw: unknown, at: string, sources: Sources): Request
     codec: served.codec,
     schema,
     validate: served.validate ?? (() => ANY_BODY),
-    shape: sources.shapeOf(schema),
+    // The properties of a JSON body (the reference's store keeps those); a form's or another type's are not read yet.
+    shape: sources.shapeOf(served.codec.name === 'json' ? schema : {}),
     variants,
     objectsOnly: served.codec.name === 'json' && ofObjects(schema, sources.resolve, 0),
   };

@@ -68,7 +68,7 @@ export function createStoreApp(contract: Contract, options: AppOptions): App {
         if (base === undefined) throw new Error(`no answer planned for ${operation.method} ${operation.path}`);
         const session = headerValue(request.headers, SESSION_HEADER);
         // Accept is read only where it picks the answer's media type (none of the bundled contract's).
-        const accept = negotiated.has(operation) ? headerValue(request.headers, 'accept') : undefined;
+        const accept = negotiated.size > 0 && negotiated.has(operation) ? headerValue(request.headers, 'accept') : undefined;
         return session === undefined && parameters === NO_PARAMETERS && accept === undefined ? base : { ...base, parameters, store: sessions.store(session), accept };
       },
       respond: (admitted, body) => admitted.answer(admitted, body),

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createJournal } from '../../src/http/index.js';
-import { loadContract } from '../../src/openapi/index.js';
-import { createStoreApp } from '../../src/reference/index.js';
+import { compileContract, loadContract } from '../../src/openapi/index.js';
+import { createStoreApp, planReference } from '../../src/reference/index.js';
 import { MEDIA_FILE } from './fixture.js';
 
 const contract = loadContract(MEDIA_FILE);
@@ -86,6 +86,22 @@ describe('a contract of every media type', () => {
     expect(get('/anything')).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' });
     expect(get('/anything', 'application/json')).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' } });
     expect(get('/anything', 'text/csv')).toMatchObject({ status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' }, body: '{"ok":true}' });
+  });
+
+  it('keeps no store for a collection whose create takes multipart: its body is not read as an object yet', () => {
+    const item = { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } };
+    const multipart = compileContract({
+      openapi: '3.1.0',
+      info: { title: 'uploads', version: '1' },
+      paths: {
+        '/uploads': { post: { requestBody: { required: true, content: { 'multipart/form-data': { schema: item } } }, responses: { '201': { description: 'stored' } } } },
+        '/uploads/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'one', content: { 'application/json': { schema: item, example: { id: 1 } } } } } } },
+      },
+    });
+    expect(multipart.unchecked.map((u) => u.mediaType)).toEqual(['multipart/form-data']);
+    expect(planReference(multipart).patterns).toEqual([]);
+    const answer = createStoreApp(multipart, { tokens: ['t'] }).request({ method: 'POST', url: '/uploads', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x--' });
+    expect([answer.status, answer.body]).toEqual([201, '']);
   });
 
   it('takes a form, unchecked, rather than refusing the contract', () => {
