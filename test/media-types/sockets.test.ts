@@ -71,6 +71,10 @@ describe.each(['serve', 'mock'] as const)('%s --contract of every media type', (
     expect((await call('/forms', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=moss' }))[0]).toBe(204);
   });
 
+  it.runIf(command === 'mock')('answers a problem+json 404 from its example when asked for it (Prefer: code=404)', async () => {
+    expect(await call('/reports/7', { headers: { prefer: 'code=404' } })).toEqual([404, 'application/problem+json', '{"type":"about:blank","title":"Not Found","status":404}']);
+  });
+
   it('answers a */* response with its JSON example as JSON', async () => {
     expect(await call('/anything', { headers: { accept: '*/*' } })).toEqual([200, 'application/json', '{"ok":true}']);
   });
