@@ -5,7 +5,8 @@
  * (so that credentials are judged before a byte of the body is: docs/DESIGN.md, decision 5); the body
  * rules judge the whole body. Their order is docs/DESIGN.md's and the lists below are the only place
  * that sets it: route, credentials, media type, content coding, declared length; then the
- * parameters (`readParameters`); then size, presence, UTF-8, byte order mark, nesting, JSON,
+ * parameters (`readParameters`) and, where an operation's answer is negotiated, its Accept
+ * (negotiation.ts: 406); then size, presence, UTF-8, byte order mark, nesting, JSON,
  * schema, object (only presence for an absent body the operation allows).
  *
  * Adding a rule touches two source files and a test:
