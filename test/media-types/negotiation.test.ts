@@ -4,7 +4,7 @@
  * (the 406), and text and bytes decoded and encoded without loss.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeBody, Malformed, negotiate, octetStreamCodec, parseAccept, textCodec, uncheckedCodec } from '../../src/openapi/index.js';
+import { compileContract, decodeBody, Malformed, negotiate, octetStreamCodec, parseAccept, textCodec, uncheckedCodec, variantFor } from '../../src/openapi/index.js';
 
 const pick = (accept: string | undefined, offered: readonly string[]) => negotiate(accept, offered)?.mediaType;
 
@@ -82,5 +82,23 @@ describe('the codecs beside JSON', () => {
       expect(codec.validation).toBe('none');
     }
     expect(new TextDecoder().decode(octetStreamCodec.encode('<a>ü€</a>'))).toBe('<a>ü€</a>');
+  });
+});
+
+describe('variantFor: the request variant a Content-Type picks', () => {
+  const content = { 'application/json': { schema: { type: 'array' } }, 'text/*': { schema: { type: 'string' } }, 'application/vnd.api+json': {} };
+  const { requestBody } = compileContract({ openapi: '3.1.0', info: { title: 'c', version: '1' }, paths: { '/a': { post: { requestBody: { content }, responses: { '204': { description: 'ok' } } } } } }).operations[0] ?? {};
+  const variants = requestBody?.variants ?? [];
+
+  it('by its essence, parameters and case aside; else by a declared range; else none (415)', () => {
+    expect(variantFor(variants, 'Application/JSON; charset=utf-8')?.mediaType).toBe('application/json');
+    expect(variantFor(variants, 'application/vnd.api+json')?.codec.name).toBe('json');
+    expect(variantFor(variants, 'text/csv')?.mediaType).toBe('text/*');
+    expect(variantFor(variants, 'application/xml')).toBeUndefined();
+    expect(variantFor(variants, undefined)).toBeUndefined();
+  });
+
+  it('an array schema is no object schema: the object rule lets arrays through', () => {
+    expect(requestBody?.objectsOnly).toBe(false);
   });
 });
