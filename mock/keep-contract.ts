@@ -3,7 +3,7 @@
  * only what the contract allows leaves, anything else is a 500 Error naming the defect.
  * Runtime-neutral: the MSW handlers (msw/) run it in the browser.
  */
-import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, mediaTypeEssence, parseJson, type OperationContract } from '../src/openapi/portable.js';
+import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, mediaTypeEssence, parseJson, type MediaVariant, type OperationContract, type ResponseContract } from '../src/openapi/portable.js';
 import { PlantStoreError, type AppResponse } from '../src/http/portable.js';
 import type { PrismResponse } from './prism.js';
 
@@ -24,18 +24,34 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   // A response the contract declares without content (a 204) is answered without content.
   if (declared.mediaTypes.length === 0) return answer.body === undefined || answer.body === '' ? { status: answer.status, headers: declaredHeaders(answer.headers), body: '' } : internal(`${what}: a body where the contract declares none`);
   const mediaType = mediaTypeEssence(answer.headers['content-type']);
-  if (!declared.mediaTypes.includes(mediaType) || !declared.validateBody) return internal(`${what}: the media type ${mediaType} is not ${declared.mediaTypes.join(' or ')}`);
+  const variant = declared.variants.find((v) => v.essence === mediaType) ?? declared.variants.find((v) => v.essence.includes('*'));
+  if (variant === undefined || (variant.codec.name === 'json' && !variant.validate && variant.example === undefined)) return internal(`${what}: the media type ${mediaType} is not ${declared.mediaTypes.join(' or ')}`);
   if (answer.body === undefined) return internal(`${what}: no body`);
+  // Text, bytes and what the kit cannot check (XML) go out as Prism gives them, held to a schema where one is checkable (text/plain).
+  if (variant.codec.name !== 'json') return keepOther(what, answer, variant, declared.headers);
   const text = JSON.stringify(answer.body);
   const body = parseJson(text);
-  const validation = declared.validateBody(body);
+  const validation = variant.validate?.(body) ?? { valid: true, issues: [] };
   if (!validation.valid) return internal(`${what} breaks openapi.yaml (${formatIssues(validation.issues)})`);
-  if (answer.status >= 300 && !(isJsonObject(body) && isLosslessNumber(body.error) && exactInteger(body.error) === BigInt(answer.status))) {
+  // The kit's Error (decision 4) is the bundled contract's application/json error; problem+json and other JSON types have their own shapes.
+  if (answer.status >= 300 && mediaType === 'application/json' && !(isJsonObject(body) && isLosslessNumber(body.error) && exactInteger(body.error) === BigInt(answer.status))) {
     return internal(`${what}: the Error's error is not the status`);
   }
   const headers = declaredHeaders(answer.headers);
   for (const [name, { required }] of declared.headers) if (required && headers[name] === undefined) return internal(`${what}: the required header ${name} is missing`);
-  return { status: answer.status, headers: { ...headers, 'content-type': 'application/json' }, body: text };
+  return { status: answer.status, headers: { ...headers, 'content-type': mediaType === 'application/json' ? 'application/json' : (answer.headers['content-type'] ?? mediaType) }, body: text };
+}
+
+/** An answer of a media type other than JSON: its text as Prism gives it (a string example), checked where a schema can be. */
+function keepOther(what: string, answer: PrismResponse, variant: MediaVariant, declared: ResponseContract['headers']): AppResponse | PlantStoreError {
+  const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  const validation = variant.validate?.(text);
+  if (validation !== undefined && !validation.valid) return internal(`${what} breaks the contract (${formatIssues(validation.issues)})`);
+  const headers = declaredHeaders(answer.headers);
+  for (const [name, { required }] of declared) if (required && headers[name] === undefined) return internal(`${what}: the required header ${name} is missing`);
+  // A JSON example of a range (`*` + `/*`) goes out as JSON, as the reference sends it.
+  const json = variant.essence.includes('*') && typeof answer.body !== 'string';
+  return { status: answer.status, headers: { ...headers, 'content-type': json ? 'application/json' : (answer.headers['content-type'] ?? 'application/octet-stream') }, body: text };
 }
 
 /** The answer's headers but those of the content, which the kit writes itself. */

@@ -15,8 +15,8 @@
  *   declares, application/json, a body its schema accepts, the headers it requires. Anything
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
-import { loadContract, validationView, type JsonObject, type OperationContract } from '../src/openapi/index.js';
-import { acceptAnyToken, createPipeline, headerValue, journalSeams, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Pipeline, type Reply, type RequestHead, type ServerSettings } from '../src/http/index.js';
+import { loadContract, validationView, type JsonValue, type OperationContract } from '../src/openapi/index.js';
+import { acceptAnyToken, createPipeline, headerValue, journalSeams, negotiatedOperations, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Pipeline, type Reply, type RequestHead, type ServerSettings } from '../src/http/index.js';
 import { internal, keepContract } from './keep-contract.js';
 import { deliveryFor, deliveryPreferences, delayPicker } from './prefer.js';
 import { loadPrism, type Preferences, type PrismEngine, type PrismResponse } from './prism.js';
@@ -36,6 +36,9 @@ export interface MockAdmitted extends Admitted {
   readonly preferences: Preferences;
   /** Whether the request stated any preference: a refusal by Prism is then the client's to fix. */
   readonly preferred: boolean;
+  /** The request's Accept and Content-Type where the operation's answers are negotiated (src/http/negotiation.ts). */
+  readonly accept?: string | undefined;
+  readonly contentType?: string | undefined;
 }
 
 export interface Mock extends Pipeline<MockAdmitted> {
@@ -64,6 +67,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const delayMs = options.delayMs ?? 0;
 
   const pick = delayPicker(options.seed);
+  const negotiated = negotiatedOperations(contract);
 
   const admit = (operation: OperationContract, request: RequestHead): MockAdmitted | PlantStoreError => {
     const { path, query } = target(request.url ?? '/');
@@ -71,15 +75,18 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     // Prism ignores the mock's own preferences (delay, fault): `delivery` below reads them.
     const preferences = engine.preferences(prefer, query);
     if ('kind' in preferences) return refusedPreference(preferences.detail);
-    return { operation, path, preferences, preferred: Object.keys(preferences).length > 0 };
+    const admitted = { operation, path, preferences, preferred: Object.keys(preferences).length > 0 };
+    // Prism is told Accept only where it picks the media type (none of the bundled contract's operations).
+    if (!negotiated.has(operation) && (operation.requestBody?.variants.length ?? 0) <= 1) return admitted;
+    return { ...admitted, accept: headerValue(request.headers, 'accept'), contentType: headerValue(request.headers, 'content-type') };
   };
 
-  const respond = async (admitted: MockAdmitted, body: JsonObject | undefined): Promise<Reply> => {
+  const respond = async (admitted: MockAdmitted, body: JsonValue | undefined): Promise<Reply> => {
     let answer;
     try {
       // Prism sees plain numbers: an id beyond 2^53 arrives rounded, which does not matter -
       // the pipeline has validated it exactly, and Prism does not validate or echo it.
-      answer = await engine.answer({ method: admitted.operation.method, path: admitted.path, body: body === undefined ? undefined : validationView(body) }, admitted.preferences);
+      answer = await engine.answer({ method: admitted.operation.method, path: admitted.path, body: body === undefined ? undefined : validationView(body), accept: admitted.accept, contentType: admitted.contentType }, admitted.preferences);
     } catch (cause) {
       return internal(`Prism failed (${cause instanceof Error ? cause.message : String(cause)})`, cause);
     }

@@ -41,6 +41,10 @@ export interface PrismRequest {
   readonly path: string;
   /** The body as plain JSON data; Prism does not validate it (the pipeline did). */
   readonly body: unknown;
+  /** The request's Accept, where the operation's answers are negotiated (src/http/negotiation.ts); Prism picks the example by it. */
+  readonly accept?: string | undefined;
+  /** The request's media type, where the operation declares several. */
+  readonly contentType?: string | undefined;
 }
 
 export interface PrismEngine {
@@ -86,8 +90,8 @@ export async function loadPrism(options: PrismOptions): Promise<PrismEngine> {
       const input: IHttpRequest = {
         method: request.method.toLowerCase() as IHttpRequest['method'],
         url: { path: request.path, query: {} },
-        // No Accept: the kit's servers answer application/json whatever the client accepts.
-        headers: { 'content-type': 'application/json' },
+        // No Accept where the answer is application/json alone: the kit's servers answer it whatever the client accepts.
+        headers: { 'content-type': request.contentType ?? 'application/json', ...(request.accept === undefined ? {} : { accept: request.accept }) },
         body: request.body,
       };
       // A fresh config per request: Prism's negotiator writes into it.

@@ -1,7 +1,7 @@
 /**
  * The 'examples' mode's answer: what the mock answers in its default (static) mode, picked from
  * the contract without Prism, whose engine reads files and does not run in the browser. Prism's
- * choice, kept: the lowest declared 2xx response, its application/json content, the first of its
+ * choice, kept: the lowest declared 2xx response, its application/json content (else its first), the first of its
  * `examples` (else its `example`), and each declared header's example. The pick is then held to
  * the contract by the mock's own guard (mock/keep-contract.ts) before it leaves.
  */
@@ -30,8 +30,12 @@ export function exampleAnswers(contract: Contract): (operation: OperationContrac
     const status = operation.declaredStatuses.find((declared) => declared >= 200 && declared < 300);
     if (status === undefined) return internal(`${operation.method} ${operation.path} declares no 2xx response to answer with`);
     const response = contract.resolve(record(responsesOf(operation)[String(status)]));
-    const body = firstExample(contract, record(record(response.content)['application/json']));
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    // Its application/json content where it has one, else its first media type (problem+json, text, XML).
+    const content = record(response.content);
+    const mediaType = 'application/json' in content ? 'application/json' : (Object.keys(content)[0] ?? 'application/json');
+    const body = firstExample(contract, record(content[mediaType]));
+    // A range (`*` + `/*`) is answered as JSON where its example is JSON, else as bytes.
+    const headers: Record<string, string> = { 'content-type': !mediaType.includes('*') ? mediaType : typeof body === 'string' ? 'application/octet-stream' : 'application/json' };
     for (const [name, header] of Object.entries(record(response.headers))) {
       const value = firstExample(contract, contract.resolve(record(header)));
       if (value !== undefined) headers[name.toLowerCase()] = typeof value === 'string' ? value : JSON.stringify(value);

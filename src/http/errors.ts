@@ -17,6 +17,7 @@ export const ERROR_CATALOGUE = {
   invalid_parameter: { status: 400, scope: 'parameter', about: 'a path, query or header parameter that does not match its schema, or a required one missing' },
   no_such_item: { status: 404, scope: 'store', about: 'an item the reference does not hold (a read, replace or delete of its item path)' },
   unsupported_preference: { status: 400, scope: 'mock', about: 'a Prefer header the mock cannot honour (RFC 7240)' },
+  not_acceptable: { status: 406, scope: 'negotiation', about: 'an Accept that none of the media types an operation answers with fits (RFC 9110, section 12.5.1)' },
   not_found: { status: 404, scope: 'routing', about: 'a path the contract does not declare' },
   method_not_allowed: { status: 405, scope: 'routing', about: 'a method the contract does not declare for the path' },
   invalid_admin_query: { status: 400, scope: 'admin', about: 'a query of the admin path the kit cannot read (`?after=` a request number)' },
@@ -24,7 +25,7 @@ export const ERROR_CATALOGUE = {
   request_timeout: { status: 408, scope: 'transport', about: 'a request not received in time' },
   headers_too_large: { status: 431, scope: 'transport', about: 'request headers over the limit' },
   internal: { status: 500, scope: 'internal', about: 'a defect of the kit itself' },
-} as const satisfies Record<string, { status: number; scope: 'operation' | 'parameter' | 'store' | 'routing' | 'transport' | 'internal' | 'mock' | 'admin'; about: string }>;
+} as const satisfies Record<string, { status: number; scope: 'operation' | 'parameter' | 'negotiation' | 'store' | 'routing' | 'transport' | 'internal' | 'mock' | 'admin'; about: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

@@ -23,12 +23,13 @@
  * To add a rule, see rules.ts: the rule and its place in HEAD_RULES or BODY_RULES there, its
  * error code in errors.ts if it needs a new one, and its test. Nothing here changes.
  */
-import { isJsonObject, type Contract, type JsonObject, type OperationContract, type ParsedParameters } from '../openapi/portable.js';
+import { variantFor, type Contract, type JsonValue, type OperationContract, type ParsedParameters } from '../openapi/portable.js';
 import { adminRouter, type AdminRoutes } from './admin.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { PlantStoreError } from './errors.js';
+import { NEGOTIATION_RULE, negotiatedOperations, notAcceptable } from './negotiation.js';
 import type { Journal } from './journal.js';
-import { errorResponse, type AppRequest, type AppResponse, type Delivery, type ServedExchange, type RequestHead, type Verdict } from './exchange.js';
+import { errorResponse, headerValue, type AppRequest, type AppResponse, type Delivery, type ServedExchange, type RequestHead, type Verdict } from './exchange.js';
 import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, EMPTY_BODY_RULES, HEAD_RULES, isAbsentBody, PARAMETERS_RULE, readParameters, ROUTE_RULE, route, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
 
 /** What an answer gives: the response, or a refusal (one coded `internal` is a defect of the kit). */
@@ -49,8 +50,12 @@ export interface Answer<A extends Admitted, R extends Reply | Promise<Reply>> {
    * parameters as typed values: what `respond` needs of the head, or a refusal.
    */
   admit(operation: OperationContract, request: RequestHead, parameters: ParsedParameters): A | PlantStoreError;
-  /** The answer to a request whose body passed every rule; `body` undefined when the request has none and needs none. */
-  respond(admitted: A, body: JsonObject | undefined): R;
+  /**
+   * The answer to a request whose body passed every rule; `body` undefined when the request has
+   * none and needs none. A JSON object where the request schema is of objects; otherwise any
+   * value its media type's codec reads (JSON of any type, a string of text or bytes).
+   */
+  respond(admitted: A, body: JsonValue | undefined): R;
   /** How a verdict names a refusal by `admit` or `respond` (the mock's: `prefer`); default `answer`. */
   readonly rule?: string;
 }
@@ -147,10 +152,12 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
   const onDefect = options.onDefect ?? reportDefect;
   const answerRule = answer.rule ?? 'answer';
   const settings: RuleSettings = { accept: options.accept, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH };
+  // The operations whose answers Accept picks (negotiation.ts): none for the bundled contract.
+  const negotiated = negotiatedOperations(contract);
   const adminAnswer = admin ? adminRouter(contract, admin, { cors }) : undefined;
   // The body under judgement: one object for every request, since the body rules run
   // synchronously and so one request at a time; emptied after each, so it holds no body.
-  const judged: Body = { bytes: EMPTY, text: '', value: null };
+  const judged: Body = { bytes: EMPTY, text: '', value: null, variant: undefined };
   // The HEAD requests routed to a GET: answered as GET, without content (RFC 9110, section 9.3.2).
   const asHead = new WeakSet<RequestHead>();
   // When each request's head arrived, for the exchanges told to `onExchange` (only then kept).
@@ -219,6 +226,9 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
       }
       const parameters = readParameters(request, routed);
       if (parameters instanceof PlantStoreError) return reply(request, parameters, PARAMETERS_RULE, undefined);
+      const offered = negotiated.size === 0 ? undefined : negotiated.get(operation);
+      const unacceptable = offered && notAcceptable(request, offered);
+      if (unacceptable) return reply(request, unacceptable, NEGOTIATION_RULE, undefined);
       const admitted = answer.admit(operation, request, parameters);
       return admitted instanceof PlantStoreError ? reply(request, admitted, answerRule, undefined) : admitted;
     } catch (cause) {
@@ -234,6 +244,9 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
       const absent = isAbsentBody(admitted.operation, bytes.length);
       try {
         judged.bytes = bytes;
+        // Where the operation declares several request media types, the request's Content-Type picks one.
+        const variants = admitted.operation.requestBody?.variants;
+        if (variants !== undefined && variants.length > 1) judged.variant = variantFor(variants, headerValue(request.headers, 'content-type'));
         for (const bodyRule of absent ? EMPTY_BODY_RULES : BODY_RULES) {
           refusal = bodyRule(judged, admitted.operation, settings);
           if (refusal) {
@@ -246,10 +259,10 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
         judged.bytes = EMPTY;
         judged.text = '';
         judged.value = null;
+        judged.variant = undefined;
       }
       if (refusal) return reply(request, refusal, rule, bytes);
-      if (!absent && !isJsonObject(value)) throw new Error('the body rules let through a body that is not a JSON object');
-      const given = answer.respond(admitted, absent ? undefined : (value as JsonObject));
+      const given = answer.respond(admitted, absent ? undefined : value);
       if (!(given instanceof Promise)) return reply(request, given, answerRule, bytes);
       // A rejection, or a throw while the settled reply is finished, is a defect too.
       return given.then((settled) => reply(request, settled, answerRule, bytes)).catch((cause: unknown) => defect(request, cause, bytes));

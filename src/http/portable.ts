@@ -10,6 +10,7 @@ export * from './exchange.js';
 export * from './find-requests.js';
 export * from './hop-by-hop.js';
 export * from './journal.js';
+export * from './negotiation.js';
 export * from './pipeline.js';
 export * from './rules.js';
 export * from './secrets.js';

@@ -5,7 +5,8 @@
  * (so that credentials are judged before a byte of the body is: docs/DESIGN.md, decision 5); the body
  * rules judge the whole body. Their order is docs/DESIGN.md's and the lists below are the only place
  * that sets it: route, credentials, media type, content coding, declared length; then the
- * parameters (`readParameters`); then size, presence, UTF-8, byte order mark, nesting, JSON,
+ * parameters (`readParameters`) and, where an operation's answer is negotiated, its Accept
+ * (negotiation.ts: 406); then size, presence, UTF-8, byte order mark, nesting, JSON,
  * schema, object (only presence for an absent body the operation allows).
  *
  * Adding a rule touches two source files and a test:
@@ -23,7 +24,7 @@
  * is also a new setting: a field of `RuleSettings`, an option of createPipeline, and the
  * servers' and the command line's options that set it.)
  */
-import { formatIssues, httpBearer, isJsonObject, isParameterProblem, Malformed, mediaTypeEssence, type Contract, type CredentialPolicy, type CredentialRefusal, type JsonValue, type MediaTypeCodec, type OperationContract, type ParsedParameters, type SchemeInUse, type SecuritySchemeType } from '../openapi/portable.js';
+import { formatIssues, httpBearer, isJsonObject, isParameterProblem, Malformed, variantFor, mediaTypeEssence, type Contract, type CredentialPolicy, type CredentialRefusal, type JsonValue, type MediaTypeCodec, type MediaVariant, type OperationContract, type ParsedParameters, type SchemeInUse, type SecuritySchemeType } from '../openapi/portable.js';
 import { PlantStoreError, truncate } from './errors.js';
 import { headerValue, type RequestHead } from './exchange.js';
 
@@ -53,6 +54,11 @@ export interface Body {
   bytes: Uint8Array;
   text: string;
   value: JsonValue;
+  /**
+   * The request body's media variant its Content-Type picked, where the operation declares more
+   * than one (pipeline.ts); undefined: the operation's only (preferred) one.
+   */
+  variant?: MediaVariant | undefined;
 }
 
 /** A rule judged on the whole body of a request whose head passed every head rule. */
@@ -274,6 +280,8 @@ export const mediaTypeRule = headRule('media-type', (request, operation) => {
   if (contentType === undefined || contentType.trim() === '') return new PlantStoreError('unsupported_media_type', `content-type: missing; send ${expected}`);
   const essence = mediaTypeEssence(contentType);
   if (declared.some((type) => type.toLowerCase() === essence)) return undefined;
+  // A declared range (`text/*`, `*` + `/*`) covers the types within it.
+  if (operation.requestBody !== undefined && variantFor(operation.requestBody.variants, contentType) !== undefined) return undefined;
   return new PlantStoreError('unsupported_media_type', `content-type: ${truncate(contentType)} is not accepted; send ${expected}`);
 });
 
@@ -320,14 +328,14 @@ export const presenceRule = bodyRule('presence', (body, operation) => {
 // The decoding rules are the steps of the request body's codec (src/openapi/media-types/), each
 // named in a verdict and coded in its Error; a step the codec does not have lets the body through.
 
-/** The codec of the operation's request body; the presence rule has refused a body where there is none. */
-function codecOf(operation: OperationContract): MediaTypeCodec | undefined {
-  return operation.requestBody?.codec;
+/** The codec of the request's body (its Content-Type's); the presence rule has refused a body where there is none. */
+function codecOf(body: Body, operation: OperationContract): MediaTypeCodec | undefined {
+  return body.variant?.codec ?? operation.requestBody?.codec;
 }
 
 /** A JSON text is UTF-8 (RFC 8259, section 8.1), decoded strictly: no replacement characters. */
 export const utf8Rule = bodyRule('utf-8', (body, operation) => {
-  const text = codecOf(operation)?.text?.(body.bytes);
+  const text = codecOf(body, operation)?.text?.(body.bytes);
   if (text instanceof Malformed) return new PlantStoreError('invalid_utf8', text.reason, { cause: text.cause });
   if (text !== undefined) body.text = text;
   return undefined;
@@ -338,19 +346,19 @@ export const utf8Rule = bodyRule('utf-8', (body, operation) => {
  * kit is strict and says so plainly (the parser's own message would show an invisible character).
  */
 export const byteOrderMarkRule = bodyRule('byte-order-mark', (body, operation) => {
-  const malformed = codecOf(operation)?.opening?.(body.text);
+  const malformed = codecOf(body, operation)?.opening?.(body.text);
   return malformed && new PlantStoreError('malformed_json', malformed.reason);
 });
 
 /** Nesting past the limit is refused before it is parsed. */
 export const nestingRule = bodyRule('nesting', (body, operation, settings) => {
-  const malformed = codecOf(operation)?.nesting?.(body.text, settings.maxDepth);
+  const malformed = codecOf(body, operation)?.nesting?.(body.text, settings.maxDepth);
   return malformed && new PlantStoreError('too_deep', malformed.reason);
 });
 
 /** Lossless JSON (RFC 8259): numbers keep every digit, so an int64 id stays exact (decision 8). */
 export const jsonRule = bodyRule('json', (body, operation) => {
-  const codec = codecOf(operation);
+  const codec = codecOf(body, operation);
   if (codec === undefined) return undefined;
   const value = codec.parse(body.text);
   if (value instanceof Malformed) return new PlantStoreError('malformed_json', value.reason, { cause: value.cause });
@@ -360,12 +368,21 @@ export const jsonRule = bodyRule('json', (body, operation) => {
 
 /** The operation's request schema, as the contract's validator reads it (JSON Schema 2020-12). */
 export const schemaRule = bodyRule('schema', (body, operation) => {
-  const validation = operation.requestBody?.validate(body.value);
+  // A variant of a type the kit cannot check (XML, bytes) has no validator: any body of it passes.
+  const validation = body.variant === undefined ? operation.requestBody?.validate(body.value) : body.variant.validate?.(body.value);
   return validation === undefined || validation.valid ? undefined : new PlantStoreError('invalid_body', formatIssues(validation.issues));
 });
 
-/** What the answer is given is a JSON object, whatever a schema would allow. */
-export const objectRule = bodyRule('object', (body) => (isJsonObject(body.value) ? undefined : new PlantStoreError('invalid_body', 'body: must be an object')));
+/**
+ * Where the request schema is of objects (`type: object`), what the answer is given is a JSON
+ * object, whatever the schema's other keywords would allow; a body of another media variant, or of
+ * a schema of arrays or scalars, is the answer's as it is.
+ */
+export const objectRule = bodyRule('object', (body, operation) => {
+  const requestBody = operation.requestBody;
+  if (requestBody?.objectsOnly !== true || (body.variant !== undefined && body.variant.schema !== requestBody.schema)) return undefined;
+  return isJsonObject(body.value) ? undefined : new PlantStoreError('invalid_body', 'body: must be an object');
+});
 
 /** The body rules, in order. */
 export const BODY_RULES: readonly BodyRule[] = [sizeRule, presenceRule, utf8Rule, byteOrderMarkRule, nestingRule, jsonRule, schemaRule, objectRule];

@@ -5,10 +5,11 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { default as addFormatsModule } from 'ajv-formats';
-import { INT64_MAX, INT64_MIN, isInt64Projection, parseJson, validationView, type JsonValue } from './json.js';
+import { compileContent, preferredVariant, type MediaVariant } from './content.js';
+import { INT64_MAX, INT64_MIN, isInt64Projection, validationView, type JsonValue } from './json.js';
 import { compileLinks, type LinkContract } from './links.js';
 import { SECURITY_SCHEMES, securitySchemeTypeFor, type CredentialLocation, type SecuritySchemeType } from './security/index.js';
-import { codecFor, mediaTypeEssence, type MediaTypeCodec } from './media-types/index.js';
+import type { MediaTypeCodec } from './media-types/index.js';
 import { compileParameters, parseParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
 import { compilePaths, templateParameters, type PathMatch } from './paths.js';
 import { formatFeatures } from './refusal.js';
@@ -22,6 +23,7 @@ export type { BodyValidator, Schema, Unsupported, Validation, ValidationIssue } 
 export * from './links.js';
 export * from './parameters.js';
 export type { PathMatch } from './paths.js';
+export { variantFor, type MediaVariant } from './content.js';
 
 export interface SecurityScheme {
   readonly name: string;
@@ -52,6 +54,8 @@ export interface ResponseContract {
   readonly links: readonly LinkContract[];
   /** The first example of its application/json content (`example`, else the first of `examples`), lossless. */
   readonly example: JsonValue | undefined;
+  /** Each media type of its content, in the contract's order (content.ts); the fields above are the preferred one's. */
+  readonly variants: readonly MediaVariant[];
 }
 
 export interface RequestBodyContract {
@@ -62,6 +66,10 @@ export interface RequestBodyContract {
   readonly schema: Schema;
   readonly validate: BodyValidator;
   readonly shape: ObjectShape;
+  /** Each media type of its content (the request's Content-Type picks one); the fields above are the preferred one's. */
+  readonly variants: readonly MediaVariant[];
+  /** Whether the preferred schema is of JSON objects only (`type: object`): any other value is refused (rules.ts, the object rule). */
+  readonly objectsOnly: boolean;
 }
 
 export interface OperationContract {
@@ -163,6 +171,8 @@ interface Sources {
   readonly locate: (object: Schema, fallback: string) => string;
   readonly shapeOf: (schema: Schema) => ObjectShape;
   readonly refuse: (feature: string, pointer: string) => void;
+  /** Told each media type no codec serves: it is served unchecked, and named among the contract's unchecked features. */
+  readonly unchecked: (mediaType: string, pointer: string) => void;
 }
 
 function createSources(document: Schema, refuse: Sources['refuse'], note: Sources['refuse']): Sources {
@@ -244,7 +254,10 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
     }
     return pointer;
   };
-  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse };
+  const unchecked = (mediaType: string, pointer: string): void => {
+    note(`the media type ${mediaType} (read and served unchecked)`, pointer);
+  };
+  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse, unchecked };
 }
 
 function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => ObjectShape {
@@ -268,21 +281,6 @@ function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => O
     shapes.set(schema, shape);
     return shape;
   };
-}
-
-/**
- * The content's media types the kit serves: each a codec's (media-types/), written as its essence
- * (lower case, no parameters); any other is refused. Gives the first served type whose values
- * are held to a schema, with its codec and its media type object.
- */
-function servedContent(content: Schema, at: string, sources: Sources): { type: string; codec: MediaTypeCodec; media: Schema } | undefined {
-  let served: { type: string; codec: MediaTypeCodec; media: Schema } | undefined;
-  for (const type of Object.keys(content)) {
-    const codec = mediaTypeEssence(type) === type ? codecFor(type) : undefined;
-    if (codec === undefined) sources.refuse(`the media type ${type}`, `${at}/content/${encodePointerSegment(type)}`);
-    else if (served === undefined && codec.validation === 'schema') served = { type, codec, media: asRecord(content[type]) };
-  }
-  return served;
 }
 
 /**
@@ -311,19 +309,13 @@ function compileSecurity(requirements: unknown, at: string, sources: Sources): {
   return security.some((alternative) => alternative.length === 0) ? { security: [], securedBy: [] } : { security, securedBy };
 }
 
-/** The first example of a JSON content (`example`, else the first of `examples`), exactly. */
-function exampleOf(json: Schema, sources: Sources): JsonValue | undefined {
-  const value = json.example ?? Object.values(asRecord(json.examples)).map((example) => sources.resolve(asRecord(example)).value)[0];
-  return value === undefined ? undefined : parseJson(JSON.stringify(value));
-}
-
 function compileResponse(status: string, raw: unknown, declaredAt: string, sources: Sources, links: (links: Schema, at: string) => LinkContract[]): ResponseContract {
   const at = sources.locate(asRecord(raw), declaredAt);
   const response = sources.resolve(asRecord(raw));
   const content = asRecord(response.content);
-  const served = servedContent(content, at, sources);
-  const json = served?.media ?? {};
-  const schema = json.schema === undefined ? undefined : asRecord(json.schema);
+  const variants = compileContent(content, at, sources);
+  // The variant its single-type fields describe: the JSON one (schema or not), else the first checked.
+  const served = variants.find((variant) => variant.codec.name === 'json') ?? variants.find((variant) => variant.checked);
   const headers = new Map<string, { required: boolean }>();
   for (const [name, header] of Object.entries(asRecord(response.headers))) headers.set(name.toLowerCase(), { required: sources.resolve(asRecord(header)).required === true });
   return {
@@ -331,11 +323,12 @@ function compileResponse(status: string, raw: unknown, declaredAt: string, sourc
     description: typeof response.description === 'string' ? response.description : '',
     mediaTypes: Object.keys(content),
     codec: served?.codec,
-    schema,
-    validateBody: schema && sources.validatorAt(sources.pointerOf(schema, `${at}/content/${encodePointerSegment(served?.type ?? '')}/schema`)),
+    schema: served?.schema,
+    validateBody: served?.validate,
     headers,
     links: links(asRecord(response.links), `${at}/links`),
-    example: exampleOf(json, sources),
+    example: served?.example,
+    variants,
   };
 }
 
@@ -344,21 +337,29 @@ function compileRequestBody(raw: unknown, declaredAt: string, sources: Sources):
   const body = sources.resolve(asRecord(raw));
   if (Object.keys(body).length === 0) return undefined;
   const content = asRecord(body.content);
-  const served = servedContent(content, at, sources);
-  if (served?.media.schema === undefined) return undefined;
-  const schema = asRecord(served.media.schema);
-  const schemaAt = `${at}/content/${encodePointerSegment(served.type)}/schema`;
-  const type = sources.resolve(schema).type;
-  // The kit's servers read a JSON object (pipeline.ts): any other body would be refused, so the contract is.
-  if (type !== undefined && type !== 'object') sources.refuse(`a request body of type ${JSON.stringify(type)} (the kit reads JSON objects)`, schemaAt);
+  const variants = compileContent(content, at, sources);
+  const served = preferredVariant(variants);
+  if (served === undefined) return undefined;
+  // A media type whose values cannot be checked: any body of it is let through.
+  const schema = served.schema ?? {};
   return {
     required: body.required === true,
     mediaTypes: Object.keys(content),
     codec: served.codec,
     schema,
-    validate: sources.validatorAt(sources.pointerOf(schema, schemaAt)),
-    shape: sources.shapeOf(schema),
+    validate: served.validate ?? (() => ANY_BODY),
+    // The properties of a JSON body (the reference's store keeps those); a form's or another type's are not read yet.
+    shape: sources.shapeOf(served.codec.name === 'json' ? schema : {}),
+    variants,
+    objectsOnly: served.codec.name === 'json' && ofObjects(schema, sources.resolve, 0),
   };
+}
+
+/** Whether a schema admits JSON objects only: `type: object`, or a part of its `allOf` that is. */
+function ofObjects(schema: Schema, resolve: (schema: Schema) => Schema, depth: number): boolean {
+  const resolved = resolve(schema);
+  if (resolved.type === 'object' || (Array.isArray(resolved.type) && resolved.type.length === 1 && resolved.type[0] === 'object')) return true;
+  return depth < 32 && Array.isArray(resolved.allOf) && resolved.allOf.some((part) => ofObjects(asRecord(part), resolve, depth + 1));
 }
 
 /** Where each operation of the document is: its pointer, method, path and raw object. */
@@ -498,6 +499,7 @@ function runValidator(validate: ValidateFunction, value: JsonValue): Validation 
 }
 
 const VALID: Validation = Object.freeze({ valid: true, issues: Object.freeze([]) });
+const ANY_BODY = VALID;
 
 function fieldOf(instancePath: string, child?: string): string {
   // A property of the body itself, the usual case: no pointer to take apart.

@@ -5,8 +5,8 @@
  * is answered from the contract's examples, as the mock would (an operation without one is
  * refused when the reference starts: never served half). docs/reference-server.md has the conventions.
  */
-import { integerText, isLosslessNumber, LosslessNumber, quoteJson, resourcePatterns, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type ResourceRole, type Schema } from '../openapi/portable.js';
-import { JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
+import { integerText, isJsonObject, isLosslessNumber, LosslessNumber, negotiate, quoteJson, resourcePatterns, stringifyJson, type Contract, type JsonObject, type JsonValue, type MediaVariant, type OperationContract, type ParsedParameters, type ResourcePattern, type ResourceRole, type Schema } from '../openapi/portable.js';
+import { chooseVariant, JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
 import type { PlantStore } from './store.js';
 
 /** An admitted request: its operation's answer, its parameters and the store of its session. */
@@ -14,9 +14,11 @@ export interface StoreAdmitted extends Admitted {
   readonly answer: OperationAnswer;
   readonly parameters: ParsedParameters;
   readonly store: PlantStore;
+  /** The request's Accept, where the operation's answers are negotiated (src/http/negotiation.ts). */
+  readonly accept?: string | undefined;
 }
 
-export type OperationAnswer = (admitted: StoreAdmitted, body: JsonObject | undefined) => AppResponse | PlantStoreError;
+export type OperationAnswer = (admitted: StoreAdmitted, body: JsonValue | undefined) => AppResponse | PlantStoreError;
 
 /** How the reference answers its contract: each operation's answer, and which come from examples. */
 export interface ReferencePlan {
@@ -81,6 +83,8 @@ function createAnswer(contract: Contract, pattern: ResourcePattern, operation: O
   return ({ store }, body) => {
     // An optional body left out: nothing to create, and nothing to key it by.
     if (body === undefined) return new PlantStoreError('invalid_body', `body: is required to create an item (it holds the key ${pattern.keyProperty})`);
+    // The store keeps objects: a schema that allows other values does not make them items.
+    if (!isJsonObject(body)) return notAnObject();
     const { item, text, key } = storedForm(members, body, pattern.keyProperty);
     if (key === undefined) throw new Error(`the contract validated a body without an integer ${pattern.keyProperty}`);
     store.put(key, item);
@@ -96,6 +100,10 @@ function keyOf(pattern: ResourcePattern, parameters: ParsedParameters): string {
   throw new Error(`the item path ${pattern.item ?? ''} gave no ${pattern.keyParameter ?? ''}`);
 }
 
+function notAnObject(): PlantStoreError {
+  return new PlantStoreError('invalid_body', 'body: must be an object');
+}
+
 function noSuchItem(pattern: ResourcePattern, key: string): PlantStoreError {
   return new PlantStoreError('no_such_item', `path parameter ${pattern.keyParameter ?? ''}: nothing is stored under ${key}`);
 }
@@ -106,6 +114,7 @@ function itemAnswer(contract: Contract, pattern: ResourcePattern, role: 'read' |
   return ({ store, parameters }, body) => {
     const key = keyOf(pattern, parameters);
     if (role === 'replace') {
+      if (body !== undefined && !isJsonObject(body)) return notAnObject();
       // The path names the item: its key is the path's, whatever the body says (RFC 9110, section 9.3.4).
       const { item } = storedForm(members, body ?? {});
       const stored = store.put(key, { ...item, [pattern.keyProperty]: new LosslessNumber(key) });
@@ -147,17 +156,41 @@ function listAnswer(contract: Contract, operation: OperationContract, itemSchema
   };
 }
 
-/** An operation's first success with an example (or with no content), answered as it is; undefined when it has none. */
+/**
+ * An operation's first success with an example (or with no content), answered as it is; undefined
+ * when it has none. Where the success offers several media types with examples, the request's
+ * Accept picks one (RFC 9110, section 12.5.1; the pipeline has refused a request none fits).
+ */
 function exampleAnswer(operation: OperationContract): OperationAnswer | undefined {
   for (const status of operation.declaredStatuses.filter((s) => s >= 200 && s < 300)) {
     const response = operation.response(status);
-    if (response?.validateBody === undefined) return () => success(status, false, '');
-    if (response.example !== undefined) {
-      const text = stringifyJson(response.example);
+    const exemplified = (response?.variants ?? []).filter((variant) => variant.example !== undefined);
+    const [only] = exemplified;
+    if (only !== undefined && exemplified.length === 1 && only.essence === 'application/json') {
+      const text = stringifyJson(only.example ?? null);
       return () => success(status, true, text);
     }
+    if (only !== undefined) return negotiatedExample(status, exemplified);
+    if (response?.validateBody === undefined) return () => success(status, false, '');
   }
   return undefined;
+}
+
+/** The examples of a success's media types, the one the client accepts answered with its type. */
+function negotiatedExample(status: number, variants: readonly MediaVariant[]): OperationAnswer {
+  return ({ accept }) => {
+    const chosen = chooseVariant(variants, accept);
+    if (chosen === undefined) {
+      const offered = variants.map((variant) => variant.mediaType).join(', ');
+      return new PlantStoreError('not_acceptable', `accept: ${accept ?? ''} matches none of the media types this operation has examples of (${offered})`);
+    }
+    const example = chosen.variant.example ?? null;
+    // An example of a range (`*` + `/*`) that is JSON goes out as JSON where the client takes it.
+    const mediaType = chosen.variant.essence.includes('*') && typeof example !== 'string' && negotiate(accept, ['application/json']) !== undefined ? 'application/json' : chosen.mediaType;
+    const text = typeof example === 'string' && chosen.variant.codec.name !== 'json' ? example : stringifyJson(example);
+    // Text is written as UTF-8 (the socket layer's encoding), and says so (RFC 9110, section 8.3.2).
+    return { status, headers: { 'content-type': mediaType.startsWith('text/') ? `${mediaType}; charset=utf-8` : mediaType }, body: text };
+  };
 }
 
 function statefulAnswer(contract: Contract, pattern: ResourcePattern, role: ResourceRole, operation: OperationContract): OperationAnswer | undefined {

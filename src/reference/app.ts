@@ -5,7 +5,7 @@
  * `app.request()`; `listen(app)` (src/http) serves it.
  */
 import { NO_PARAMETERS, SESSION_HEADER, type Contract, type OperationContract } from '../openapi/portable.js';
-import { acceptTokens, ADMIN_PREFIX, createPipeline, errorResponse, headerValue, journalSeams, PlantStoreError, type AdminRoutes, type AppResponse, type Pipeline, type RequestHead, type ServerSettings } from '../http/portable.js';
+import { acceptTokens, ADMIN_PREFIX, createPipeline, errorResponse, headerValue, journalSeams, negotiatedOperations, PlantStoreError, type AdminRoutes, type AppResponse, type Pipeline, type RequestHead, type ServerSettings } from '../http/portable.js';
 import { planReference, type ReferencePlan, type StoreAdmitted } from './answers.js';
 import { DEFAULT_MAX_ENTRIES, Sessions, type PlantStore } from './store.js';
 
@@ -44,6 +44,7 @@ export function createStoreApp(contract: Contract, options: AppOptions): App {
   const prepared = new Map<OperationContract, StoreAdmitted>();
   for (const [operation, answer] of plan.answers) prepared.set(operation, { operation, answer, parameters: NO_PARAMETERS, store: sessions.default });
 
+  const negotiated = negotiatedOperations(contract);
   const seams = journalSeams(options.journal, options.admin, 'start the reference with --journal (startReference({ journal: true }))');
   const pipeline = createPipeline({
     contract,
@@ -59,7 +60,9 @@ export function createStoreApp(contract: Contract, options: AppOptions): App {
         const base = prepared.get(operation);
         if (base === undefined) throw new Error(`no answer planned for ${operation.method} ${operation.path}`);
         const session = headerValue(request.headers, SESSION_HEADER);
-        return session === undefined && parameters === NO_PARAMETERS ? base : { ...base, parameters, store: sessions.store(session) };
+        // Accept is read only where it picks the answer's media type (none of the bundled contract's).
+        const accept = negotiated.size > 0 && negotiated.has(operation) ? headerValue(request.headers, 'accept') : undefined;
+        return session === undefined && parameters === NO_PARAMETERS && accept === undefined ? base : { ...base, parameters, store: sessions.store(session), accept };
       },
       respond: (admitted, body) => admitted.answer(admitted, body),
     },

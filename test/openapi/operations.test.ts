@@ -106,8 +106,6 @@ describe('a contract the kit cannot serve exactly is refused at load, every feat
     [{ paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', style: 'deepObject', schema: { type: 'object' } }], responses: ok } } } }, 'the deepObject style of query parameter q at /paths/~1a/get/parameters/0/style'],
     [{ paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'object' } }], responses: ok } } } }, 'query parameter q of type "object" (the kit reads integer, number, boolean, string and arrays of them) at /paths/~1a/get/parameters/0/schema'],
     [{ paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', content: { 'application/json': {} } }], responses: ok } } } }, 'query parameter q described by content rather than schema at /paths/~1a/get/parameters/0'],
-    [{ paths: { '/a': { post: { requestBody: { content: { 'text/plain': { schema: { type: 'string' } } } }, responses: ok } } } }, 'the media type text/plain at /paths/~1a/post/requestBody/content/text~1plain'],
-    [{ paths: { '/a': { get: { responses: { '200': { description: 'x', content: { 'application/xml': {} } } } } } } }, 'the media type application/xml at /paths/~1a/get/responses/200/content/application~1xml'],
     [{ paths: { '/a': { get: { security: [{ key: [] }], responses: ok } } }, components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } } }, 'the security scheme key (apiKey; the kit serves http bearer only) at /components/securitySchemes/key'],
     [{ paths: { '/a': { get: { security: [{ nowhere: [] }], responses: ok } } } }, 'the undeclared security scheme nowhere at /paths/~1a/get/security/0'],
     [{ paths: { '/a/{x}.json': { get: { parameters: [{ name: 'x', in: 'path', required: true, schema: { type: 'string' } }], responses: ok } } } }, 'the path segment {x}.json, which mixes text and a parameter at /paths/~1a~1{x}.json'],
@@ -124,13 +122,13 @@ describe('a contract the kit cannot serve exactly is refused at load, every feat
 
   it('names every feature at once, with the file: each feature once, with its count of places and the first three', () => {
     const cookies = Array.from({ length: 5 }, (_, index) => ({ name: `c${index}`, in: 'cookie' }));
-    const refusing = { openapi: '3.1.0', paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', content: {} }, ...cookies], responses: { '200': { description: 'x', content: { 'application/xml': {} } } } } }, '/b': { get: { responses: { '200': { description: 'x', content: { 'application/xml': {} } } } } } } };
+    const refusing = { openapi: '3.1.0', paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', content: {} }, ...cookies], security: [{ nowhere: [] }], responses: { '200': { description: 'x' } } } }, '/b': { get: { security: [{ nowhere: [] }], responses: { '200': { description: 'x' } } } } } };
     expect(() => compileContract(refusing, 'c.yaml')).toThrow(
       [
         'the contract c.yaml uses what the kit cannot serve exactly (docs/contracts.md):',
         '  - query parameter q described by content rather than schema at /paths/~1a/get/parameters/0',
         ...cookies.map((_, index) => `  - the cookie parameter c${index} at /paths/~1a/get/parameters/${index + 1}`),
-        '  - the media type application/xml at 2 places: /paths/~1a/get/responses/200/content/application~1xml, /paths/~1b/get/responses/200/content/application~1xml',
+        '  - the undeclared security scheme nowhere at 2 places: /paths/~1a/get/security/0, /paths/~1b/get/security/0',
       ].join('\n'),
     );
   });

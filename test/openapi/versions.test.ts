@@ -271,14 +271,14 @@ describe("no library's chatter", () => {
 
 describe('a refusal', () => {
   it('lists each feature once, with its count of places and the first three pointers', () => {
-    const paths = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`/p${index}`, { get: { responses: { '200': { description: 'x', content: { 'application/xml': {} } } } } }]));
+    const paths = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`/p${index}`, { get: { security: [{ nowhere: [] }], responses: { '200': { description: 'x' } } } }]));
     let message = '';
     try {
       compileContract({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths }, 'many.yaml');
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toBe('the contract many.yaml uses what the kit cannot serve exactly (docs/contracts.md):\n  - the media type application/xml at 40 places: /paths/~1p0/get/responses/200/content/application~1xml, /paths/~1p1/get/responses/200/content/application~1xml, /paths/~1p2/get/responses/200/content/application~1xml and 37 more');
+    expect(message).toBe('the contract many.yaml uses what the kit cannot serve exactly (docs/contracts.md):\n  - the undeclared security scheme nowhere at 40 places: /paths/~1p0/get/security/0, /paths/~1p1/get/security/0, /paths/~1p2/get/security/0 and 37 more');
   });
 
   it('names a schema ajv cannot compile with where it is, instead of throwing from inside ajv', () => {

@@ -5,14 +5,19 @@
  */
 import type { MediaTypeCodec } from './codec.js';
 import { mediaTypeEssence, structuredSuffix } from './essence.js';
+import { octetStreamCodec } from './bytes.js';
 import { jsonCodec } from './json.js';
+import { textCodec } from './text.js';
 
 export * from './codec.js';
 export * from './essence.js';
 export { jsonCodec } from './json.js';
+export { textCodec } from './text.js';
+export { octetStreamCodec, uncheckedCodec } from './bytes.js';
+export * from './negotiation.js';
 
 /** Every codec of the kit. Adding a media type: its file here, and its line in this list. */
-export const CODECS: readonly MediaTypeCodec[] = [jsonCodec];
+export const CODECS: readonly MediaTypeCodec[] = [jsonCodec, textCodec, octetStreamCodec];
 
 /** The codec for a media type (a Content-Type, parameters and case as they come), among `codecs`; undefined when none serves it. */
 export function codecFor(mediaType: string | undefined, codecs: readonly MediaTypeCodec[] = CODECS): MediaTypeCodec | undefined {

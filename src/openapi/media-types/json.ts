@@ -15,8 +15,8 @@ const ENCODER = new TextEncoder();
 export const jsonCodec: MediaTypeCodec = {
   name: 'json',
   essences: ['application/json'],
-  // `+json` types (RFC 6838, section 4.2.8) are served from the contracts issue on: then `suffix: 'json'`.
-  suffix: undefined,
+  // Every `+json` type (RFC 6838, section 4.2.8: problem+json, merge-patch+json, vnd.api+json) is JSON text.
+  suffix: 'json',
   validation: 'schema',
   /** A JSON text is UTF-8 (RFC 8259, section 8.1), decoded strictly: no replacement characters. */
   text: (bytes) => {
