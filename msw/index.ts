@@ -13,6 +13,7 @@
 import { http, type HttpHandler } from 'msw';
 import { compileContract, type Contract, type Schema } from '../src/openapi/contract.js';
 import type { AppRequest, AppResponse } from '../src/http/exchange.js';
+import type { GivenCredentials } from '../src/http/credentials.js';
 import { createJournal, journalSeams, type Journal, type JournalEntry, type JournalOptions } from '../src/http/journal.js';
 import { createPipeline, type Admitted, type Pipeline } from '../src/http/pipeline.js';
 import { acceptAnyToken, acceptTokens } from '../src/http/rules.js';
@@ -40,6 +41,8 @@ export interface PlantStoreHandlersOptions {
    * well-formed bearer token is accepted (the mock's freedom); a missing one is still a 401.
    */
   readonly tokens?: readonly string[];
+  /** Credentials accepted per security scheme, by its name (`{ api_key: 'k1', oauth: 'tok:read' }`); a scheme without takes `tokens` (docs/contracts.md). */
+  readonly credentials?: GivenCredentials;
   readonly maxBodyBytes?: number;
   readonly maxDepth?: number;
   /** Most plants the reference store holds (the oldest is forgotten beyond it). */
@@ -76,6 +79,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): PlantSto
     // The admin path is a server's: here the journal is read in process.
     admin: false,
     onDefect: options.onDefect ?? reportDefect,
+    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
   };
@@ -90,6 +94,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): PlantSto
     pipeline = createPipeline({
       contract,
       accept: options.tokens === undefined || options.tokens.length === 0 ? acceptAnyToken : acceptTokens(options.tokens),
+      credentials: options.credentials,
       maxBodyBytes: settings.maxBodyBytes,
       maxDepth: settings.maxDepth,
       onDefect: settings.onDefect,
