@@ -8,7 +8,7 @@ import { requestLog, type RequestLog } from '../../src/http/index.js';
 import { defaultContractFile, type Contract } from '../../src/openapi/index.js';
 import { planReference } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
-import { describeContract } from '../options.js';
+import { credentialsFor, describeContract } from '../options.js';
 import { HELD, UsageError, type Outcome } from '../outcome.js';
 import type { ServeOptions } from '../serve.js';
 
@@ -49,6 +49,7 @@ export async function startReferenceServer(options: ServeOptions, label = ''): P
       journalSize: options.journalSize,
       admin: options.admin,
       contract: options.contract,
+      credentials: credentialsFor(options.auth, options.contract),
       ...(log ? { log: log.line } : {}),
     });
     return { server: logged(server, log), generated: options.token.length === 0 };

@@ -26,7 +26,7 @@ export function acceptCredentials(given: readonly GivenCredential[]): Credential
 }
 
 /** The schemes a contract declares that the kit serves, by name. */
-function servedSchemes(contract: Contract): Map<string, SecuritySchemeType> {
+export function servedSchemes(contract: Contract): Map<string, SecuritySchemeType> {
   const served = new Map<string, SecuritySchemeType>();
   for (const [name, raw] of Object.entries(asRecord(asRecord(contract.document.components).securitySchemes))) {
     const type = securitySchemeTypeFor(contract.resolve(asRecord(raw)));
