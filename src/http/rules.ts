@@ -264,8 +264,8 @@ export const credentialsRule = headRule('credentials', (request, operation, sett
       const judgement = scheme.type.judge(credentialAt(request, scheme.credential), policyOf(scheme, settings), scheme);
       if (judgement.outcome === 'accepted') continue;
       held = false;
-      // The message speaks of the credential the client did send, if any: its scheme is the one it chose.
-      if (first === undefined || (first.outcome === 'absent' && judgement.outcome !== 'absent')) first = judgement;
+      // The message speaks of a credential the client did send and that is refused, if any: its scheme is the one it chose.
+      if (first === undefined || RANK[judgement.outcome] < RANK[first.outcome]) first = judgement;
       const challenge = scheme.type.challenge(judgement, scheme);
       if (!challenges.includes(challenge)) challenges.push(challenge);
       if (judgement.outcome === 'insufficient_scope') scoped ??= { refusal: judgement, challenge };
@@ -275,8 +275,11 @@ export const credentialsRule = headRule('credentials', (request, operation, sett
     if (!otherwise) forbidden ??= scoped;
   }
   if (forbidden !== undefined) return refusalOf(forbidden.refusal, [forbidden.challenge]);
-  return first && refusalOf(first, challenges);
+  return first && refusalOf(first, challenges, 'unauthorized');
 });
+
+/** Which refusal a 401's message names: a credential sent and refused, else one missing, else a scope lacking. */
+const RANK: Readonly<Record<CredentialRefusal['outcome'], number>> = { malformed: 0, rejected: 0, absent: 1, insufficient_scope: 2 };
 
 /** The policy a scheme's credentials are judged by: the user's for it, else the server's tokens. */
 function policyOf(scheme: SchemeInUse, settings: RuleSettings): CredentialPolicy {
@@ -284,8 +287,8 @@ function policyOf(scheme: SchemeInUse, settings: RuleSettings): CredentialPolicy
 }
 
 /** The 401 (or, for scopes, 403) Error of a refusal, with its challenges in one WWW-Authenticate field. */
-function refusalOf(refusal: CredentialRefusal, challenges: readonly string[]): PlantStoreError {
-  return new PlantStoreError(refusal.outcome === 'insufficient_scope' ? 'insufficient_scope' : 'unauthorized', refusal.reason, { headers: { 'www-authenticate': challenges.join(', ') } });
+function refusalOf(refusal: CredentialRefusal, challenges: readonly string[], code: 'unauthorized' | 'insufficient_scope' = refusal.outcome === 'insufficient_scope' ? 'insufficient_scope' : 'unauthorized'): PlantStoreError {
+  return new PlantStoreError(code, refusal.reason, { headers: { 'www-authenticate': challenges.join(', ') } });
 }
 
 /**

@@ -88,6 +88,7 @@ const schemesContract = compileContract({
     '/either': { get: { security: [{ basicAuth: [] }, { key: [] }], responses: { '200': { description: 'ok' } } } },
     '/optional': { get: { security: [{ key: [] }, {}], responses: { '200': { description: 'ok' } } } },
     '/write': { get: { security: [{ oauth: ['write'] }], responses: { '200': { description: 'ok' } } } },
+    '/write-and-key': { get: { security: [{ oauth: ['write'], key: [] }], responses: { '200': { description: 'ok' } } } },
     '/write-or-key': { get: { security: [{ oauth: ['write'] }, { key: [] }], responses: { '200': { description: 'ok' } } } },
   },
 });
@@ -137,7 +138,19 @@ describe('the credentials rule with the credentials given per scheme name', () =
       challenge: 'Bearer realm="plant-store", error="insufficient_scope", scope="write"',
     });
     expect(judgedWith(given, '/write-or-key', { authorization: 'Bearer reader', 'x-api-key': 'k-1' })).toBe('accepted');
-    expect(judgedWith(given, '/write-or-key', { authorization: 'Bearer reader' })).toMatchObject({ status: 403 });
+    // The key alternative fails for a key never sent, the token's for a scope: the 403, with the scope's challenge alone.
+    expect(judgedWith(given, '/write-or-key', { authorization: 'Bearer reader' })).toEqual({
+      status: 403,
+      message: 'authorization: the token lacks the scope write',
+      challenge: 'Bearer realm="plant-store", error="insufficient_scope", scope="write"',
+    });
+    expect(judgedWith(given, '/write-or-key', { authorization: 'Bearer reader', 'x-api-key': 'wrong' })).toMatchObject({ status: 403 });
+    // An alternative of a token and a key, the key missing: a 401 naming the key, whatever the token's scopes.
+    expect(judgedWith(given, '/write-and-key', { authorization: 'Bearer reader' })).toEqual({
+      status: 401,
+      message: 'header x-api-key: missing api key',
+      challenge: 'Bearer realm="plant-store", error="insufficient_scope", scope="write", ApiKey realm="plant-store", in="header", name="x-api-key"',
+    });
     expect(judgedWith(given, '/write', { authorization: 'Bearer nobody' })).toMatchObject({ status: 401, challenge: 'Bearer realm="plant-store", error="invalid_token"' });
   });
 
