@@ -275,10 +275,10 @@ export const credentialsRule = headRule('credentials', (request, operation, sett
     if (!otherwise) forbidden ??= scoped;
   }
   if (forbidden !== undefined) return refusalOf(forbidden.refusal, [forbidden.challenge]);
-  return first && refusalOf(first, challenges, 'unauthorized');
+  return first && refusalOf(first, challenges);
 });
 
-/** Which refusal a 401's message names: a credential sent and refused, else one missing, else a scope lacking. */
+/** Which refusal a 401's message names: a credential sent and refused, else one missing, else a scope lacking (never, for a 401: an alternative whose only refusals are scopes answers the 403). */
 const RANK: Readonly<Record<CredentialRefusal['outcome'], number>> = { malformed: 0, rejected: 0, absent: 1, insufficient_scope: 2 };
 
 /** The policy a scheme's credentials are judged by: the user's for it, else the server's tokens. */
@@ -287,8 +287,8 @@ function policyOf(scheme: SchemeInUse, settings: RuleSettings): CredentialPolicy
 }
 
 /** The 401 (or, for scopes, 403) Error of a refusal, with its challenges in one WWW-Authenticate field. */
-function refusalOf(refusal: CredentialRefusal, challenges: readonly string[], code: 'unauthorized' | 'insufficient_scope' = refusal.outcome === 'insufficient_scope' ? 'insufficient_scope' : 'unauthorized'): PlantStoreError {
-  return new PlantStoreError(code, refusal.reason, { headers: { 'www-authenticate': challenges.join(', ') } });
+function refusalOf(refusal: CredentialRefusal, challenges: readonly string[]): PlantStoreError {
+  return new PlantStoreError(refusal.outcome === 'insufficient_scope' ? 'insufficient_scope' : 'unauthorized', refusal.reason, { headers: { 'www-authenticate': challenges.join(', ') } });
 }
 
 /**
