@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createMock } from '../mock/index.js';
 import { describeExchange, listenProxy, type ProxiedExchange, type ProxySummary } from '../proxy/index.js';
-import { createJournal, isWellFormedToken, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type JournalVerdict, type ProxyVerdict, type RunningServer, type Verdict } from '../src/http/index.js';
+import { createJournal, isWellFormedToken, schemePolicies, acceptAnyToken, type GivenCredentials, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type JournalVerdict, type ProxyVerdict, type RunningServer, type Verdict } from '../src/http/index.js';
 import { createApp } from '../src/reference/index.js';
 import { openContract, type Contract } from '../src/openapi/index.js';
 
@@ -39,6 +39,12 @@ async function contractOf(given: Contract | string | undefined): Promise<Contrac
 export interface StartReferenceOptions extends ListenSettings {
   /** The bearer tokens accepted (RFC 6750 b64token). None given: one is generated, see `token`. */
   readonly tokens?: readonly string[];
+  /**
+   * Credentials accepted per security scheme of the contract, by its name: a bearer token, `user:password`
+   * (HTTP basic), the key (apiKey), `token` or `token:scope1,scope2` (OAuth 2, OpenID Connect). A scheme
+   * without any accepts `tokens` (HTTP basic: as the password of any user); see docs/contracts.md.
+   */
+  readonly credentials?: GivenCredentials;
   /** The largest request body accepted (default 1 MiB); larger bodies get a 400 Error. */
   readonly maxBodyBytes?: number;
   /** The deepest nesting of arrays and objects accepted (default 64). */
@@ -54,6 +60,8 @@ export interface StartReferenceOptions extends ListenSettings {
 export interface StartMockOptions extends ListenSettings {
   /** The token handed back in `token`. The mock accepts any well-formed bearer token; default: a generated one. */
   readonly token?: string;
+  /** Credentials accepted per security scheme, by its name (as startReference's); a scheme without any accepts any well-formed credential. */
+  readonly credentials?: GivenCredentials;
   /** Answer generated data (json-schema-faker) instead of the examples in openapi.yaml. */
   readonly dynamic?: boolean;
   /** Seed of the generated data: the same seed gives the same data, run after run. */
@@ -125,6 +133,15 @@ function checkToken(token: string, option: string): string {
   return token;
 }
 
+/** Credentials for a scheme the contract does not declare, or that its type refuses, are a TypeError naming the scheme. */
+function checkCredentials(contract: Contract, credentials: GivenCredentials | undefined): void {
+  try {
+    schemePolicies(contract, acceptAnyToken, credentials);
+  } catch (error) {
+    throw new TypeError(`credentials: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** A server that keeps a request journal: what it was sent, with each verdict and answer. */
 export interface JournaledServer extends StartedServer {
   /** The requests it answered, oldest first (the last `journalSize`); see `findRequests` to assert on them. */
@@ -163,7 +180,9 @@ export async function startReference(options: StartReferenceOptions = {}): Promi
   // With no token configured the server is still closed: one is generated and handed back.
   const tokens = given.length > 0 ? given : [generateToken()];
   const journal = keep ? journalFor(journalSize) : undefined;
-  const running = await listen(createApp({ tokens, ...limits, journal, admin, contract: await contractOf(contract) }), { port, host, ...(log ? { log } : {}) });
+  const served = await contractOf(contract);
+  checkCredentials(served, limits.credentials);
+  const running = await listen(createApp({ tokens, ...limits, journal, admin, contract: served }), { port, host, ...(log ? { log } : {}) });
   const server = started(running, tokens[0] as string);
   return journal ? journaled(server, journal) : server;
 }
@@ -175,7 +194,9 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
   const { port = 0, host = '127.0.0.1', log, token = generateToken(), journal: keep = true, journalSize, admin, contract, ...behaviour } = options;
   checkToken(token, 'token');
   const journal = keep ? journalFor(journalSize) : undefined;
-  const mock = await createMock({ ...behaviour, journal, admin, contract: await contractOf(contract) });
+  const served = await contractOf(contract);
+  checkCredentials(served, behaviour.credentials);
+  const mock = await createMock({ ...behaviour, journal, admin, contract: served });
   // Answers held back by `delayMs` are not worth waiting for: a second after close() they are cut.
   const running = await listen(mock, { port, host, shutdownGraceMs: 1_000, ...(log ? { log } : {}) });
   const server = started(running, token);

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import { MAX_DELAY_MS } from '../mock/index.js';
 import type { Contract } from '../src/openapi/index.js';
 import { specifyCommand, type OptionValues } from './command.js';
-import { admin, contract, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
+import { admin, auth, contract, flag, type AuthOption, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
 
 /** What the mock answers: examples or generated data, and how slowly. `start` takes these options too. */
 export const MOCK_BEHAVIOUR_OPTIONS = {
@@ -24,6 +24,7 @@ export interface MockCliOptions extends MockBehaviour {
   readonly quiet: boolean;
   readonly journalSize: number;
   readonly admin: boolean;
+  readonly auth: AuthOption;
 }
 
 /** The mock accepts any well-formed bearer token; this one is printed in examples. */
@@ -32,7 +33,7 @@ export const MOCK_EXAMPLE_TOKEN = 'any-token';
 export const mock = specifyCommand({
   name: 'mock',
   description: 'run the Prism mock of the contract (the bundled openapi.yaml, or --contract); any well-formed bearer token is accepted',
-  options: { contract, port: withDefault(port, 4010), host, ...MOCK_BEHAVIOUR_OPTIONS, journalSize, admin, quiet },
+  options: { contract, port: withDefault(port, 4010), host, auth, ...MOCK_BEHAVIOUR_OPTIONS, journalSize, admin, quiet },
   help: `
 Per request, the header Prefer chooses the answer (Prism's Prefer):
   Prefer: code=401                       the declared 401 Error
@@ -43,6 +44,8 @@ and how it goes out (the mock's own, outside the contract: only when asked):
   Prefer: fault=reset                    the connection is reset (also timeout, garbage, truncated)
   (a delay over 600000 ms or a fault it does not know is ignored, as RFC 7240 asks)
 Invalid requests get the same 4xx Error as from the reference implementation. CORS is on for browsers.
+A security scheme given --auth <scheme>=<value> (or PLANT_STORE_AUTH_<SCHEME>) accepts exactly those credentials;
+any other accepts any well-formed credential of its type.
 The last requests, each with its verdict and answer, are kept: GET /__plant-store/requests (JSON;
 DELETE clears it) and a live page at /__plant-store/. Credentials are masked in it.
 One log line per request goes to standard output. SIGINT or SIGTERM stop it.`,

@@ -15,7 +15,7 @@
  * values). A value that breaks its rule is bad usage (exit 2); commander's message names the option.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_JOURNAL_SIZE, isWellFormedToken, MAX_JOURNAL_SIZE } from '../src/http/index.js';
+import { acceptAnyToken, authVariable, DEFAULT_JOURNAL_SIZE, isWellFormedToken, MAX_JOURNAL_SIZE, schemePolicies, servedSchemes, splitAuth } from '../src/http/index.js';
 import { loadContract, openContract, type Contract } from '../src/openapi/index.js';
 import { UsageError } from './outcome.js';
 
@@ -183,6 +183,46 @@ export const acceptedTokens: CliOption<string[], true> = {
   present: true,
   complete: (tokens) => [...(tokens ?? []), ...tokensFromEnv()],
 };
+
+/** Credentials by scheme name, as --auth gathers them. */
+export type AuthOption = Record<string, string[]>;
+
+/**
+ * The credentials a server accepts per security scheme of the contract (serve, mock, start): every
+ * `--auth <scheme>=<value>`; PLANT_STORE_AUTH_<SCHEME> is added with the contract ({@link credentialsFor}).
+ */
+export const auth: CliOption<AuthOption, true> = {
+  ...option<AuthOption>(
+    '--auth <scheme=value>',
+    "a credential accepted for the contract's security scheme <scheme> (repeatable): a bearer token, user:password (http basic), the key (apiKey), token or token:scope1,scope2 (oauth2, openIdConnect); also PLANT_STORE_AUTH_<SCHEME>. A scheme without one accepts --token",
+    (text, previous) => {
+      const split = splitAuth(text);
+      if (split === undefined) throw new InvalidArgumentError('expected <scheme>=<value>: the name of a security scheme of the contract, = and its credential');
+      return { ...previous, [split.scheme]: [...(previous?.[split.scheme] ?? []), split.value] };
+    },
+  ),
+  present: true,
+  complete: (value) => value ?? {},
+};
+
+/**
+ * The credentials of --auth, then PLANT_STORE_AUTH_<SCHEME> (one credential, the scheme's name in
+ * capitals, other characters `_`) for each scheme of the contract, checked against it: a scheme it
+ * does not declare or a value its type refuses is bad usage naming the scheme.
+ */
+export function credentialsFor(given: AuthOption, served: Contract, env: NodeJS.ProcessEnv = process.env): AuthOption {
+  const all: AuthOption = { ...given };
+  for (const name of servedSchemes(served).keys()) {
+    const value = env[authVariable(name)];
+    if (value !== undefined && value !== '') all[name] = [...(all[name] ?? []), value];
+  }
+  try {
+    schemePolicies(served, acceptAnyToken, all);
+  } catch (error) {
+    throw new UsageError(`--auth: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return all;
+}
 
 /** The token a client sends (conform, verify); the tokens a server accepts are {@link acceptedTokens}. */
 export const token: CliOption<string, false> = {

@@ -2,7 +2,7 @@
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH } from '../src/http/index.js';
 import { DEFAULT_MAX_ENTRIES } from '../src/reference/index.js';
 import { specifyCommand, type OptionValues } from './command.js';
-import { acceptedTokens, admin, contract, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
+import { acceptedTokens, admin, auth, contract, flag, host, integer, journalSize, option, port, quiet, withDefault } from './options.js';
 
 /** serve's options; `start` takes them too. */
 export const REFERENCE_OPTIONS = {
@@ -10,6 +10,7 @@ export const REFERENCE_OPTIONS = {
   port: withDefault(port, 3000),
   host,
   token: acceptedTokens,
+  auth,
   maxBodyBytes: withDefault(option('--max-body-bytes <n>', 'largest request body accepted', integer(1, 2 ** 30)), DEFAULT_MAX_BODY_BYTES),
   maxDepth: withDefault(option('--max-depth <n>', 'deepest nesting of arrays and objects accepted', integer(1, 10_000)), DEFAULT_MAX_DEPTH),
   maxEntries: withDefault(option('--max-entries <n>', 'plants kept in memory; the oldest is forgotten beyond this', integer(1, 100_000_000)), DEFAULT_MAX_ENTRIES),
@@ -28,6 +29,8 @@ export const serve = specifyCommand({
   options: REFERENCE_OPTIONS,
   help: `
 With no --token and no PLANT_STORE_TOKENS, a random token is generated and printed: the server is never open to everyone.
+A contract's security scheme given no --auth (nor PLANT_STORE_AUTH_<SCHEME>) accepts the tokens: as the bearer
+token (http bearer, oauth2, openIdConnect), the key (apiKey), or the password of any user (http basic).
 One log line per request goes to standard output (method, path, status, time; never credentials).
 With --journal the last requests, each with its verdict and answer, are kept: GET /__plant-store/requests
 (JSON; DELETE clears it) and a live page at /__plant-store/. Credentials are masked in it.

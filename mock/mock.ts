@@ -117,8 +117,10 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
 
   const pipeline = createPipeline({
     contract,
-    // The reference's rules, with the mock's freedom: any well-formed token.
+    // The reference's rules, with the mock's freedom: any well-formed credential of a scheme the
+    // user gave none for (credentials.ts), exactly those given for the others.
     accept: acceptAnyToken,
+    credentials: options.credentials,
     maxBodyBytes: options.maxBodyBytes,
     maxDepth: options.maxDepth,
     cors: true,

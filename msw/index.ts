@@ -12,7 +12,7 @@
  */
 import { http, type HttpHandler } from 'msw';
 import { compileContract, type Contract, type Schema } from '../src/openapi/portable.js';
-import { acceptAnyToken, acceptTokens, createJournal, createPipeline, journalSeams, type Admitted, type AppRequest, type AppResponse, type Journal, type JournalEntry, type JournalOptions, type Pipeline } from '../src/http/portable.js';
+import { acceptAnyToken, acceptTokens, createJournal, createPipeline, journalSeams, type Admitted, type AppRequest, type AppResponse, type GivenCredentials, type Journal, type JournalEntry, type JournalOptions, type Pipeline } from '../src/http/portable.js';
 import { createStoreApp, type PlantStore } from '../src/reference/portable.js';
 import { exampleAnswers } from './examples.js';
 
@@ -36,6 +36,8 @@ export interface PlantStoreHandlersOptions {
    * well-formed bearer token is accepted (the mock's freedom); a missing one is still a 401.
    */
   readonly tokens?: readonly string[];
+  /** Credentials accepted per security scheme, by its name (`{ api_key: 'k1', oauth: 'tok:read' }`); a scheme without takes `tokens` (docs/contracts.md). */
+  readonly credentials?: GivenCredentials;
   readonly maxBodyBytes?: number;
   readonly maxDepth?: number;
   /** Most plants the reference store holds (the oldest is forgotten beyond it). */
@@ -72,6 +74,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): PlantSto
     // The admin path is a server's: here the journal is read in process.
     admin: false,
     onDefect: options.onDefect ?? reportDefectToConsole,
+    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
   };
@@ -86,6 +89,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): PlantSto
     pipeline = createPipeline({
       contract,
       accept: options.tokens === undefined || options.tokens.length === 0 ? acceptAnyToken : acceptTokens(options.tokens),
+      credentials: options.credentials,
       maxBodyBytes: settings.maxBodyBytes,
       maxDepth: settings.maxDepth,
       onDefect: settings.onDefect,

@@ -1,6 +1,7 @@
 /** What `plant-store mock` does (its options and help are cli/mock.ts); `start` starts the mock with it too. */
 import { startMock, type StartedServer } from '../../api/index.js';
 import type { Io } from '../command.js';
+import { credentialsFor } from '../options.js';
 import { MOCK_EXAMPLE_TOKEN, type MockBehaviour, type MockCliOptions } from '../mock.js';
 import { HELD, type Outcome } from '../outcome.js';
 import { commandLog, contractLines, explainListenError, journalLine, logged, untilSignal } from './serve.js';
@@ -19,6 +20,7 @@ export async function startMockServer(options: MockCliOptions, portFlag: string,
       journalSize: options.journalSize,
       admin: options.admin,
       contract: options.contract,
+      credentials: credentialsFor(options.auth, options.contract),
       ...(log ? { log: log.line } : {}),
     });
     return logged(server, log);

@@ -9,6 +9,7 @@ import { defaultContractFile, formatFeatures, type Contract } from '../../src/op
 import { planReference } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
 import { describeContract } from '../describe-contract.js';
+import { credentialsFor } from '../options.js';
 import { HELD, UsageError, type Outcome } from '../outcome.js';
 import type { ServeOptions } from '../serve.js';
 
@@ -49,6 +50,7 @@ export async function startReferenceServer(options: ServeOptions, label = ''): P
       journalSize: options.journalSize,
       admin: options.admin,
       contract: options.contract,
+      credentials: credentialsFor(options.auth, options.contract),
       ...(log ? { log: log.line } : {}),
     });
     return { server: logged(server, log), generated: options.token.length === 0 };

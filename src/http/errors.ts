@@ -7,6 +7,7 @@ import { quoteJson } from '../openapi/portable.js';
 
 export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, scope: 'operation', about: 'missing or invalid bearer credentials (RFC 6750)' },
+  insufficient_scope: { status: 403, scope: 'credentials', about: 'an accepted access token without a scope the operation requires (RFC 6750, section 3.1); never for the bundled contract' },
   unsupported_media_type: { status: 400, scope: 'operation', about: 'a media type other than application/json' },
   unsupported_encoding: { status: 400, scope: 'operation', about: 'a content coding the kit does not decode (RFC 9110, section 8.4)' },
   body_too_large: { status: 400, scope: 'operation', about: 'a body over the size limit' },
@@ -25,7 +26,7 @@ export const ERROR_CATALOGUE = {
   request_timeout: { status: 408, scope: 'transport', about: 'a request not received in time' },
   headers_too_large: { status: 431, scope: 'transport', about: 'request headers over the limit' },
   internal: { status: 500, scope: 'internal', about: 'a defect of the kit itself' },
-} as const satisfies Record<string, { status: number; scope: 'operation' | 'parameter' | 'negotiation' | 'store' | 'routing' | 'transport' | 'internal' | 'mock' | 'admin'; about: string }>;
+} as const satisfies Record<string, { status: number; scope: 'operation' | 'credentials' | 'parameter' | 'negotiation' | 'store' | 'routing' | 'transport' | 'internal' | 'mock' | 'admin'; about: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

@@ -23,6 +23,7 @@
  * To add a rule, see rules.ts: the rule and its place in HEAD_RULES or BODY_RULES there, its
  * error code in errors.ts if it needs a new one, and its test. Nothing here changes.
  */
+import { schemePolicies, type GivenCredentials } from './credentials.js';
 import { variantFor, type Contract, type JsonValue, type OperationContract, type ParsedParameters } from '../openapi/portable.js';
 import { adminRouter, type AdminRoutes } from './admin.js';
 import { isPreflight, preflightResponse, withCors } from './cors.js';
@@ -62,6 +63,8 @@ export interface Answer<A extends Admitted, R extends Reply | Promise<Reply>> {
 
 /** What both kit servers (the reference's createApp, the mock's createMock) take for the pipeline they run. */
 export interface ServerSettings {
+  /** Credentials accepted per security scheme of the contract, by its name (credentials.ts); the others take the server's tokens. */
+  readonly credentials?: GivenCredentials | undefined;
   readonly maxBodyBytes?: number;
   readonly maxDepth?: number;
   readonly contract?: Contract;
@@ -77,6 +80,8 @@ export interface PipelineOptions<A extends Admitted, R extends Reply | Promise<R
   readonly contract: Contract;
   /** Which well-formed bearer tokens are accepted: `acceptTokens([...])` or `acceptAnyToken`. */
   readonly accept: TokenPolicy;
+  /** Credentials accepted per security scheme, by its name: `{ api_key: 'k1', basicAuth: ['ann:pw'], oauth: 'tok:read,write' }` (credentials.ts). */
+  readonly credentials?: GivenCredentials | undefined;
   readonly maxBodyBytes?: number | undefined;
   readonly maxDepth?: number | undefined;
   readonly answer: Answer<A, R>;
@@ -151,7 +156,9 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
   const cors = options.cors ?? false;
   const onDefect = options.onDefect ?? reportDefect;
   const answerRule = answer.rule ?? 'answer';
-  const settings: RuleSettings = { accept: options.accept, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH };
+  // Worked out once: a contract whose schemes all take `accept` (the bundled one) gets no map to look in.
+  const credentials = schemePolicies(contract, options.accept, options.credentials);
+  const settings: RuleSettings = { accept: options.accept, ...(credentials ? { credentials } : {}), maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH };
   // The operations whose answers Accept picks (negotiation.ts): none for the bundled contract.
   const negotiated = negotiatedOperations(contract);
   const adminAnswer = admin ? adminRouter(contract, admin, { cors }) : undefined;

@@ -5,6 +5,7 @@
 export * from './admin.js';
 export * from './base-url.js';
 export * from './cors.js';
+export * from './credentials.js';
 export * from './errors.js';
 export * from './exchange.js';
 export * from './find-requests.js';

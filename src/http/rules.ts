@@ -24,7 +24,7 @@
  * is also a new setting: a field of `RuleSettings`, an option of createPipeline, and the
  * servers' and the command line's options that set it.)
  */
-import { formatIssues, httpBearer, isJsonObject, isParameterProblem, Malformed, variantFor, mediaTypeEssence, type Contract, type CredentialPolicy, type CredentialRefusal, type JsonValue, type MediaTypeCodec, type MediaVariant, type OperationContract, type ParsedParameters, type SchemeInUse, type SecuritySchemeType } from '../openapi/portable.js';
+import { formatIssues, httpBearer, isJsonObject, isParameterProblem, Malformed, variantFor, mediaTypeEssence, type Contract, type CredentialPolicy, type CredentialRefusal, type JsonValue, type MediaTypeCodec, type MediaVariant, type OperationContract, type ParsedParameters, type SchemeInUse } from '../openapi/portable.js';
 import { PlantStoreError, truncate } from './errors.js';
 import { headerValue, type RequestHead } from './exchange.js';
 
@@ -33,8 +33,10 @@ export const DEFAULT_MAX_DEPTH = 64;
 
 /** What the rules are told of the server that runs them. */
 export interface RuleSettings {
-  /** Which well-formed bearer tokens are accepted. */
+  /** Which well-formed bearer tokens are accepted; the policy of every scheme without its own in `credentials`. */
   readonly accept: TokenPolicy;
+  /** The policy of a security scheme, by its name in the contract (credentials.ts: `schemePolicies`). */
+  readonly credentials?: ReadonlyMap<string, CredentialPolicy> | undefined;
   readonly maxBodyBytes: number;
   readonly maxDepth: number;
 }
@@ -221,11 +223,7 @@ export const acceptAnyToken: TokenPolicy = () => true;
  */
 export function bearerRefusal(authorization: string | undefined, accept: TokenPolicy): PlantStoreError | undefined {
   const judgement = httpBearer.judge(authorization, accept);
-  return judgement.outcome === 'accepted' ? undefined : unauthorized(httpBearer, judgement);
-}
-
-function unauthorized(type: SecuritySchemeType, refusal: CredentialRefusal): PlantStoreError {
-  return new PlantStoreError('unauthorized', refusal.reason, { headers: { 'www-authenticate': type.challenge(refusal) } });
+  return judgement.outcome === 'accepted' ? undefined : refusalOf(judgement, [httpBearer.challenge(judgement)]);
 }
 
 /** The credential a request carries at `location`: a header field, a query parameter or a cookie. */
@@ -244,25 +242,57 @@ function credentialAt(request: RequestHead, location: SchemeInUse['credential'])
 
 /**
  * An operation that declares security gets credentials the policy accepts: of one of its
- * alternatives, every scheme's (OpenAPI's security requirement). Refused, the 401 is the first
- * alternative's first refusal, with that scheme's challenge.
+ * alternatives, every scheme's (OpenAPI's security requirement). Refused, the message is the
+ * first refusal of a credential the request carried, else the first alternative's first; a 401 carries the challenge of every refused scheme, one
+ * each (RFC 9110, section 11.6.1), so the client learns each way in. Where an alternative fails
+ * only for scopes its accepted tokens lack, the answer is that 403 (RFC 6750, section 3.1).
  */
 export const credentialsRule = headRule('credentials', (request, operation, settings) => {
-  let first: PlantStoreError | undefined;
-  for (const alternative of operation.securedBy) {
-    let refusal: PlantStoreError | undefined;
-    for (const scheme of alternative) {
-      const judgement = scheme.type.judge(credentialAt(request, scheme.credential), settings.accept);
-      if (judgement.outcome !== 'accepted') {
-        refusal = unauthorized(scheme.type, judgement);
-        break;
-      }
-    }
-    if (refusal === undefined) return undefined;
-    first ??= refusal;
+  const { securedBy } = operation;
+  if (securedBy.length === 0) return undefined;
+  // The common case, one scheme (the bundled contract's bearer), judged with nothing gathered.
+  if (securedBy.length === 1 && securedBy[0]?.length === 1) {
+    const scheme = securedBy[0][0] as SchemeInUse;
+    const judgement = scheme.type.judge(credentialAt(request, scheme.credential), policyOf(scheme, settings), scheme);
+    return judgement.outcome === 'accepted' ? undefined : refusalOf(judgement, [scheme.type.challenge(judgement, scheme)]);
   }
-  return first;
+  let first: CredentialRefusal | undefined;
+  let forbidden: { refusal: CredentialRefusal; challenge: string } | undefined;
+  const challenges: string[] = [];
+  for (const alternative of securedBy) {
+    let held = true;
+    let otherwise = false;
+    let scoped: typeof forbidden;
+    for (const scheme of alternative) {
+      const judgement = scheme.type.judge(credentialAt(request, scheme.credential), policyOf(scheme, settings), scheme);
+      if (judgement.outcome === 'accepted') continue;
+      held = false;
+      // The message speaks of a credential the client did send and that is refused, if any: its scheme is the one it chose.
+      if (first === undefined || RANK[judgement.outcome] < RANK[first.outcome]) first = judgement;
+      const challenge = scheme.type.challenge(judgement, scheme);
+      if (!challenges.includes(challenge)) challenges.push(challenge);
+      if (judgement.outcome === 'insufficient_scope') scoped ??= { refusal: judgement, challenge };
+      else otherwise = true;
+    }
+    if (held) return undefined;
+    if (!otherwise) forbidden ??= scoped;
+  }
+  if (forbidden !== undefined) return refusalOf(forbidden.refusal, [forbidden.challenge]);
+  return first && refusalOf(first, challenges);
 });
+
+/** Which refusal a 401's message names: a credential sent and refused, else one missing, else a scope lacking (never, for a 401: an alternative whose only refusals are scopes answers the 403). */
+const RANK: Readonly<Record<CredentialRefusal['outcome'], number>> = { malformed: 0, rejected: 0, absent: 1, insufficient_scope: 2 };
+
+/** The policy a scheme's credentials are judged by: the user's for it, else the server's tokens. */
+function policyOf(scheme: SchemeInUse, settings: RuleSettings): CredentialPolicy {
+  return settings.credentials?.get(scheme.name) ?? settings.accept;
+}
+
+/** The 401 (or, for scopes, 403) Error of a refusal, with its challenges in one WWW-Authenticate field. */
+function refusalOf(refusal: CredentialRefusal, challenges: readonly string[]): PlantStoreError {
+  return new PlantStoreError(refusal.outcome === 'insufficient_scope' ? 'insufficient_scope' : 'unauthorized', refusal.reason, { headers: { 'www-authenticate': challenges.join(', ') } });
+}
 
 /**
  * The request's media type must be one the operation declares; parameters (charset=utf-8 and

@@ -8,7 +8,7 @@ import { default as addFormatsModule } from 'ajv-formats';
 import { compileContent, preferredVariant, type MediaVariant } from './content.js';
 import { INT64_MAX, INT64_MIN, isInt64Projection, validationView, type JsonValue } from './json.js';
 import { compileLinks, type LinkContract } from './links.js';
-import { SECURITY_SCHEMES, securitySchemeTypeFor, type CredentialLocation, type SecuritySchemeType } from './security/index.js';
+import { SECURITY_SCHEMES, securitySchemeTypeFor, type SchemeUse, type SecuritySchemeType } from './security/index.js';
 import type { MediaTypeCodec } from './media-types/index.js';
 import { compileParameters, parseParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
 import { compilePaths, templateParameters, type PathMatch } from './paths.js';
@@ -31,11 +31,9 @@ export interface SecurityScheme {
   readonly scheme?: string;
 }
 
-/** A scheme of a security requirement with what serves it: its type (security/) and where its credential is. */
-export interface SchemeInUse {
-  readonly name: string;
+/** A scheme of a security requirement with what serves it: its type (security/), where its credential is, the scopes it names. */
+export interface SchemeInUse extends SchemeUse {
   readonly type: SecuritySchemeType;
-  readonly credential: CredentialLocation;
 }
 
 export interface ResponseContract {
@@ -295,14 +293,19 @@ function compileSecurity(requirements: unknown, at: string, sources: Sources): {
   const security = (Array.isArray(requirements) ? requirements : []).map((requirement, index) => {
     const inUse: SchemeInUse[] = [];
     securedBy.push(inUse);
-    return Object.keys(asRecord(requirement)).map((name) => {
+    const named = asRecord(requirement);
+    return Object.keys(named).map((name) => {
       const scheme = sources.resolve(asRecord(schemes[name]));
       const where = name in schemes ? `/components/securitySchemes/${encodePointerSegment(name)}` : `${at}/${index}`;
       const kind = typeof scheme.scheme === 'string' ? scheme.scheme.toLowerCase() : undefined;
       const type = name in schemes ? securitySchemeTypeFor(scheme) : undefined;
       if (!(name in schemes)) sources.refuse(`the undeclared security scheme ${name}`, where);
       else if (type === undefined) sources.refuse(`the security scheme ${name} (${String(scheme.type)}${kind === undefined ? '' : ` ${kind}`}; the kit serves ${served} only)`, where);
-      else inUse.push({ name, type, credential: type.credentialIn(scheme) });
+      else {
+        const listed = named[name];
+        const scopes = type.scoped === true && Array.isArray(listed) ? listed.filter((scope): scope is string => typeof scope === 'string') : [];
+        inUse.push({ name, type, credential: type.credentialIn(scheme), ...(scopes.length > 0 ? { scopes } : {}) });
+      }
       return { name, type: String(scheme.type), ...(kind === undefined ? {} : { scheme: kind }) };
     });
   });

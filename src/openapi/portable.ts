@@ -9,3 +9,4 @@ export * from './resources.js';
 export * from './media-types/index.js';
 export * from './parameter-styles/index.js';
 export * from './security/index.js';
+export { asRecord } from './types.js';

@@ -49,6 +49,7 @@ export function createStoreApp(contract: Contract, options: AppOptions): App {
   const pipeline = createPipeline({
     contract,
     accept: acceptTokens(options.tokens),
+    credentials: options.credentials,
     maxBodyBytes: options.maxBodyBytes,
     maxDepth: options.maxDepth,
     cors: options.cors,

@@ -51,6 +51,7 @@ const REFUSED: Readonly<Record<string, { readonly values: readonly string[]; rea
   '--delay <ms>': { values: ['-5', 'soon', '600001'], rule: /expected a whole number from 0 to 600000/ },
   '--contract <file>': { values: ['/no/such/contract.yaml'], rule: /no such file \/no\/such\/contract.yaml/ },
   '--journal-size <n>': { values: ['0', '10001', 'many'], rule: /expected a whole number from 1 to 10000/ },
+  '--auth <scheme=value>': { values: ['no-equals', '=value'], rule: /expected <scheme>=<value>/ },
   '--seed <seed>': { values: [' ', ''], rule: /a seed is a non-empty text/ },
   '--seed <n>': { values: ['-1', 'x', '2147483648'], rule: /expected a whole number from 0 to 2147483647/ },
   '--runs <n>': { values: ['0', '1000001'], rule: /expected a whole number from 1 to 1000000/ },
