@@ -42,7 +42,6 @@ export {
   CHECKS,
   decodeJson,
   DEFAULT_MAX_RESPONSE_TIME_MS,
-  essence,
   EXCHANGE_CHECKS,
   exchangeCheck,
   failure,

@@ -11,10 +11,9 @@
  * the findings every interpretation gives. The target gets the benefit of the doubt, and no finding rests
  * on a guess. The rules, each with its reason, are in docs/proxy.md ("How a request is classified").
  */
-import { formatIssues, isLosslessNumber, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
+import { formatIssues, isLosslessNumber, mediaTypeEssence, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
 import { truncate } from '../src/http/portable.js';
 import { applicableChecks, runChecks, type CheckName } from './registry.js';
-import { essence } from './media-types.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
 import { LONE_SURROGATE_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
 import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, LinkStep, RequestCase } from './types.js';
@@ -169,7 +168,7 @@ function contentOf(operation: OperationContract, request: HttpRequest, options: 
   const type = request.headers['content-type'];
   const expected = declared.mediaTypes.join(' or ');
   if (type === undefined) return invalid(`no Content-Type; the contract declares ${expected}`);
-  if (!declared.mediaTypes.some((t) => t.toLowerCase() === essence(type))) return invalid(`Content-Type ${truncate(type, 60)}; the contract declares ${expected}`);
+  if (!declared.mediaTypes.some((t) => t.toLowerCase() === mediaTypeEssence(type))) return invalid(`Content-Type ${truncate(type, 60)}; the contract declares ${expected}`);
   if (bytes.length === 0) return declared.required ? invalid('no body; the contract requires one') : valid('no body, which the contract allows');
   let text: string;
   try {

@@ -25,7 +25,6 @@ export { BUCKET_RATIO, LatencyHistogram, mannKendall, median, round, theilSen, t
 export { challenges } from './challenges.js';
 export { integerKey, integerKeyProperties } from './integer-key.js';
 export { codePointsOf, decodeJson, sameJson } from './json-values.js';
-export { essence } from './media-types.js';
 export { excerpt } from './messages.js';
 export { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
 export { carriesWellFormedToken, CREDENTIAL_VARIANTS, credentialsByGrammar, queryEncoded, type CredentialVariant } from './credential-table.js';

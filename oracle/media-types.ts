@@ -1,14 +1,12 @@
-/** Media types as the checks read them (RFC 9110, section 8.3.1): the type without parameters, a JSON type, a parameter. */
-
-
-/** The media type without parameters, lower case (RFC 9110, section 8.3.1). */
-export function essence(contentType: string | undefined): string {
-  return (contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
-}
+/**
+ * Media types as the checks read them (RFC 9110, section 8.3.1): a JSON type, a parameter. The
+ * essence (the type without parameters) is the contract layer's `mediaTypeEssence`.
+ */
+import { mediaTypeEssence } from '../src/openapi/index.js';
 
 /** A JSON media type: application/json or any `+json` suffix (RFC 6839, section 3.1). */
 export function isJsonMediaType(contentType: string | undefined): boolean {
-  const type = essence(contentType);
+  const type = mediaTypeEssence(contentType);
   return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
 }
 

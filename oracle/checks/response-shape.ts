@@ -1,10 +1,9 @@
 /** `response-shape`: the body and media type are the ones the contract declares for the status; declared required headers are there. */
-import { formatIssues } from '../../src/openapi/index.js';
+import { formatIssues, mediaTypeEssence } from '../../src/openapi/index.js';
 import { exchangeCheck, failure, type Judgement } from '../check.js';
 import { bodyUnreadable } from '../answer-facts.js';
 import { operationOf, schemaName } from '../declared.js';
 import { decodeJson } from '../json-values.js';
-import { essence } from '../media-types.js';
 import { excerpt } from '../messages.js';
 
 export const responseShape = exchangeCheck({
@@ -27,7 +26,7 @@ export const responseShape = exchangeCheck({
     }
     if (declared.mediaTypes.length === 0) return judgements;
     const type = outcome.headers['content-type'];
-    if (!declared.mediaTypes.some((t) => t.toLowerCase() === essence(type))) {
+    if (!declared.mediaTypes.some((t) => t.toLowerCase() === mediaTypeEssence(type))) {
       fail(`Content-Type is ${type === undefined ? 'missing' : `"${type}"`}; the contract declares ${declared.mediaTypes.join(' or ')}`);
     }
     if (declared.validateBody) {

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileContract, exactInteger, INT64_MAX, INT64_MIN, isJsonObject, isLosslessNumber, loadContract, parseJson, type JsonValue, type Schema } from '../../src/openapi/index.js';
-import { essence } from '../../oracle/index.js';
+import { mediaTypeEssence as essence } from '../../src/openapi/index.js';
 import { CREDENTIAL_VARIANTS } from '../../oracle/credential-table.js';
 import { coverageCases, KINDS, REQUEST_EXTRAS, requestArbitrary } from '../../fuzz/generation/kinds/index.js';
 import { ESCAPED_QUERIES } from '../../fuzz/generation/kinds/framing.js';
