@@ -66,16 +66,16 @@ export interface Implementation {
 /**
  * The two tiers of the suite. `npm test` runs each implementation under SUITE_BUDGET: the coverage,
  * stateful and overlap phases whole (every edge, malformation and attack: the same in every run),
- * a capacity phase of 1,000 plants and 200 random requests. A run is deterministic for its seed,
- * so a faulty implementation its budget catches is caught by it every time; one it does not names
- * why (`defaultRun`) and runs whole. `npm run test:slow` (PLANT_STORE_CONFORM_BUDGET=default) runs
+ * a capacity phase of 300 plants, 200 random requests and 5 s of shrinking (the reproduction is
+ * still there, shrunk or not). A run is deterministic for its seed, so a faulty implementation its
+ * budget catches is caught by it every time; one it does not names why (`defaultRun`) and runs whole. `npm run test:slow` (PLANT_STORE_CONFORM_BUDGET=default) runs
  * every implementation under the engine's defaults, as `plant-store conform` does.
  */
-export const SUITE_BUDGET = { runs: 200, capacity: 1000 } as const;
+export const SUITE_BUDGET = { runs: 200, capacity: 300, shrinkTimeMs: 5000 } as const;
 const defaultBudget = process.env.PLANT_STORE_CONFORM_BUDGET === 'default';
 
 /** The budget of an implementation's runs in this tier, and its words for the test name. */
-function budgetOf(implementation: Implementation): { readonly options: { readonly runs?: number; readonly capacity?: number }; readonly label: string } {
+function budgetOf(implementation: Implementation): { readonly options: Partial<typeof SUITE_BUDGET>; readonly label: string } {
   if (defaultBudget || implementation.defaultRun !== undefined) return { options: {}, label: 'default run' };
   return { options: SUITE_BUDGET, label: `${SUITE_BUDGET.runs} runs, capacity ${SUITE_BUDGET.capacity}` };
 }

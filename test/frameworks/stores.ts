@@ -212,6 +212,7 @@ export const FAULTY_FRAMEWORK_STORES: readonly FaultyFrameworkStore[] = [
   {
     name: 'fastify-full-at-1000-plants',
     framework: 'Fastify',
+    defaultRun: "MAX_PLANTS is 1,000: the suite's fill of 300 never reaches it",
     defect: 'MAX_PLANTS=1000, a setting of the demo, was left in: a new plant beyond it throws, and the error handler answers 500',
     caughtBy: 'no-server-error',
     // A 500 is also a status the contract does not declare.
