@@ -10,6 +10,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/package/**', 'test/browser/**'],
     // Pact's native mock server and verifier do not like worker threads; every suite runs in a forked process.
     pool: 'forks',
+    // Two files at a time (vitest's default on 2 cores is one, cores - 1): most files wait more than
+    // they compute (child processes, sockets, answers held on purpose), so two overlap their waits.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { PACT_DO_NOT_TRACK: 'true' },

@@ -4,8 +4,9 @@
  * implementation must pass every check it does not skip, and must name each skip with a reason;
  * a faulty one must be caught by the check its defect belongs to, with a shrunk reproduction.
  *
- * Runs are default `runConformance` runs (what `plant-store conform` does) with a fixed seed,
- * on worker threads (engine-pool.ts). Only the per-request timeout is shorter than the default,
+ * Runs are `runConformance` runs with a fixed seed, on worker threads (engine-pool.ts): under
+ * `npm test` with the suite's budget (SUITE_BUDGET below), under `npm run test:slow` default runs
+ * (what `plant-store conform` does). Only the per-request timeout is shorter than the default,
  * so that the hanging implementations are quick; what is caught does not depend on it. It stays
  * above the default response-time bound (1 s), so that a slow answer is seen as slow, not as none.
  */
@@ -55,6 +56,28 @@ export interface Implementation {
    * now and then makes the client send it again after a second, RFC 6298, section 2.1).
    */
   readonly timeout?: 'suite' | 'default';
+  /**
+   * Set (to the reason) where the suite's budget (SUITE_BUDGET) does not show the defect: its runs
+   * are the engine's default runs in `npm test` too.
+   */
+  readonly defaultRun?: string;
+}
+
+/**
+ * The two tiers of the suite. `npm test` runs each implementation under SUITE_BUDGET: the coverage,
+ * stateful and overlap phases whole (every edge, malformation and attack: the same in every run),
+ * a capacity phase of 300 plants, 200 random requests and 5 s of shrinking (the reproduction is
+ * still there, shrunk or not). A run is deterministic for its seed, so a faulty implementation its
+ * budget catches is caught by it every time; one it does not names why (`defaultRun`) and runs whole. `npm run test:slow` (PLANT_STORE_CONFORM_BUDGET=default) runs
+ * every implementation under the engine's defaults, as `plant-store conform` does.
+ */
+export const SUITE_BUDGET = { runs: 200, capacity: 300, shrinkTimeMs: 5000 } as const;
+const defaultBudget = process.env.PLANT_STORE_CONFORM_BUDGET === 'default';
+
+/** The budget of an implementation's runs in this tier, and its words for the test name. */
+function budgetOf(implementation: Implementation): { readonly options: Partial<typeof SUITE_BUDGET>; readonly label: string } {
+  if (defaultBudget || implementation.defaultRun !== undefined) return { options: {}, label: 'default run' };
+  return { options: SUITE_BUDGET, label: `${SUITE_BUDGET.runs} runs, capacity ${SUITE_BUDGET.capacity}` };
 }
 
 /**
@@ -93,15 +116,16 @@ export function describeConformance(implementation: Implementation, seeds: reado
   ];
   const caughtAs = implementation.caughtAs ?? 'failure';
   const title = faulty ? `${implementation.name} (caught by ${implementation.caughtBy ?? ''}${caughtAs === 'warning' ? ', as a warning' : ''})` : [implementation.name, ...skipped].join('; ');
+  const budget = budgetOf(implementation);
   describe.concurrent(title, () => {
     for (const seed of seeds) {
-      it(`seed ${seed}: ${faulty ? 'breaks the contract, caught by the expected check' : 'keeps the contract'}`, { timeout: 120_000 }, async () => {
+      it(`seed ${seed}, ${budget.label}: ${faulty ? 'breaks the contract, caught by the expected check' : 'keeps the contract'}`, { timeout: 120_000 }, async () => {
         if (!pool) throw new Error('call useEnginePool() in the test file');
         const server = await implementation.start();
         let report: Report;
         try {
           const contract = implementation.contract === undefined ? {} : { contractFile: implementation.contract };
-          report = await pool.run({ baseUrl: server.url, token: implementation.token ?? TEST_TOKEN, profile: implementation.profile ?? 'reference', seed, ...contract, ...(implementation.timeout === 'default' ? {} : { timeoutMs: SUITE_TIMEOUT_MS }) });
+          report = await pool.run({ baseUrl: server.url, token: implementation.token ?? TEST_TOKEN, profile: implementation.profile ?? 'reference', seed, ...budget.options, ...contract, ...(implementation.timeout === 'default' ? {} : { timeoutMs: SUITE_TIMEOUT_MS }) });
         } finally {
           await server.close();
         }

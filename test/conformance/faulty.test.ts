@@ -1,6 +1,6 @@
 /**
- * Every faulty implementation under test/faulty/ must be caught by a default conformance run, by
- * the check its defect belongs to (those whose defect shows in time in faulty-alone.test.ts). Runs are deterministic for a seed, so a pass is not luck
+ * Every faulty implementation under test/faulty/ must be caught by a conformance run (the suite's
+ * budget under `npm test`, a default run under `npm run test:slow`: common.ts), by the check its defect belongs to (those whose defect shows in time in faulty-alone.test.ts). Runs are deterministic for a seed, so a pass is not luck
  * that may change: each implementation runs under one of the suite's seeds (they rotate, so the
  * suite covers all of them); PLANT_STORE_CONFORM_MATRIX=full runs every implementation under
  * every seed (about three times as long).

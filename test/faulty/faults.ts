@@ -40,6 +40,8 @@ export interface FaultyImplementation {
    * times or feels its own.
    */
   readonly alone?: string;
+  /** Set (to the reason) for a defect the suite's budget does not show: `npm test` gives it a default run (test/conformance/common.ts). */
+  readonly defaultRun?: string;
 }
 
 /** A service of bearer-stores.ts: its own authentication in front of the reference's handling of the body. */
@@ -307,21 +309,26 @@ export const FAULTY_IMPLEMENTATIONS: readonly FaultyImplementation[] = [
       };
     }),
     alone: 'its defect is a trend of its times, which another implementation\'s load in the same process would blur',
+    defaultRun: 'its trend shows in the canary\'s readings across the capacity floor of 5,000 plants',
   },
-  statefulFault('full-at-1000-plants', 'no-server-error', 'plants live in a table of 1,000 rows: once it is full a new plant gets 500 (replacing one it holds still works)', () => {
-    const rows = new Set<bigint>();
-    return (request, correct) => {
-      const id = idOf(objectBodyOf(request));
-      const answer = correct();
-      if (answer.status !== 200 || id === undefined || rows.has(id)) return answer;
-      if (rows.size >= 1000) return errorResponse(500, 'internal: the plants table is full (1000 rows)');
-      rows.add(id);
-      return answer;
-    };
-  }),
+  {
+    ...statefulFault('full-at-1000-plants', 'no-server-error', 'plants live in a table of 1,000 rows: once it is full a new plant gets 500 (replacing one it holds still works)', () => {
+      const rows = new Set<bigint>();
+      return (request, correct) => {
+        const id = idOf(objectBodyOf(request));
+        const answer = correct();
+        if (answer.status !== 200 || id === undefined || rows.has(id)) return answer;
+        if (rows.size >= 1000) return errorResponse(500, 'internal: the plants table is full (1000 rows)');
+        rows.add(id);
+        return answer;
+      };
+    }),
+    defaultRun: 'its table fills at 1,000 plants: the suite\'s fill of 300 never reaches it',
+  },
   {
     name: 'leaks-a-descriptor-per-connection',
     caughtBy: 'no-server-error',
+    defaultRun: "its descriptors run out at 256 connections: the suite's fill of 300 opens 75 fresh ones, the default fill 1,250",
     defect: 'a graceful-shutdown wrapper replaces socket.end() to hold connections open until shutdown, so every connection a client closes stays half-open (CLOSE_WAIT); at 256 descriptors (ulimit -n on many systems) new connections are dropped',
     start: () =>
       startFaulty((_request, correct) => correct(), {}, (server) => {
