@@ -1,5 +1,5 @@
 /**
- * Classifying observed requests (fuzz/judging/classify.ts): an observed request is what the engine says
+ * Classifying observed requests (oracle/classify.ts): an observed request is what the engine says
  * its own request is - the same content, credentials and leniency - for every coverage case and
  * for random ones, and gets the findings `conform` gives it, for the reference's answers and for
  * faulty ones; then what only an observer meets (another path, a content coding, a byte order

@@ -1,4 +1,4 @@
-/** Content codings (fuzz/judging/accept-encoding.ts, fuzz/wire/codings.ts): RFC 9110, section 12.5.3's rules for Accept-Encoding, and decoding. */
+/** Content codings (oracle/accept-encoding.ts, oracle/codings.ts): RFC 9110, section 12.5.3's rules for Accept-Encoding, and decoding. */
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { acceptsCoding, codingList } from '../../oracle/accept-encoding.js';

@@ -1,5 +1,5 @@
 /**
- * The credential table (fuzz/judging/credential-table.ts, fuzz/generation/tables/credential-spellings.ts): its laws for any token - every refused
+ * The credential table (oracle/credential-table.ts, fuzz/generation/tables/credential-spellings.ts): its laws for any token - every refused
  * variant differs from `Bearer <token>`, every accepted one is valid, and what each is follows
  * RFC 6750's grammar, read here by an oracle written apart from the engine's; a fixed token gives
  * a fixed list; the mock profile gets nothing a mock may accept; each shell expression a report

@@ -1,5 +1,5 @@
 /**
- * The resource key (fuzz/judging/support.ts): the one derivation of "the resource key is the
+ * The integer key (oracle/integer-key.ts): the one derivation of "the integer key is the
  * integer properties of the body", which the generators, the run's scheduling and `echo` share.
  */
 import { describe, expect, it } from 'vitest';

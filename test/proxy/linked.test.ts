@@ -1,5 +1,5 @@
 /**
- * The proxy judges a read along the contract's links where it saw the create (fuzz/judging/
+ * The proxy judges a read along the contract's links where it saw the create (oracle/
  * observed-links.ts), by the stateful checks of the engine: the engine's own sequences of the
  * example full store (generation/sequences.ts), sent through the proxy as a client would, one
  * request after the other. In front of the reference every read passes, judged; in front of the
