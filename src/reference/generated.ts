@@ -265,8 +265,12 @@ function integerRange(schema: Schema): { low: bigint | undefined; high: bigint |
   if (exclusiveHigh !== undefined && (high === undefined || exclusiveHigh - 1n < high)) high = exclusiveHigh - 1n;
   if (schema.format === 'int64' || schema.format === 'int32') {
     const [min, max] = schema.format === 'int64' ? [INT64_MIN, INT64_MAX] : [-(2n ** 31n), 2n ** 31n - 1n];
-    low = low === undefined || low < min ? (low === undefined ? undefined : min) : low > max ? max : low;
-    high = high === undefined || high > max ? (high === undefined ? undefined : max) : high < min ? min : high;
+    // Within the format's range; a bound given on one side only is met by the format's on the other.
+    const clamp = (value: bigint): bigint => (value < min ? min : value > max ? max : value);
+    if (low !== undefined || high !== undefined) {
+      low = clamp(low ?? min);
+      high = clamp(high ?? max);
+    }
   }
   return { low, high };
 }
@@ -312,6 +316,14 @@ function numberOf(schema: Schema, context: Context): LosslessNumber {
     const k = integerOf(scaled, context);
     return new LosslessNumber((Number(k.value) * multiple).toFixed(decimals(multiple)).replace(/\.?0+$/, '') || '0');
   }
+  const low = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : typeof schema.minimum === 'number' ? schema.minimum : undefined;
+  const high = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : typeof schema.maximum === 'number' ? schema.maximum : undefined;
+  // A narrow range (less than two apart): its middle, which no exclusive bound touches.
+  if (low !== undefined && high !== undefined && high - low < 2) return new LosslessNumber(String((low + high) / 2));
+  return halfAbove(schema, context);
+}
+
+function halfAbove(schema: Schema, context: Context): LosslessNumber {
   const { low, high } = integerRange(schema);
   const value = pick(low, high, context);
   // A half above the integer where the bounds leave room, to show the number is not an integer.
