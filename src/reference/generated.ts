@@ -3,8 +3,8 @@
  * from its store nor from an example (docs/reference-server.md). Deterministic: the same schema and
  * seed give the same value. The schema's own values first (`const`, the first of `enum`, `default`,
  * `examples`, `example`), then by type: objects with their properties (the optional ones near the
- * top only), arrays with `minItems` items (one where none is asked), strings of their bounds and
- * common formats, numbers within their bounds; integers exact (LosslessNumber, int64 clamped).
+ * top only, and not those of a `pattern`), arrays with `minItems` items (one where none is asked),
+ * strings of their bounds and common formats, numbers within their bounds; integers exact (LosslessNumber, int64 clamped).
  * `allOf` is merged; `oneOf`/`anyOf` take the first branch whose value the validator accepts.
  */
 import { INT64_MAX, INT64_MIN, LosslessNumber, isLosslessNumber, type JsonObject, type JsonValue, type Schema } from '../openapi/portable.js';
@@ -164,13 +164,18 @@ function recurs(schema: unknown, refs: readonly string[]): boolean {
   return isSchema(schema) && typeof schema.$ref === 'string' && refs.includes(schema.$ref);
 }
 
+/** Whether a schema's strings must match a `pattern` (which the generator does not write): an optional property of it is left out. */
+function patterned(schema: unknown, context: Context): boolean {
+  return isSchema(schema) && typeof context.resolve(schema).pattern === 'string';
+}
+
 function objectOf(schema: Schema, context: Context, depth: number, refs: readonly string[]): JsonObject {
   const object: JsonObject = {};
   if (depth >= MAX_DEPTH) return object;
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []);
   for (const [name, property] of Object.entries(properties)) {
-    const wanted = required.has(name) || (depth < FULL_DEPTH && Object.keys(object).length < MAX_PROPERTIES && !recurs(property, refs));
+    const wanted = required.has(name) || (depth < FULL_DEPTH && Object.keys(object).length < MAX_PROPERTIES && !recurs(property, refs) && !patterned(property, context));
     if (wanted && isSchema(property)) object[name] = generate(property, context, depth + 1, refs);
   }
   // Required but not declared: anything will do.

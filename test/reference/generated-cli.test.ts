@@ -10,21 +10,23 @@ import { openContract, parseJson } from '../../src/openapi/index.js';
 import { run, type Run } from '../support/cli.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/greenhouse-3.0.yaml', import.meta.url));
+const LABELS = fileURLToPath(new URL('./fixtures/labels-3.0.yaml', import.meta.url));
 
-let serving: Run | undefined;
+const servings: Run[] = [];
 
 beforeAll(() => {
   if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('dist/ is missing: run `npm run build` (npm test does)');
 });
 afterAll(async () => {
-  if (serving && serving.child.exitCode === null) {
-    serving.child.kill('SIGTERM');
+  for (const serving of servings) {
+    if (serving.child.exitCode === null) serving.child.kill('SIGTERM');
     await serving.exit;
   }
 });
 
 async function started(args: readonly string[]): Promise<{ url: string; banner: string }> {
-  serving = run(['serve', '--port', '0', ...args]);
+  const serving = run(['serve', '--port', '0', ...args]);
+  servings.push(serving);
   const deadline = Date.now() + 10_000;
   for (;;) {
     const out = serving.stdout();
@@ -50,5 +52,17 @@ describe('serve --contract with an operation outside the pattern and without an 
     expect(validate(parseJson(text))).toMatchObject({ valid: true });
     // The same process answers the same body again: generated once, at start-up.
     expect(await (await fetch(`${url}/sensors`)).text()).toBe(text);
+  });
+
+  it('names what it could not make valid, answers it all the same, and a text type without example with an empty body', async () => {
+    const { url, banner } = await started(['--contract', LABELS, '--quiet']);
+    expect(banner).toContain('answered with values generated from their schemas (no example; docs/reference-server.md): GET /labels/current, GET /labels/printable');
+    expect(banner).toContain('answered with a generated value the kit could not make valid: GET /labels/current\n');
+    const current = await fetch(`${url}/labels/current`);
+    expect(current.status).toBe(200);
+    expect(Object.keys(JSON.parse(await current.text()) as object)).toEqual(['code']);
+    const printable = await fetch(`${url}/labels/printable`);
+    expect(printable.status).toBe(200);
+    expect(await printable.text()).toBe('');
   });
 });

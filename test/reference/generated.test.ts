@@ -137,6 +137,10 @@ describe('what the generator cannot honour', () => {
     expect(typeof value.value).toBe('string');
   });
 
+  it('an optional property of a pattern is left out; the rest is valid', () => {
+    expect(generated({ type: 'object', required: ['a'], properties: { a: { const: 1 }, code: { type: 'string', pattern: '^[0-9]{3}$' } } })).toMatchObject({ text: '{"a":1}', valid: true });
+  });
+
   it('never throws on odd schemas', () => {
     for (const schema of [{}, { type: [] }, { type: 'array' }, { required: ['x'] }, { oneOf: [] }, { allOf: [{}] }] as Schema[]) {
       expect(() => generated(schema)).not.toThrow();
