@@ -4,8 +4,8 @@
  * `oneOf`/`anyOf` and on what it cannot honour (a `pattern`).
  */
 import { describe, expect, it } from 'vitest';
-import { compileContract, stringifyJson, type Contract, type JsonValue, type Schema } from '../../src/openapi/index.js';
-import { generateValue, type GeneratedValue } from '../../src/reference/index.js';
+import { compileContract, loadContract, stringifyJson, type Contract, type JsonValue, type Schema } from '../../src/openapi/index.js';
+import { generateValue, planReference, type GeneratedValue } from '../../src/reference/index.js';
 
 /** A 3.1 contract whose one operation answers `schema` (components.schemas named too), with its response's validator. */
 function contractOf(schema: Schema, schemas: Record<string, Schema> = {}): Contract {
@@ -146,5 +146,13 @@ describe('what the generator cannot honour', () => {
       expect(() => generated(schema)).not.toThrow();
     }
     expect(generated({}).value satisfies JsonValue).toEqual({});
+  });
+});
+
+describe('the kit\'s own contract', () => {
+  it('generates nothing: every operation is the store\'s or answered from its examples, as before', () => {
+    const plan = planReference(loadContract());
+    expect(plan.generated).toEqual([]);
+    expect(plan.invalid).toEqual([]);
   });
 });
