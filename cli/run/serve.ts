@@ -5,7 +5,7 @@
  */
 import { startReference, type StartedServer } from '../../api/index.js';
 import { requestLog, type RequestLog } from '../../src/http/index.js';
-import { defaultContractFile, formatFeatures, type Contract } from '../../src/openapi/index.js';
+import { defaultContractFile, formatFeatures, type Contract, type OperationContract } from '../../src/openapi/index.js';
 import { planReference } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
 import { describeContract } from '../describe-contract.js';
@@ -74,16 +74,31 @@ export function journalLine(url: string, options: { readonly journal: boolean; r
   return `  journal: ${url}/__plant-store/ (live page; the last ${String(options.journalSize)} requests as JSON at ${url}/__plant-store/requests)\n`;
 }
 
+/** How the reference answers the operations outside its collection/item pattern, each as `METHOD /path`. */
+export interface AnsweredOutside {
+  readonly examples: readonly string[];
+  readonly generated: readonly string[];
+  /** Of `generated`, those whose value the kit could not make valid. */
+  readonly invalid: readonly string[];
+}
+
 /**
  * The banner's lines on the contract: its title, version and file; with a contract of the user's,
- * its operations (those answered from examples named, when `examples` is given) rather than the
- * kit's curl example.
+ * its operations (those answered from examples, and with generated values, named when `outside`
+ * is given) rather than the kit's curl example.
  */
-export function contractLines(given: Contract, url: string, token: string, examples?: readonly string[]): string {
+export function contractLines(given: Contract, url: string, token: string, outside?: AnsweredOutside): string {
   const lines = `  contract: ${describeContract(given)}\n${uncheckedLines(given)}`;
   if (given.file === defaultContractFile()) return `${lines}  try:   ${curlExample(url, token)}\n`;
   const operations = `  operations: ${given.operations.map((operation) => `${operation.method} ${operation.path}`).join(', ')}\n`;
-  return lines + operations + (examples === undefined || examples.length === 0 ? '' : `  answered from the contract's examples (outside the collection/item pattern): ${examples.join(', ')}\n`);
+  const named = (list: readonly string[] | undefined, what: string): string => (list === undefined || list.length === 0 ? '' : `  ${what}: ${list.join(', ')}\n`);
+  return (
+    lines +
+    operations +
+    named(outside?.examples, "answered from the contract's examples (outside the collection/item pattern)") +
+    named(outside?.generated, 'answered with values generated from their schemas (no example; docs/reference-server.md)') +
+    named(outside?.invalid, 'answered with a generated value the kit could not make valid')
+  );
 }
 
 /** What the contract declares and the kit does not exercise or check, each feature once (refusal.ts's format). */
@@ -95,9 +110,11 @@ export function curlExample(url: string, token: string): string {
   return `curl -sS -X POST ${url}/plants -H 'Authorization: Bearer ${token}' -H 'Content-Type: application/json' -d '{"name":"Monstera","id":1,"tag":"tropical"}'`;
 }
 
-/** The operations the reference answers from the contract's examples, as `METHOD /path`. */
-export function fromExamples(given: Contract): string[] {
-  return planReference(given).fromExamples.map((operation) => `${operation.method} ${operation.path}`);
+/** The operations the reference answers from the contract's examples and with generated values, as `METHOD /path`. */
+export function answeredOutside(given: Contract): AnsweredOutside {
+  const plan = planReference(given);
+  const names = (operations: readonly OperationContract[]): string[] => operations.map((operation) => `${operation.method} ${operation.path}`);
+  return { examples: names(plan.fromExamples), generated: names(plan.generated), invalid: names(plan.invalid) };
 }
 
 /** Resolves when the process is asked to stop (SIGINT or SIGTERM). */
@@ -118,7 +135,7 @@ export async function runServe(options: ServeOptions, io: Io): Promise<Outcome> 
   io.out(
     `Plant Store reference implementation listening on ${server.url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}\n` +
       `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
-      contractLines(options.contract, server.url, server.token, fromExamples(options.contract)) +
+      contractLines(options.contract, server.url, server.token, answeredOutside(options.contract)) +
       journalLine(server.url, options),
   );
   await untilSignal();

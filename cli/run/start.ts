@@ -4,7 +4,7 @@ import type { Io } from '../command.js';
 import { HELD, type Outcome } from '../outcome.js';
 import type { StartOptions } from '../start.js';
 import { describeBehaviour, startMockServer } from './mock.js';
-import { contractLines, fromExamples, journalLine, startReferenceServer, uncheckedLines, untilSignal, type StartedReference } from './serve.js';
+import { contractLines, answeredOutside, journalLine, startReferenceServer, uncheckedLines, untilSignal, type StartedReference } from './serve.js';
 
 export async function runStart(options: StartOptions, io: Io): Promise<Outcome> {
   // Each log line is labelled, so the two request logs can be told apart.
@@ -33,7 +33,7 @@ function banner(reference: StartedReference, mock: StartedServer, options: Start
     `Plant Store Kit is up.\n` +
     `  reference implementation  ${url}${options.cors ? ', CORS on' : ''}\n` +
     `    token: ${token}${reference.generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
-    indent(contractLines(options.contract, url, token, fromExamples(options.contract))) +
+    indent(contractLines(options.contract, url, token, answeredOutside(options.contract))) +
     indent(journalLine(url, options)) +
     `  mock (Prism)              ${mock.url}, answering ${describeBehaviour(options)}\n` +
     `    token: the same, or any well-formed bearer token\n` +

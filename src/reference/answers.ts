@@ -2,11 +2,13 @@
  * What the reference answers to each operation of its contract. The operations of the store's
  * resource pattern (src/openapi/resources.ts) are stateful: create (or replace) by the collection's
  * create, read, replace and delete of an item, the list of the collection. Every other operation
- * is answered from the contract's examples, as the mock would (an operation without one is
- * refused when the reference starts: never served half). docs/reference-server.md has the conventions.
+ * is answered from the contract's examples, as the mock would; an operation without one with a
+ * value generated from its success's schema once, at start-up (generated.ts), the same for a seed.
+ * docs/reference-server.md has the conventions.
  */
 import { integerText, isJsonObject, isLosslessNumber, LosslessNumber, negotiate, quoteJson, resourcePatterns, stringifyJson, type Contract, type JsonObject, type JsonValue, type MediaVariant, type OperationContract, type ParsedParameters, type ResourcePattern, type ResourceRole, type Schema } from '../openapi/portable.js';
 import { chooseVariant, JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
+import { generateValue } from './generated.js';
 import type { PlantStore } from './store.js';
 
 /** An admitted request: its operation's answer, its parameters and the store of its session. */
@@ -26,6 +28,15 @@ export interface ReferencePlan {
   readonly patterns: readonly ResourcePattern[];
   /** Operations outside the pattern, answered from the contract's examples (named at start-up). */
   readonly fromExamples: readonly OperationContract[];
+  /** Operations outside the pattern without an example, answered with a value generated from their schema (named at start-up). */
+  readonly generated: readonly OperationContract[];
+  /** Those of `generated` whose value the response's validator refuses (a `pattern`, say): answered all the same, and named. */
+  readonly invalid: readonly OperationContract[];
+}
+
+export interface PlanOptions {
+  /** Seed of the generated answers: the same seed, the same answers (generated.ts's default otherwise). */
+  readonly seed?: string | undefined;
 }
 
 /** A declared property of a body: its name, its JSON key text (`"name":`), and whether the contract types it integer. */
@@ -208,8 +219,26 @@ function statefulAnswer(contract: Contract, pattern: ResourcePattern, role: Reso
   }
 }
 
-/** Each operation's answer; throws, naming them, when operations outside the pattern have no example to answer with. */
-export function planReference(contract: Contract): ReferencePlan {
+/**
+ * The answer of an operation with neither pattern nor example: its lowest declared 2xx, with a
+ * body generated from the schema of its JSON media type (its first), once; no body where it
+ * declares no JSON content. `valid` is false where the validator refuses the generated value.
+ */
+function generatedAnswer(contract: Contract, operation: OperationContract, seed: string | undefined): { answer: OperationAnswer; valid: boolean } {
+  const { status } = successOf(operation);
+  const response = operation.response(status);
+  const variant = response?.variants.find((candidate) => candidate.codec.name === 'json');
+  if (response === undefined || variant === undefined) return { answer: () => success(status, false, ''), valid: true };
+  const validate = variant.validate ?? response.validateBody;
+  const { value, valid } = generateValue(variant.schema ?? {}, { resolve: (schema) => contract.resolve(schema), seed: `${seed ?? ''}:${operation.method} ${operation.path}`, validate });
+  const text = stringifyJson(value);
+  // A range (`application/*`) answers as JSON itself.
+  const headers = variant.essence.includes('*') || variant.essence === 'application/json' ? JSON_HEADERS : { 'content-type': variant.mediaType };
+  return { answer: () => ({ status, headers, body: text }), valid };
+}
+
+/** Each operation's answer: the store's pattern, else the contract's examples, else a generated value. Never refuses. */
+export function planReference(contract: Contract, options: PlanOptions = {}): ReferencePlan {
   const patterns = resourcePatterns(contract);
   const answers = new Map<OperationContract, OperationAnswer>();
   for (const pattern of patterns) {
@@ -218,13 +247,20 @@ export function planReference(contract: Contract): ReferencePlan {
       if (answer) answers.set(operation, answer);
     }
   }
-  const fromExamples = contract.operations.filter((operation) => !answers.has(operation));
-  const missing: string[] = [];
-  for (const operation of fromExamples) {
+  const fromExamples: OperationContract[] = [];
+  const generated: OperationContract[] = [];
+  const invalid: OperationContract[] = [];
+  for (const operation of contract.operations.filter((candidate) => !answers.has(candidate))) {
     const answer = exampleAnswer(operation);
-    if (answer) answers.set(operation, answer);
-    else missing.push(`${operation.method} ${operation.path}`);
+    if (answer) {
+      answers.set(operation, answer);
+      fromExamples.push(operation);
+      continue;
+    }
+    const made = generatedAnswer(contract, operation, options.seed);
+    answers.set(operation, made.answer);
+    generated.push(operation);
+    if (!made.valid) invalid.push(operation);
   }
-  if (missing.length > 0) throw new Error(`the reference cannot answer ${missing.join(', ')}: outside the store's collection/item pattern, and no success response with an example (docs/reference-server.md)`);
-  return { answers, patterns, fromExamples };
+  return { answers, patterns, fromExamples, generated, invalid };
 }

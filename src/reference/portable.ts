@@ -2,3 +2,4 @@
 export * from './answers.js';
 export * from './app.js';
 export * from './store.js';
+export * from './generated.js';

@@ -158,15 +158,16 @@ describe('a contract the kit has never seen (trees keyed by serial, no links)', 
   });
 });
 
-describe('what the reference cannot answer is refused at start-up, never served half', () => {
-  it('an operation outside the pattern with no example and a JSON success', () => {
+describe('what no pattern or example answers is answered with a value generated from its schema', () => {
+  it('an operation outside the pattern with no example and a JSON success starts, and answers a valid generated body', () => {
     const document = parseYaml(TREES_YAML) as { paths: Record<string, Record<string, Record<string, unknown>>> };
     const health = document.paths['/health']?.get;
     if (!health) throw new Error('the trees contract lost /health');
-    health.responses = { '200': { description: 'up', content: { 'application/json': { schema: { type: 'object' } } } } };
-    expect(() => createApp({ tokens: [TEST_TOKEN], contract: compileContract(document as unknown as Record<string, unknown>) })).toThrow(
-      'the reference cannot answer GET /health: outside the store\'s collection/item pattern, and no success response with an example',
-    );
+    health.responses = { '200': { description: 'up', content: { 'application/json': { schema: { type: 'object', required: ['up'], properties: { up: { type: 'boolean' } } } } } } };
+    const app = createApp({ tokens: [TEST_TOKEN], contract: compileContract(document) });
+    expect(app.plan.generated.map((operation) => operation.operationId)).toEqual(['health']);
+    expect(app.plan.invalid).toEqual([]);
+    expect(app.request({ method: 'GET', url: '/health', headers: {} })).toMatchObject({ status: 200, body: '{"up":true}' });
   });
 
   it('the admin path that empties a store takes DELETE only', () => {
