@@ -10,8 +10,8 @@
  *    parameter's schema): the client chooses the key;
  * 3. the create's success body's property of that name, else `id`, where the create body lacks
  *    it or marks it `readOnly`: the server assigns the key;
- * 4. the create body's only required integer property, where the item parameter is an integer
- *    (the Plant Store's shape, whatever its names).
+ * 4. the create body's only required integer property (the Plant Store's shape, whatever its
+ *    names; the item parameter may carry it as a string, its decimal text).
  * docs/reference-server.md has the conventions the reference serves them by.
  */
 import type { Contract, OperationContract } from './contract.js';
@@ -125,7 +125,7 @@ function keyFromSchema(contract: Contract, create: OperationContract, item: stri
     const assigned = serverKey(contract, create, keyParameter, type) ?? serverKey(contract, create, 'id', type);
     if (assigned !== undefined) return { ...assigned, keyFrom: 'schema' };
   }
-  if (type !== 'integer') return undefined;
+  // An integer key may travel in a path parameter the contract types as a string (its decimal text).
   const integers = [...(create.requestBody?.shape.properties.keys() ?? [])].filter((name) => clientKey(contract, create, name, 'integer') !== undefined);
   const [only] = integers;
   return only !== undefined && integers.length === 1 ? { ...(clientKey(contract, create, only, 'integer') as Omit<Key, 'keyFrom'>), keyFrom: 'schema' } : undefined;

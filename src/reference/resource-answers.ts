@@ -95,11 +95,17 @@ export function placeOf(pattern: ResourcePattern, parameters: ParsedParameters):
   return { scope: filled(pattern.collection, parents), parents };
 }
 
-/** The item's key, exactly, from its path parameter. */
-export function keyOf(pattern: ResourcePattern, parameters: ParsedParameters): string {
-  const text = parameterText(parameters.path[pattern.keyParameter ?? '']);
+/**
+ * The item's key, exactly, from its path parameter; an integer key the contract's path parameter
+ * types as a string in canonical form (`007` is 7); the 404 where that text is no integer
+ * (nothing can be stored under it).
+ */
+export function keyOf(pattern: ResourcePattern, parameters: ParsedParameters): string | PlantStoreError {
+  const value = parameters.path[pattern.keyParameter ?? ''];
+  const text = parameterText(value);
   if (text === undefined) throw new Error(`the item path ${pattern.item ?? ''} gave no ${pattern.keyParameter ?? ''}`);
-  return text;
+  if (pattern.keyType !== 'integer' || isLosslessNumber(value)) return text;
+  return /^[+-]?\d+$/.test(text) ? BigInt(text).toString() : noSuchItem(pattern, text);
 }
 
 /** The key as the item holds it: an integer for an integer key, the text itself for a string key. */
@@ -224,6 +230,7 @@ export function itemAnswer(pattern: ResourcePattern, role: 'read' | 'remove', op
   const { status, json } = successOf(operation);
   return ({ store, parameters }) => {
     const key = keyOf(pattern, parameters);
+    if (key instanceof PlantStoreError) return key;
     const { scope } = placeOf(pattern, parameters);
     const item = store.get(key, scope);
     if (item === undefined) return noSuchItem(pattern, key);
@@ -247,6 +254,7 @@ export function replaceAnswer(contract: Contract, pattern: ResourcePattern, oper
   return ({ store, parameters }, body) => {
     if (body !== undefined && !isJsonObject(body)) return notAnObject();
     const key = keyOf(pattern, parameters);
+    if (key instanceof PlantStoreError) return key;
     const place = placeOf(pattern, parameters);
     const previous = store.get(key, place.scope);
     if (previous === undefined) {
@@ -292,6 +300,7 @@ export function updateAnswer(contract: Contract, pattern: ResourcePattern, opera
   return ({ store, parameters, contentType }, body) => {
     if (body !== undefined && !isJsonObject(body)) return notAnObject();
     const key = keyOf(pattern, parameters);
+    if (key instanceof PlantStoreError) return key;
     const { scope } = placeOf(pattern, parameters);
     const previous = store.get(key, scope);
     if (previous === undefined) return noSuchItem(pattern, key);
