@@ -13,7 +13,7 @@
  * - `limit`/`per_page`/`page_size`/`size` (any case, `-`/`_` ignored): at most that many.
  * Undeclared ones are not read: without them the list is every item (the store holds at most maxEntries).
  */
-import { isLosslessNumber, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParameterContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
+import { isLosslessNumber, stringifyJson, type Contract, type JsonValue, type OperationContract, type ParameterContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
 import { generateValue } from './generated.js';
 import { placeOf, success, successOf, type OperationAnswer, type ParentCheck } from './resource-answers.js';
 
@@ -134,7 +134,7 @@ export function listAnswer(contract: Contract, pattern: ResourcePattern, operati
       }
       if (!wanted.every(({ name, values }) => values.has(item[name] ?? null))) continue;
       if (skipped < window.skip) skipped += 1;
-      else items.push(stringifyJson(item as JsonObject));
+      else items.push(stringifyJson(item));
     }
     return success(status, json, wrap(`[${items.join(',')}]`));
   };

@@ -220,7 +220,7 @@ export function createAnswer(contract: Contract, pattern: ResourcePattern, opera
       throw new Error(`the contract validated a body without its key ${pattern.keyProperty}`);
     } else if (complete(item, completion)) text = stringifyJson(item);
     store.put(key, item, place.scope);
-    const headers = located ? { location: `${filled(pattern.item ?? '', [...place.parents, key])}` } : undefined;
+    const headers = located ? { location: filled(pattern.item, [...place.parents, key]) } : undefined;
     return success(status, json, text, headers);
   };
 }
@@ -278,11 +278,10 @@ function isMergePatch(contentType: string | undefined): boolean {
 /** RFC 7396, section 2: MergePatch(Target, Patch) - a null member deletes, an object merges, anything else replaces. */
 export function mergePatch(target: JsonValue | undefined, patch: JsonValue): JsonValue {
   if (!isJsonObject(patch)) return patch;
-  const result: JsonObject = isJsonObject(target) ? { ...target } : {};
-  for (const [name, value] of Object.entries(patch)) {
-    if (value === null) delete result[name];
-    else result[name] = mergePatch(result[name], value);
-  }
+  const base: JsonObject = isJsonObject(target) ? target : {};
+  const result: JsonObject = {};
+  for (const [name, value] of Object.entries(base)) if (patch[name] !== null) result[name] = value;
+  for (const [name, value] of Object.entries(patch)) if (value !== null) result[name] = mergePatch(base[name], value);
   return result;
 }
 
