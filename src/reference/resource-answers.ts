@@ -89,8 +89,18 @@ export function filled(template: string, values: readonly string[]): string {
   return template.replace(/\{[^{}/]+\}/g, () => encodeURIComponent(values[index++] ?? ''));
 }
 
+/** The place of a top-level collection's items, made once per pattern: no request allocates it. */
+const TOP_LEVEL = new WeakMap<ResourcePattern, Place>();
+
 export function placeOf(pattern: ResourcePattern, parameters: ParsedParameters): Place {
-  if (pattern.parentParameters.length === 0) return { scope: pattern.collection, parents: [] };
+  if (pattern.parentParameters.length === 0) {
+    let place = TOP_LEVEL.get(pattern);
+    if (place === undefined) {
+      place = { scope: pattern.collection, parents: [] };
+      TOP_LEVEL.set(pattern, place);
+    }
+    return place;
+  }
   const parents = pattern.parentParameters.map((name) => parameterText(parameters.path[name]) ?? '');
   return { scope: filled(pattern.collection, parents), parents };
 }

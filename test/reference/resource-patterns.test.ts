@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJournal } from '../../src/http/index.js';
 import { loadContract, resourcePatterns } from '../../src/openapi/index.js';
-import { createApp, listen, STORE_ADMIN_PATH, type App, type RunningServer } from '../../src/reference/index.js';
+import { createApp, listen, PlantStore, STORE_ADMIN_PATH, type App, type RunningServer } from '../../src/reference/index.js';
 import { TEST_TOKEN } from '../support/servers.js';
 
 const FILE = fileURLToPath(new URL('../../examples/contracts/garden-journal.yaml', import.meta.url));
@@ -182,5 +182,29 @@ describe('the garden journal\'s patterns', () => {
     const app = createApp({ tokens: [TEST_TOKEN], contract });
     expect(app.plan.fromExamples).toEqual([]);
     expect(app.plan.generated).toEqual([]);
+  });
+});
+
+describe('PlantStore scopes', () => {
+  it('keeps each scope apart, evicts the oldest item of any scope when full, and counts every scope', () => {
+    const store = new PlantStore(3, '/a');
+    store.put('1', { n: 'a1' });
+    store.put('1', { n: 'b1' }, '/b');
+    store.put('1', { n: 'c1' }, '/gardens/x/beds');
+    expect([store.get('1'), store.get('1', '/b'), store.get(1n, '/gardens/x/beds')]).toEqual([{ n: 'a1' }, { n: 'b1' }, { n: 'c1' }]);
+    // Replacing counts as new: the oldest is then /b's.
+    store.put('1', { n: 'a1 again' });
+    store.put('2', { n: 'c2' }, '/gardens/x/beds');
+    expect(store.size).toBe(3);
+    expect(store.get('1', '/b')).toBeUndefined();
+    expect([...store.entries('/gardens/x/beds')]).toEqual([['1', { n: 'c1' }], ['2', { n: 'c2' }]]);
+    expect([...store.values('/nowhere')]).toEqual([]);
+  });
+
+  it('numbers the keys it assigns 1, 2, … and starts again when emptied', () => {
+    const store = new PlantStore();
+    expect([store.nextSequence(), store.nextSequence()]).toEqual([1n, 2n]);
+    store.clear();
+    expect(store.nextSequence()).toBe(1n);
   });
 });
