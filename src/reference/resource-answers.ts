@@ -315,7 +315,8 @@ export function updateAnswer(contract: Contract, pattern: ResourcePattern, opera
     if (previous === undefined) return noSuchItem(pattern, key);
     const patch = body ?? {};
     const declared = members.length === 0 ? patch : declaredMembers(members, patch);
-    const updated = (isMergePatch(contentType) ? mergePatch(previous, declared) : { ...previous, ...storedForm(members, declared).item }) as JsonObject;
+    const partial = members.length === 0 ? declared : storedForm(members, declared).item;
+    const updated = (isMergePatch(contentType) ? mergePatch(previous, declared) : { ...previous, ...partial }) as JsonObject;
     updated[pattern.keyProperty] = keyValue(pattern, key);
     const removed = required.find((name) => Object.hasOwn(previous, name) && !Object.hasOwn(updated, name));
     if (removed !== undefined) return new PlantStoreError('invalid_body', `${removed}: is required in the item; a merge patch cannot remove it`);

@@ -177,4 +177,28 @@ describe('the reference over the pet stores\' shapes', () => {
     expect(request(app, 'DELETE', '/pets/1').status).toBe(204);
     expect(JSON.parse(request(app, 'GET', '/pets').body)).toEqual([{ id: 2, name: 'Tom' }]);
   });
+
+  it('a PATCH whose body declares no members applies all of them; a merge patch that would remove a required member is refused and changes nothing', () => {
+    const notes = contract(
+      `  /notes:
+    post:
+      requestBody: { content: { application/json: { schema: { type: object, required: [text], properties: { text: { type: string } } } } } }
+      responses: { '201': { description: made, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
+  /notes/{noteId}:
+    parameters: [ { name: noteId, in: path, required: true, schema: { type: string } } ]
+    patch:
+      requestBody: { content: { application/merge-patch+json: { schema: { type: object } }, application/json: { schema: { type: object } } } }
+      responses: { '200': { description: note, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }, '404': { description: none } }`,
+      `    Note: { type: object, required: [id, text], properties: { id: { type: string, minLength: 4 }, text: { type: string } } }`,
+    );
+    const app = createApp({ tokens: [TEST_TOKEN], contract: notes });
+    const send = (method: string, url: string, body: string, type = 'application/json') => app.request({ method, url, headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': type }, body }) as { status: number; headers: Record<string, string>; body: string };
+    const created = send('POST', '/notes', '{"text":"hello"}');
+    // Another string key: the sequence's text, padded to the key's minLength.
+    expect(created).toMatchObject({ status: 201, headers: { location: '/notes/0001' }, body: '{"id":"0001","text":"hello"}' });
+    expect(JSON.parse(send('PATCH', '/notes/0001', '{"mood":"calm","id":"9999"}').body)).toEqual({ id: '0001', text: 'hello', mood: 'calm' });
+    const refused = send('PATCH', '/notes/0001', '{"text":null}', 'application/merge-patch+json');
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(send('PATCH', '/notes/0001', '{"mood":null}', 'application/merge-patch+json').body)).toEqual({ id: '0001', text: 'hello' });
+  });
 });
