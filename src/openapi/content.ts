@@ -5,7 +5,7 @@
  * bytes and named unchecked (docs/contracts.md), never a reason to refuse the contract.
  */
 import { parseJson, type JsonValue } from './json.js';
-import { codecFor, mediaTypeEssence, uncheckedCodec, type MediaTypeCodec } from './media-types/index.js';
+import { codecFor, formFields, mediaTypeEssence, uncheckedCodec, type FormFields, type MediaTypeCodec } from './media-types/index.js';
 import { asRecord, encodePointerSegment, type BodyValidator, type Schema } from './types.js';
 
 /** One declared media type of a content map. */
@@ -21,6 +21,8 @@ export interface MediaVariant {
   readonly validate: BodyValidator | undefined;
   /** Its first example (`example`, else the first of `examples`), lossless. */
   readonly example: JsonValue | undefined;
+  /** A form's fields (its schema's properties with its `encoding` object), for a codec of fields; else undefined. */
+  readonly fields: FormFields | undefined;
 }
 
 /** What compiling content needs of the contract. */
@@ -49,6 +51,7 @@ export function compileContent(content: Schema, at: string, sources: ContentSour
       schema,
       validate: checked ? sources.validatorAt(sources.pointerOf(schema, `${pointer}/schema`)) : undefined,
       example: exampleOf(media, sources.resolve),
+      fields: codec?.fields === true ? formFields(schema, media.encoding, sources.resolve) : undefined,
     };
   });
 }

@@ -8,6 +8,7 @@
  * the steps its format needs; `parse` is the one every codec has.
  */
 import type { JsonValue } from '../json.js';
+import type { FormFields } from './form-fields.js';
 
 /** Why a body is not of its media type: the message an Error carries, and the exception behind it if any. */
 export class Malformed {
@@ -22,6 +23,17 @@ export class Malformed {
 export interface DecodeLimits {
   /** Arrays and objects nested deeper than this are refused before the text is parsed. */
   readonly maxDepth: number;
+}
+
+/**
+ * What a codec of fields (a form, multipart) needs beyond the text: the Content-Type as sent (its
+ * parameters: multipart's boundary), the fields its schema and encoding object declare, and the
+ * nesting limit for a field that is JSON. A codec of one value (JSON, text, bytes) reads none of it.
+ */
+export interface BodyContext {
+  readonly contentType?: string | undefined;
+  readonly fields?: FormFields | undefined;
+  readonly maxDepth?: number | undefined;
 }
 
 export interface MediaTypeCodec {
@@ -42,16 +54,42 @@ export interface MediaTypeCodec {
   readonly opening?: ((text: string) => Malformed | undefined) | undefined;
   /** Nesting past `maxDepth`, found before parsing so that a hostile body cannot exhaust the parser. */
   readonly nesting?: ((text: string, maxDepth: number) => Malformed | undefined) | undefined;
+  /**
+   * Whether its values are objects of fields typed by the schema's properties and the media type's
+   * `encoding` object (OpenAPI 3.1, section 4.8.15): content.ts works the fields out once.
+   */
+  readonly fields?: boolean | undefined;
   /** The text as a value (numbers exact: LosslessNumbers). */
-  parse(text: string): JsonValue | Malformed;
-  /** A value as the bytes of a body. */
-  encode(value: unknown): Uint8Array;
+  parse(text: string, context?: BodyContext): JsonValue | Malformed;
+  /** A value as the bytes of a body (`context.contentType`: what `withParameters` gave). */
+  encode(value: unknown, context?: BodyContext): Uint8Array;
+  /** The Content-Type to send with a body of `mediaType`, where the codec adds a parameter (multipart's boundary). */
+  withParameters?: ((mediaType: string) => string) | undefined;
+}
+
+/** A value as a body of `mediaType`: the Content-Type to send (with any parameter its codec adds) and the bytes. */
+export function serialiseBody(codec: MediaTypeCodec, mediaType: string, value: unknown, fields?: FormFields): { contentType: string; bytes: Uint8Array } {
+  const contentType = codec.withParameters?.(mediaType) ?? mediaType;
+  return { contentType, bytes: codec.encode(value, { contentType, fields }) };
 }
 
 /** A body's bytes through every step of its codec: the value, or why it is malformed. */
-export function decodeBody(codec: MediaTypeCodec, bytes: Uint8Array, limits: DecodeLimits): JsonValue | Malformed {
+export function decodeBody(codec: MediaTypeCodec, bytes: Uint8Array, limits: DecodeLimits, context?: BodyContext): JsonValue | Malformed {
   // A type read as bytes gets one character per byte (U+0000 to U+00FF): nothing is lost.
-  const text = codec.text ? codec.text(bytes) : Array.from(bytes, (byte) => String.fromCharCode(byte)).join('');
+  const text = codec.text ? codec.text(bytes) : bytesAsText(bytes);
   if (text instanceof Malformed) return text;
-  return codec.opening?.(text) ?? codec.nesting?.(text, limits.maxDepth) ?? codec.parse(text);
+  return codec.opening?.(text) ?? codec.nesting?.(text, limits.maxDepth) ?? codec.parse(text, { maxDepth: limits.maxDepth, ...context });
+}
+
+/** Bytes as a string of one character per byte (U+0000 to U+00FF), in chunks the call stack holds. */
+export function bytesAsText(bytes: Uint8Array): string {
+  let text = '';
+  for (let start = 0; start < bytes.length; start += 0x8000) text += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  return text;
+}
+
+/** Whether every character of a string is one byte (U+0000 to U+00FF): a string of bytes as the kit keeps them. */
+export function isByteString(value: string): boolean {
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 0xff) return false;
+  return true;
 }
