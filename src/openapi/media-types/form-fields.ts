@@ -119,7 +119,7 @@ export function typedField(name: string, text: string, kind: FieldKind, maxDepth
  * field, a list where the field is an array or an undeclared name repeats.
  */
 export function formObject(given: ReadonlyMap<string, readonly string[]>, fields: FormFields | undefined, maxDepth: number | undefined): { [key: string]: JsonValue } | Malformed {
-  const object: { [key: string]: JsonValue } = {};
+  const entries: [string, JsonValue][] = [];
   for (const [name, texts] of given) {
     const field = fields?.get(name) ?? UNDECLARED_FIELD;
     if (!field.array && texts.length > 1 && fields?.has(name) === true) return new Malformed(`field ${name}: given ${texts.length} times; give it once`);
@@ -129,9 +129,10 @@ export function formObject(given: ReadonlyMap<string, readonly string[]>, fields
       if (value instanceof Malformed) return value;
       values.push(value);
     }
-    object[name] = field.array || texts.length > 1 ? values : (values[0] as JsonValue);
+    entries.push([name, field.array || texts.length > 1 ? values : (values[0] as JsonValue)]);
   }
-  return object;
+  // Own properties whatever their names: a field named __proto__ is a field, never the object's prototype.
+  return Object.fromEntries(entries);
 }
 
 /** A value of a field as the text a form carries: strings as they are, numbers by their digits, anything else as JSON. */

@@ -97,13 +97,14 @@ function parseForm(text: string, context: BodyContext | undefined): JsonValue | 
   const { texts, deep } = group(pairs, fields);
   const object = formObject(new Map([...texts].filter(([name]) => !deep.has(name))), fields, context?.maxDepth);
   if (object instanceof Malformed) return object;
+  const values = new Map(Object.entries(object));
   for (const [base, members] of deep) {
     const value = formObject(members, fields?.get(base)?.properties, context?.maxDepth);
     if (value instanceof Malformed) return value;
-    object[base] = value;
+    values.set(base, value);
   }
-  // In the order the fields came.
-  return Object.fromEntries([...texts.keys()].map((name) => [name, object[name] as JsonValue]));
+  // In the order the fields came, each an own property (a field named __proto__ too).
+  return Object.fromEntries([...texts.keys()].map((name) => [name, values.get(name) as JsonValue]));
 }
 
 /** The pairs a field's value is written as. */
