@@ -8,7 +8,6 @@
  * the steps its format needs; `parse` is the one every codec has.
  */
 import type { JsonValue } from '../json.js';
-import type { FormFields } from './form-fields.js';
 
 /** Why a body is not of its media type: the message an Error carries, and the exception behind it if any. */
 export class Malformed {
@@ -24,6 +23,27 @@ export interface DecodeLimits {
   /** Arrays and objects nested deeper than this are refused before the text is parsed. */
   readonly maxDepth: number;
 }
+
+// The fields of a form (form-fields.ts works them out from the schema and encoding object).
+
+/** What a field's text (an array's item's) is read as. */
+export type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'binary';
+
+export interface FormField {
+  readonly kind: FieldKind;
+  /** Whether the value is a list (an array schema): repeated names, or one delimited text. */
+  readonly array: boolean;
+  /** The encoding's `style` (urlencoded only): form (default), spaceDelimited, pipeDelimited, deepObject. */
+  readonly style: string;
+  /** The encoding's `explode` (default true for form, as for query parameters). */
+  readonly explode: boolean;
+  /** The encoding's `contentType`, if it gives one. */
+  readonly contentType: string | undefined;
+  /** A deepObject's own properties (`name[key]=value`), typed. */
+  readonly properties: FormFields | undefined;
+}
+
+export type FormFields = ReadonlyMap<string, FormField>;
 
 /**
  * What a codec of fields (a form, multipart) needs beyond the text: the Content-Type as sent (its

@@ -7,27 +7,8 @@
  * `contentType` is JSON) or bytes (a binary file part).
  */
 import { LosslessNumber, parseJson, nestingExceeds, type JsonValue } from '../json.js';
-import { Malformed } from './codec.js';
+import { Malformed, type FieldKind, type FormField, type FormFields } from './codec.js';
 import { mediaTypeEssence, structuredSuffix } from './essence.js';
-
-/** What a field's text (an array's item's) is read as. */
-export type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'binary';
-
-export interface FormField {
-  readonly kind: FieldKind;
-  /** Whether the value is a list (an array schema): repeated names, or one delimited text. */
-  readonly array: boolean;
-  /** The encoding's `style` (urlencoded only): form (default), spaceDelimited, pipeDelimited, deepObject. */
-  readonly style: string;
-  /** The encoding's `explode` (default true for form, as for query parameters). */
-  readonly explode: boolean;
-  /** The encoding's `contentType`, if it gives one. */
-  readonly contentType: string | undefined;
-  /** A deepObject's own properties (`name[key]=value`), typed. */
-  readonly properties: FormFields | undefined;
-}
-
-export type FormFields = ReadonlyMap<string, FormField>;
 
 type Resolve = (schema: Record<string, unknown>) => Record<string, unknown>;
 

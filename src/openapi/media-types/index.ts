@@ -18,7 +18,7 @@ export { textCodec } from './text.js';
 export { octetStreamCodec, uncheckedCodec } from './bytes.js';
 export { formCodec } from './urlencoded.js';
 export { multipartCodec } from './multipart.js';
-export { formFields, isJsonMediaType, type FormField, type FormFields, type FieldKind } from './form-fields.js';
+export { formFields, isJsonMediaType } from './form-fields.js';
 export * from './negotiation.js';
 
 /** Every codec of the kit. Adding a media type: its file here, and its line in this list. */

@@ -11,9 +11,9 @@
  * One pass: each delimiter is found with one indexOf from where the last part ended.
  */
 import { stringifyJson, type JsonValue } from '../json.js';
-import { bytesAsText, isByteString, Malformed, type BodyContext, type MediaTypeCodec } from './codec.js';
+import { bytesAsText, isByteString, Malformed, type BodyContext, type FormFields, type MediaTypeCodec } from './codec.js';
 import { mediaTypeEssence } from './essence.js';
-import { fieldText, formObject, isJsonMediaType, UNDECLARED_FIELD, type FormFields } from './form-fields.js';
+import { fieldText, formObject, isJsonMediaType, UNDECLARED_FIELD } from './form-fields.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const ENCODER = new TextEncoder();

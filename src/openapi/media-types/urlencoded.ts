@@ -10,8 +10,8 @@
  * would put U+FFFD in their place; the kit says the body is malformed rather than store that).
  */
 import { stringifyJson, type JsonValue } from '../json.js';
-import { bytesAsText, Malformed, type BodyContext, type MediaTypeCodec } from './codec.js';
-import { fieldText, formObject, type FormField, type FormFields } from './form-fields.js';
+import { bytesAsText, Malformed, type BodyContext, type FormField, type FormFields, type MediaTypeCodec } from './codec.js';
+import { fieldText, formObject } from './form-fields.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const ENCODER = new TextEncoder();
