@@ -116,7 +116,9 @@ function parseMultipart(text: string, context: BodyContext | undefined): JsonVal
   for (const part of parts) {
     const value = partText(part, fields);
     if (value instanceof Malformed) return value;
-    texts.set(part.name, [...(texts.get(part.name) ?? []), value]);
+    const list = texts.get(part.name);
+    if (list === undefined) texts.set(part.name, [value]);
+    else list.push(value);
     if (isJsonMediaType(part.contentType) && fields?.get(part.name) === undefined) asJson.add(part.name);
   }
   return formObject(texts, withJson(fields, asJson), context?.maxDepth);

@@ -19,6 +19,8 @@ const ENCODER = new TextEncoder();
 /** Delimiters of an array that is not exploded, by style (OpenAPI 3.1, section 4.8.12.4). */
 const DELIMITERS: Readonly<Record<string, string>> = { form: ',', spaceDelimited: ' ', pipeDelimited: '|' };
 
+const NEEDS_DECODING = /[%+\u0080-\u00ff]/;
+
 function isHex(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x66);
 }
@@ -28,6 +30,8 @@ function isHex(code: number): boolean {
  * (a `%` not followed by two hex digits is itself), then UTF-8, strictly.
  */
 function decodeComponent(bytes: string): string | undefined {
+  // ASCII without `%` or `+` is its own text: most names and many values.
+  if (!NEEDS_DECODING.test(bytes)) return bytes;
   const out = new Uint8Array(bytes.length);
   let length = 0;
   for (let i = 0; i < bytes.length; i++) {
@@ -77,7 +81,9 @@ function group(pairs: readonly [string, string][], fields: FormFields | undefine
       if (!deep.has(base)) texts.set(base, []);
       const members = deep.get(base) ?? new Map<string, string[]>();
       deep.set(base, members);
-      members.set(key, [...(members.get(key) ?? []), value]);
+      const list = members.get(key);
+      if (list === undefined) members.set(key, [value]);
+      else list.push(value);
       continue;
     }
     const field = fields?.get(name);
