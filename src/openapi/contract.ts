@@ -171,8 +171,8 @@ interface Sources {
   readonly locate: (object: Schema, fallback: string) => string;
   readonly shapeOf: (schema: Schema) => ObjectShape;
   readonly refuse: (feature: string, pointer: string) => void;
-  /** Told each media type no codec serves: it is served unchecked, and named among the contract's unchecked features. */
-  readonly unchecked: (mediaType: string, pointer: string) => void;
+  /** Told each part of a content map served unchecked (a media type no codec serves, …): named among the contract's unchecked features. */
+  readonly unchecked: (feature: string, pointer: string) => void;
 }
 
 function createSources(document: Schema, refuse: Sources['refuse'], note: Sources['refuse']): Sources {
@@ -254,10 +254,7 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
     }
     return pointer;
   };
-  const unchecked = (mediaType: string, pointer: string): void => {
-    note(`the media type ${mediaType} (read and served unchecked)`, pointer);
-  };
-  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse, unchecked };
+  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse, unchecked: note };
 }
 
 function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => ObjectShape {

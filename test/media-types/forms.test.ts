@@ -202,3 +202,29 @@ describe('the reference takes forms through its pipeline', () => {
     expect(post(app, 'multipart/form-data', Buffer.from(body, 'latin1'))).toMatchObject({ status: 400, body: expect.stringContaining('no boundary parameter') as unknown });
   });
 });
+
+describe('the encoding object', () => {
+  it('names what it says that the codecs do not check: a part`s headers, allowReserved; forms themselves are checked', () => {
+    const contract = compileContract({
+      openapi: '3.1.0',
+      info: { title: 'encoding', version: '1' },
+      paths: {
+        '/up': {
+          post: {
+            requestBody: {
+              content: {
+                'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'image/png' } } }, encoding: { file: { contentType: 'image/png', headers: { 'X-Rate': { schema: { type: 'integer' } } } } } },
+                'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { q: { type: 'string' } } }, encoding: { q: { allowReserved: true } } },
+              },
+            },
+            responses: { '204': { description: 'ok' } },
+          },
+        },
+      },
+    });
+    expect(contract.unchecked.map((u) => `${u.feature} at ${u.pointer}`)).toEqual([
+      'the headers of multipart/form-data field file (not checked) at /paths/~1up/post/requestBody/content/multipart~1form-data/encoding/file/headers',
+      'allowReserved of application/x-www-form-urlencoded field q (reserved characters are read either way) at /paths/~1up/post/requestBody/content/application~1x-www-form-urlencoded/encoding/q/allowReserved',
+    ]);
+  });
+});
