@@ -203,6 +203,26 @@ describe('the reference takes forms through its pipeline', () => {
   });
 });
 
+describe('an operation that takes JSON or a form (the Petstore way)', () => {
+  it('reads the form by its fields when the Content-Type picks it, and stores it as the JSON would be', () => {
+    const pet = { type: 'object', required: ['id'], properties: { id: { type: 'integer', format: 'int64' }, tags: { type: 'array', items: { type: 'string' } } } };
+    const contract = compileContract({
+      openapi: '3.1.0',
+      info: { title: 'pets', version: '1' },
+      paths: {
+        '/pets': { post: { requestBody: { required: true, content: { 'application/json': { schema: pet }, 'application/x-www-form-urlencoded': { schema: pet } } }, responses: { '200': { description: 'kept', content: { 'application/json': { schema: pet } } } } } },
+        '/pets/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'one', content: { 'application/json': { schema: pet } } } } } },
+      },
+    });
+    const app = createStoreApp(contract, { tokens: ['t'] });
+    const post = (contentType: string, body: string) => app.request({ method: 'POST', url: '/pets', headers: { 'content-type': contentType }, body });
+    expect(post('application/x-www-form-urlencoded; charset=utf-8', 'id=9223372036854775807&tags=a&tags=b')).toMatchObject({ status: 200, body: '{"id":9223372036854775807,"tags":["a","b"]}' });
+    expect(post('application/json', '{"id":2,"tags":["c"]}')).toMatchObject({ status: 200, body: '{"id":2,"tags":["c"]}' });
+    expect(post('application/x-www-form-urlencoded', 'id=3&tags=a&id=4')).toMatchObject({ status: 400, body: '{"error":400,"message":"field id: given 2 times; give it once"}' });
+    expect(app.request({ method: 'GET', url: '/pets/9223372036854775807', headers: {} })).toMatchObject({ status: 200, body: '{"id":9223372036854775807,"tags":["a","b"]}' });
+  });
+});
+
 describe('the encoding object', () => {
   it('names what it says that the codecs do not check: a part`s headers, allowReserved; forms themselves are checked', () => {
     const contract = compileContract({
