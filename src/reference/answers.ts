@@ -6,7 +6,7 @@
  * value generated from its success's schema once, at start-up (generated.ts), the same for a seed.
  * docs/reference-server.md has the conventions.
  */
-import { integerText, isJsonObject, isLosslessNumber, LosslessNumber, negotiate, quoteJson, resourcePatterns, stringifyJson, type Contract, type JsonObject, type JsonValue, type MediaVariant, type OperationContract, type ParsedParameters, type ResourcePattern, type ResourceRole, type Schema } from '../openapi/portable.js';
+import { integerText, isJsonObject, isLosslessNumber, LosslessNumber, negotiate, quoteJson, resourcePatterns, serialiseBody, stringifyJson, type Contract, type JsonObject, type JsonValue, type MediaVariant, type OperationContract, type ParsedParameters, type ResourcePattern, type ResourceRole, type Schema } from '../openapi/portable.js';
 import { chooseVariant, JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
 import { generateValue } from './generated.js';
 import type { PlantStore } from './store.js';
@@ -198,6 +198,11 @@ function negotiatedExample(status: number, variants: readonly MediaVariant[]): O
     const example = chosen.variant.example ?? null;
     // An example of a range (`*` + `/*`) that is JSON goes out as JSON where the client takes it.
     const mediaType = chosen.variant.essence.includes('*') && typeof example !== 'string' && negotiate(accept, ['application/json']) !== undefined ? 'application/json' : chosen.mediaType;
+    // A form's example (an object) is written as its codec writes it, with any parameter it adds (a boundary).
+    if (chosen.variant.codec.fields === true && typeof example !== 'string') {
+      const { contentType, bytes } = serialiseBody(chosen.variant.codec, mediaType, example, chosen.variant.fields);
+      return { status, headers: { 'content-type': contentType }, body: new TextDecoder().decode(bytes) };
+    }
     const text = typeof example === 'string' && chosen.variant.codec.name !== 'json' ? example : stringifyJson(example);
     // Text is written as UTF-8 (the socket layer's encoding), and says so (RFC 9110, section 8.3.2).
     return { status, headers: { 'content-type': mediaType.startsWith('text/') ? `${mediaType}; charset=utf-8` : mediaType }, body: text };
