@@ -6,7 +6,7 @@
  * value generated from its success's schema once, at start-up (generated.ts), the same for a seed.
  * docs/reference-server.md has the conventions.
  */
-import { negotiate, resourcePatterns, stringifyJson, type Contract, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
+import { negotiate, resourcePatterns, serialiseBody, stringifyJson, type Contract, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
 import { chooseVariant, JSON_HEADERS, PlantStoreError } from '../http/portable.js';
 import { generateValue } from './generated.js';
 import { listAnswer, listShape } from './lists.js';
@@ -64,6 +64,11 @@ function negotiatedExample(status: number, variants: readonly MediaVariant[]): O
     const example = chosen.variant.example ?? null;
     // An example of a range (`*` + `/*`) that is JSON goes out as JSON where the client takes it.
     const mediaType = chosen.variant.essence.includes('*') && typeof example !== 'string' && negotiate(accept, ['application/json']) !== undefined ? 'application/json' : chosen.mediaType;
+    // A form's example (an object) is written as its codec writes it, with any parameter it adds (a boundary).
+    if (chosen.variant.codec.fields === true && typeof example !== 'string') {
+      const { contentType, bytes } = serialiseBody(chosen.variant.codec, mediaType, example, chosen.variant.fields);
+      return { status, headers: { 'content-type': contentType }, body: new TextDecoder().decode(bytes) };
+    }
     const text = typeof example === 'string' && chosen.variant.codec.name !== 'json' ? example : stringifyJson(example);
     // Text is written as UTF-8 (the socket layer's encoding), and says so (RFC 9110, section 8.3.2).
     return { status, headers: { 'content-type': mediaType.startsWith('text/') ? `${mediaType}; charset=utf-8` : mediaType }, body: text };
