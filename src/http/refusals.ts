@@ -36,17 +36,18 @@ export interface Refusals {
 }
 
 /**
- * The statuses that fit each kind of refusal, best first. A bad body or parameter is a 400, else a
- * 422; a media type or coding the kit does not read a 415, a body over the limit a 413, each
- * else as a bad request. Credentials, routing, 404 of the store, 406 and 500 keep their status:
- * a client reads it (RFC 9110; RFC 6750 requires 401 for missing credentials), only the body
- * takes the declared shape. Codes not named here keep their catalogue status.
+ * The statuses that fit each kind of refusal, in groups, best first: each group's statuses
+ * declared exactly, then under a declared range (`4XX`). A bad body or parameter is a 400, else a
+ * 422; a media type or coding the kit does not read is a 415, a body over the limit a 413, else a
+ * bad request. Credentials, routing, 404 of the store, 406 and 500 keep their status: a client
+ * reads it (RFC 9110; RFC 6750 requires 401 for missing credentials), only the body takes the
+ * declared shape. Codes not named here keep their catalogue status.
  */
-const BAD_REQUEST = [400, 422] as const;
-const FITTING: Partial<Record<ErrorCode, readonly number[]>> = {
-  unsupported_media_type: [415, ...BAD_REQUEST],
-  unsupported_encoding: [415, ...BAD_REQUEST],
-  body_too_large: [413, ...BAD_REQUEST],
+const BAD_REQUEST = [[400, 422]] as const;
+const FITTING: Partial<Record<ErrorCode, readonly (readonly number[])[]>> = {
+  unsupported_media_type: [[415], ...BAD_REQUEST],
+  unsupported_encoding: [[415], ...BAD_REQUEST],
+  body_too_large: [[413], ...BAD_REQUEST],
   invalid_utf8: BAD_REQUEST,
   too_deep: BAD_REQUEST,
   malformed_json: BAD_REQUEST,
@@ -63,6 +64,11 @@ const STATUS_NAMES = ['status', 'statusCode', 'status_code', 'httpStatus', 'code
 const SEARCH_DEPTH = 3;
 const SENTINEL = 'plant-store-kit:reason:7f3a9c2e';
 const SAMPLE_REASON = 'body: a reason the kit gives for refusing a request';
+/** The phrases of the statuses a refusal has (RFC 9110, section 15), for a problem's `title` (RFC 9457, section 4.2.1). */
+const PHRASES: Readonly<Record<number, string>> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable',
+  408: 'Request Timeout', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
+};
 
 /** The refusal templates of a contract, all worked out now. */
 export function planRefusals(contract: Contract): Refusals {
@@ -124,20 +130,21 @@ export function refusalBody(template: RefusalTemplate, message: string): string 
 }
 
 /**
- * The response an operation declares for a kind of refusal, and the status to answer: a fitting
- * status declared exactly, else under its declared range (`4XX`), else `default` with the
- * catalogue's status, else none (the contract-wide shape, the catalogue's status).
+ * The response an operation declares for a kind of refusal, and the status to answer: for each
+ * group of fitting statuses, one declared exactly, else under its declared range (`4XX`); else
+ * `default` with the catalogue's status; else none (the contract-wide shape, the catalogue's status).
  */
 export function chooseResponse(operation: OperationContract, code: ErrorCode): { status: number; response: ResponseContract | undefined } {
   const fallback = ERROR_CATALOGUE[code].status;
-  const fitting = FITTING[code] ?? [fallback];
-  for (const status of fitting) {
-    const exact = operation.responses.find((response) => response.status === String(status));
-    if (exact) return { status, response: exact };
-  }
-  for (const status of fitting) {
-    const range = operation.responses.find((response) => response.status.toUpperCase() === `${String(status).charAt(0)}XX`);
-    if (range) return { status, response: range };
+  for (const group of FITTING[code] ?? [[fallback]]) {
+    for (const status of group) {
+      const exact = operation.responses.find((response) => response.status === String(status));
+      if (exact) return { status, response: exact };
+    }
+    for (const status of group) {
+      const range = operation.responses.find((response) => response.status.toUpperCase() === `${String(status).charAt(0)}XX`);
+      if (range) return { status, response: range };
+    }
   }
   return { status: fallback, response: operation.responses.find((response) => response.status === 'default') };
 }
@@ -192,12 +199,26 @@ function buildTemplate(contract: Contract, variant: MediaVariant, status: number
   const example = variant.example !== undefined && valid(variant.example) ? variant.example : undefined;
   const base = example ?? instanceOf(schema, validate);
   const headers = variant.essence === 'application/json' ? JSON_HEADERS : Object.freeze({ 'content-type': variant.mediaType });
-  const filled = fill(contract, schema, base, status, instanceOf);
+  const problem = variant.essence.endsWith('/problem+json') ? asProblem(base, status) : base;
+  const filled = fill(contract, schema, valid(problem) ? problem : base, status, instanceOf);
   if (filled.reasonAt !== undefined && valid(filled.with(SAMPLE_REASON))) return { headers, ...around(stringifyJson(filled.with(SENTINEL))) };
   const fixed = filled.with(undefined);
   const body = valid(fixed) ? fixed : base;
   note(valid(body) ? 'its shape has no string property that can take the reason; answered without it' : 'the kit could not make a valid instance of its schema; answered with the nearest');
   return { headers, before: stringifyJson(body), after: undefined };
+}
+
+/**
+ * A problem detail (RFC 9457) of no particular type: `type` about:blank and `title` the status's
+ * phrase (section 4.2.1), where the value has them; the template is validated all the same.
+ */
+function asProblem(base: JsonValue, status: number): JsonValue {
+  if (!isJsonObject(base)) return base;
+  const problem = structuredCopy(base) as JsonObject;
+  if (typeof problem.type === 'string') put(problem, 'type', 'about:blank');
+  const phrase = PHRASES[status];
+  if (typeof problem.title === 'string' && phrase !== undefined) put(problem, 'title', phrase);
+  return problem;
 }
 
 interface Filled {
