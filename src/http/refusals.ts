@@ -73,7 +73,8 @@ const PHRASES: Readonly<Record<number, string>> = {
 /** The refusal templates of a contract, all worked out now. */
 export function planRefusals(contract: Contract): Refusals {
   const instanceOf: InstanceMaker = (schema, validate) => generateValue(schema, { resolve: (given) => contract.resolve(given), seed: REFUSAL_SEED, validate }).value;
-  const notes: string[] = [];
+  // Each response named once, however many statuses its shape answers.
+  const notes = new Set<string>();
   // Operations that share an error response share its templates: each is made, and named, once.
   const made = new Map<string, Template>();
   const shared = contractWideVariant(contract);
@@ -81,7 +82,7 @@ export function planRefusals(contract: Contract): Refusals {
     const key = `${String(status)} ${variant.mediaType} ${templateKey(contract, variant)}`;
     let template = made.get(key);
     if (template === undefined) {
-      template = buildTemplate(contract, variant, status, instanceOf, (problem) => notes.push(`${where}: ${problem}`));
+      template = buildTemplate(contract, variant, status, instanceOf, (problem) => notes.add(`${where}: ${problem}`));
       made.set(key, template);
     }
     return template;
@@ -102,7 +103,7 @@ export function planRefusals(contract: Contract): Refusals {
   }
   return {
     template: (operation, refusal) => ((operation && byOperation.get(operation)) ?? routing)[refusal.code],
-    notes,
+    notes: [...notes],
   };
 }
 
