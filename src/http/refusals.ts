@@ -77,9 +77,10 @@ export function planRefusals(contract: Contract): Refusals {
   const notes = new Set<string>();
   // Operations that share an error response share its templates: each is made, and named, once.
   const made = new Map<string, Template>();
+  const keyOf = variantKeys(contract);
   const shared = contractWideVariant(contract);
   const build = (variant: MediaVariant, status: number, where: string): Template => {
-    const key = `${String(status)} ${variant.mediaType} ${templateKey(contract, variant)}`;
+    const key = `${String(status)} ${keyOf(variant)}`;
     let template = made.get(key);
     if (template === undefined) {
       template = buildTemplate(contract, variant, status, instanceOf, (problem) => notes.add(`${where}: ${problem}`));
@@ -182,10 +183,23 @@ function contractWideVariant(contract: Contract): { variant: MediaVariant; where
   return best;
 }
 
-/** What makes two variants give the same template: the schema's place, and the example. */
-function templateKey(contract: Contract, variant: MediaVariant): string {
-  const schema = variant.schema === undefined ? '' : stringifyJson(contract.resolve(variant.schema));
-  return `${schema} ${variant.example === undefined ? '' : stringifyJson(variant.example)}`;
+/**
+ * What makes two variants give the same template: the media type, the schema (the same object once
+ * its `$ref` is followed) and the example; worked out once a variant.
+ */
+function variantKeys(contract: Contract): (variant: MediaVariant) => string {
+  const schemas = new Map<Schema, number>();
+  const keys = new WeakMap<MediaVariant, string>();
+  return (variant) => {
+    let key = keys.get(variant);
+    if (key === undefined) {
+      const schema = variant.schema === undefined ? undefined : contract.resolve(variant.schema);
+      if (schema !== undefined && !schemas.has(schema)) schemas.set(schema, schemas.size);
+      key = `${variant.mediaType} ${String(schema === undefined ? -1 : schemas.get(schema))} ${variant.example === undefined ? '' : stringifyJson(variant.example)}`;
+      keys.set(variant, key);
+    }
+    return key;
+  };
 }
 
 /**
