@@ -2,7 +2,9 @@
  * The mock's guard (the pipeline in front of Prism) refuses in the contract's words, as the
  * reference does (test/reference/refusals.test.ts): on a contract whose errors are
  * application/problem+json, a request without credentials gets a 401 problem and a bad body a 400
- * problem, over a socket and in process, each a body the contract's schema accepts.
+ * problem, over a socket and in process, each a body the contract's schema accepts; and
+ * `plant-store conform --profile mock` finds that the kit's mock keeps the contract (its refusals
+ * were the Plant Store's Error, which a problem+json contract does not declare).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +14,7 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openContract } from '../../src/openapi/index.js';
 import { createMock } from '../../mock/index.js';
+import { run } from '../support/cli.js';
 import { send } from '../support/http.js';
 import { startMock, type RunningMock } from '../support/servers.js';
 
@@ -41,6 +44,13 @@ describe("the mock's guard, on a contract whose errors are problem details", () 
     expect(isProblem(body)).toBe(true);
     expect(body).toMatchObject({ type: 'about:blank', title: 'Unauthorized', status: 401 });
     expect(body.detail).toMatch(/authorization/);
+  });
+
+  it('passes the kit\'s own conform (--profile mock)', { timeout: 60_000 }, async () => {
+    const conform = run(['conform', '--base-url', server.url, '--contract', FILE, '--profile', 'mock', '--runs', '200', '--capacity', '0', '--seed', '1']);
+    const code = await conform.exit;
+    expect(code, conform.stdout() + conform.stderr()).toBe(0);
+    expect(conform.stdout()).toContain('The target kept the contract (seed 1');
   });
 
   it('answers a body its schema refuses with a 400 problem, in process', async () => {
