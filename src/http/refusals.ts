@@ -236,9 +236,12 @@ function asProblem(base: JsonValue, status: number): JsonValue {
   return problem;
 }
 
+/** Where a property is in a value: names of object properties, and `0` for the first item of an array. */
+type Path = readonly (string | 0)[];
+
 interface Filled {
   /** The path of the property that takes the reason, if any. */
-  readonly reasonAt: readonly string[] | undefined;
+  readonly reasonAt: Path | undefined;
   /** The body with `reason` at its place (none: as made, with the status). */
   with(reason: string | undefined): JsonValue;
 }
@@ -263,19 +266,19 @@ function fill(contract: Contract, schema: Schema, base: JsonValue, status: numbe
 
 /**
  * The path to the property of an object schema best named for `names` (with `anyName`, any name
- * fits after them), searching nested object properties too: the best name first, then the
- * shallowest, then the first declared.
+ * fits after them), searching nested objects and the first item of arrays of objects too
+ * (`{"errors": [{"detail": …}]}`): the best name first, then the shallowest, then the first declared.
  */
-function findProperty(contract: Contract, schema: Schema, names: readonly string[], anyName: boolean, fits: (schema: Schema) => boolean): string[] | undefined {
-  let best: { path: string[]; rank: number; depth: number } | undefined;
-  const visit = (object: Schema, path: string[], depth: number): void => {
+function findProperty(contract: Contract, schema: Schema, names: readonly string[], anyName: boolean, fits: (schema: Schema) => boolean): Path | undefined {
+  let best: { path: Path; rank: number; depth: number } | undefined;
+  const visit = (object: Schema, path: Path, depth: number): void => {
     if (depth >= SEARCH_DEPTH || !typesOf(object).includes('object')) return;
-    const shape = contract.shapeOf(object);
-    for (const [name, property] of shape.properties) {
+    for (const [name, property] of contract.shapeOf(object).properties) {
       const resolved = contract.resolve(property);
       const rank = names.includes(name) ? names.indexOf(name) : names.length;
       if (fits(resolved) && (anyName || rank < names.length) && (best === undefined || rank < best.rank || (rank === best.rank && depth < best.depth))) best = { path: [...path, name], rank, depth };
-      visit(resolved, [...path, name], depth + 1);
+      if (typesOf(resolved).includes('array')) visit(childSchema(contract, resolved, 0), [...path, name, 0], depth + 1);
+      else visit(resolved, [...path, name], depth + 1);
     }
   };
   visit(schema, [], 0);
@@ -300,24 +303,39 @@ function typesOf(schema: Schema): string[] {
   return schema.properties === undefined ? [] : ['object'];
 }
 
-/** Sets `value` at `path` in `object`, making the objects on the way where `object` lacks them. */
-function setAt(contract: Contract, object: JsonObject, schema: Schema, path: readonly string[], value: JsonValue, instanceOf: InstanceMaker): void {
-  const last = path.at(-1);
-  if (last === undefined) return;
-  let here = object;
+/** Sets `value` at `path` in `object`, making the objects and arrays on the way where `object` lacks them. */
+function setAt(contract: Contract, object: JsonObject, schema: Schema, path: Path, value: JsonValue, instanceOf: InstanceMaker): void {
+  let here: JsonObject | JsonValue[] = object;
   let hereSchema = schema;
-  for (const name of path.slice(0, -1)) {
-    const propertySchema = contract.resolve(contract.shapeOf(hereSchema).properties.get(name) ?? {});
-    let next = here[name];
-    if (!isJsonObject(next)) {
-      const made = instanceOf(propertySchema, undefined);
-      next = isJsonObject(made) ? made : {};
-      put(here, name, next);
+  for (let i = 0; i < path.length - 1; i += 1) {
+    const step = path[i] ?? 0;
+    const stepSchema = childSchema(contract, hereSchema, step);
+    const wanted = path[i + 1] === 0 ? (item: unknown): item is JsonValue[] => Array.isArray(item) : isJsonObject;
+    let next = valueAt(here, step);
+    if (!wanted(next)) {
+      const made = instanceOf(stepSchema, undefined);
+      next = wanted(made) ? made : path[i + 1] === 0 ? [] : {};
+      setStep(here, step, next);
     }
     here = next;
-    hereSchema = propertySchema;
+    hereSchema = stepSchema;
   }
-  put(here, last, value);
+  setStep(here, path.at(-1) ?? 0, value);
+}
+
+/** The schema of a property (a name) or of an array's items (`0`), `$ref` followed. */
+function childSchema(contract: Contract, schema: Schema, step: string | 0): Schema {
+  if (step === 0) return contract.resolve(typeof schema.items === 'object' && schema.items !== null ? (schema.items as Schema) : {});
+  return contract.resolve(contract.shapeOf(schema).properties.get(step) ?? {});
+}
+
+function valueAt(container: JsonObject | JsonValue[], step: string | 0): JsonValue | undefined {
+  return Array.isArray(container) ? container[0] : Object.hasOwn(container, step) ? container[step] : undefined;
+}
+
+function setStep(container: JsonObject | JsonValue[], step: string | 0, value: JsonValue): void {
+  if (Array.isArray(container)) container[0] = value;
+  else put(container, String(step), value);
 }
 
 /** An own property, whatever its name (`__proto__` too). */

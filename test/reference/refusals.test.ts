@@ -186,6 +186,41 @@ describe("a shape that cannot take the reason: answered valid without it, and na
   });
 });
 
+describe('a reason in the first item of an array of errors', () => {
+  const documentWith = (status: string, schema: object) => ({
+    openapi: '3.1.0',
+    info: { title: 'Listed errors', version: '1' },
+    paths: {
+      '/things': {
+        post: {
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } } },
+          responses: { '201': { description: 'made' }, [status]: { description: 'refused', content: { 'application/json': { schema } } } },
+        },
+      },
+    },
+  });
+  const refusedBody = (document: object): { status: number; body: unknown; notes: readonly string[]; valid: boolean } => {
+    const app = createStoreApp(compileContract(document as Record<string, unknown>), { tokens: [TOKEN] });
+    const answer = app.request({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, body: '{"name":7}' });
+    const schema = (document as { paths: Record<string, { post: { responses: Record<string, { content: { 'application/json': { schema: object } } }> } }> }).paths['/things']?.post.responses[String(answer.status)]?.content['application/json'].schema;
+    return { status: answer.status, body: JSON.parse(answer.body), notes: app.refusalNotes, valid: new Ajv2020({ strict: false }).validate(schema ?? false, JSON.parse(answer.body)) };
+  };
+
+  it('puts it in `msg` of a validation error list under 422 (`{"detail": [{"loc", "msg", "type"}]}`)', () => {
+    const item = { type: 'object', required: ['loc', 'msg', 'type'], properties: { loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }, msg: { type: 'string' }, type: { type: 'string' } } };
+    const { status, body, notes, valid } = refusedBody(documentWith('422', { type: 'object', properties: { detail: { type: 'array', items: item } } }));
+    expect([status, valid, notes]).toEqual([422, true, []]);
+    expect(at(body, ['detail', '0', 'msg'])).toBe('name: must be a string');
+  });
+
+  it('puts it in `detail` of the first of `errors`, the status left a string where the schema says so (`{"errors": [{"status", "title", "detail"}]}`)', () => {
+    const item = { type: 'object', properties: { status: { type: 'string' }, title: { type: 'string' }, detail: { type: 'string' } } };
+    const { status, body, notes, valid } = refusedBody(documentWith('400', { type: 'object', required: ['errors'], properties: { errors: { type: 'array', minItems: 1, items: item } } }));
+    expect([status, valid, notes]).toEqual([400, true, []]);
+    expect(at(body, ['errors', '0', 'detail'])).toBe('name: must be a string');
+  });
+});
+
 describe('the bundled contract', () => {
   const app = createApp({ tokens: [TOKEN] });
   const bearer = { authorization: `Bearer ${TOKEN}` };
