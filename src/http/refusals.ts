@@ -251,7 +251,8 @@ function fill(contract: Contract, schema: Schema, base: JsonValue, status: numbe
   const resolved = contract.resolve(schema);
   if (typeof base === 'string' || (base === null && typesOf(resolved).includes('string'))) return { reasonAt: [], with: (reason) => reason ?? base };
   if (!isJsonObject(base)) return { reasonAt: undefined, with: () => base };
-  const reasonAt = findProperty(contract, resolved, REASON_NAMES, true, isReasonSchema);
+  // An object schema that names no property for it but allows others takes the reason as `message`.
+  const reasonAt = findProperty(contract, resolved, REASON_NAMES, true, isReasonSchema) ?? (contract.shapeOf(resolved).additionalProperties && !Object.hasOwn(base, 'message') ? ['message'] : undefined);
   const statusAt = findProperty(contract, resolved, STATUS_NAMES, false, isStatusSchema);
   return {
     reasonAt,

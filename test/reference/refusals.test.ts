@@ -186,7 +186,7 @@ describe("a shape that cannot take the reason: answered valid without it, and na
   });
 });
 
-describe('a reason in the first item of an array of errors', () => {
+describe('a reason in the first item of an array of errors, or beside the properties of an open object', () => {
   const documentWith = (status: string, schema: object) => ({
     openapi: '3.1.0',
     info: { title: 'Listed errors', version: '1' },
@@ -218,6 +218,12 @@ describe('a reason in the first item of an array of errors', () => {
     const { status, body, notes, valid } = refusedBody(documentWith('400', { type: 'object', required: ['errors'], properties: { errors: { type: 'array', minItems: 1, items: item } } }));
     expect([status, valid, notes]).toEqual([400, true, []]);
     expect(at(body, ['errors', '0', 'detail'])).toBe('name: must be a string');
+  });
+
+  it('adds `message` to an object schema that names no string property and allows others', () => {
+    const { status, body, notes, valid } = refusedBody(documentWith('400', { type: 'object', required: ['code'], properties: { code: { type: 'integer', enum: [1, 2] } } }));
+    expect([status, valid, notes]).toEqual([400, true, []]);
+    expect(body).toEqual({ code: 1, message: 'name: must be a string' });
   });
 });
 
