@@ -15,6 +15,7 @@ const later = (answer: AppResponse): Promise<AppResponse> => new Promise((resolv
 const slow: Pipeline<Parameters<typeof app.body>[1]> = {
   contract: app.contract,
   maxBodyBytes: app.maxBodyBytes,
+  refusalNotes: app.refusalNotes,
   head: (request) => {
     const admitted = app.head(request);
     return isAnswered(admitted) ? later(admitted) : admitted;

@@ -4,6 +4,7 @@ import type { Io } from '../command.js';
 import { credentialsFor } from '../options.js';
 import { MOCK_EXAMPLE_TOKEN, type MockBehaviour, type MockCliOptions } from '../mock.js';
 import { HELD, type Outcome } from '../outcome.js';
+import { planRefusals } from '../../src/http/index.js';
 import { commandLog, contractLines, explainListenError, journalLine, logged, untilSignal } from './serve.js';
 
 /** Starts the mock on a socket; a taken port rejects with a usage error naming `portFlag`. `label` goes before each log line. */
@@ -41,7 +42,7 @@ export async function runMock(options: MockCliOptions, io: Io): Promise<Outcome>
   io.out(
     `Plant Store mock (Prism) listening on ${server.url}, answering ${describeBehaviour(options)}\n` +
       `  token: any well-formed bearer token, e.g. ${server.token}\n` +
-      contractLines(options.contract, server.url, server.token) +
+      contractLines(options.contract, server.url, server.token, { examples: [], generated: [], invalid: [], refusals: planRefusals(options.contract).notes }) +
       journalLine(server.url, { ...options, journal: true }),
   );
   await untilSignal();

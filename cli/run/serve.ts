@@ -4,7 +4,7 @@
  * waiting for SIGINT or SIGTERM. Loaded when a server's command runs, never at start-up.
  */
 import { startReference, type StartedServer } from '../../api/index.js';
-import { requestLog, type RequestLog } from '../../src/http/index.js';
+import { planRefusals, requestLog, type RequestLog } from '../../src/http/index.js';
 import { defaultContractFile, formatFeatures, type Contract, type OperationContract } from '../../src/openapi/index.js';
 import { planReference } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
@@ -80,6 +80,8 @@ export interface AnsweredOutside {
   readonly generated: readonly string[];
   /** Of `generated`, those whose value the kit could not make valid. */
   readonly invalid: readonly string[];
+  /** The error responses whose shape cannot carry a refusal's reason (src/http/refusals.ts), when given. */
+  readonly refusals?: readonly string[];
 }
 
 /**
@@ -97,7 +99,8 @@ export function contractLines(given: Contract, url: string, token: string, outsi
     operations +
     named(outside?.examples, "answered from the contract's examples (outside the collection/item pattern)") +
     named(outside?.generated, 'answered with values generated from their schemas (no example; docs/reference-server.md)') +
-    named(outside?.invalid, 'answered with a generated value the kit could not make valid')
+    named(outside?.invalid, 'answered with a generated value the kit could not make valid') +
+    named(outside?.refusals, "refusals in a shape that cannot take their reason (docs/contracts.md, \"Refusals in your contract's words\")")
   );
 }
 
@@ -114,7 +117,7 @@ export function curlExample(url: string, token: string): string {
 export function answeredOutside(given: Contract): AnsweredOutside {
   const plan = planReference(given);
   const names = (operations: readonly OperationContract[]): string[] => operations.map((operation) => `${operation.method} ${operation.path}`);
-  return { examples: names(plan.fromExamples), generated: names(plan.generated), invalid: names(plan.invalid) };
+  return { examples: names(plan.fromExamples), generated: names(plan.generated), invalid: names(plan.invalid), refusals: planRefusals(given).notes };
 }
 
 /** Resolves when the process is asked to stop (SIGINT or SIGTERM). */

@@ -1,7 +1,14 @@
 /**
  * The one catalogue of errors the kit's own servers answer with. Every error has a stable code
- * and a status; code never matches on message text. Every one becomes the contract's Error body
- * `{ "error": <status>, "message": "<what was wrong, naming the field>" }` (docs/DESIGN.md, decision 4).
+ * (its kind) and a catalogue status; code never matches on message text. The pipeline answers
+ * each in the contract's words (refusals.ts; docs/contracts.md, "Refusals in your contract's
+ * words"): the status the operation declares for its kind (a 422 where it declares no 400, a 415,
+ * a 413; 401, 403, 404, 405, 406 and 500 keep theirs) and a body of that response's schema with
+ * the message as its reason. The catalogue status is the one answered where the operation
+ * declares no fitting status. The bundled contract's Error is the kit's own shape,
+ * `{ "error": <status>, "message": "<what was wrong, naming the field>" }` (docs/DESIGN.md,
+ * decision 4): that of a contract without JSON error responses, and of the socket layer's and the
+ * admin path's refusals, which no operation concerns.
  */
 import { quoteJson } from '../openapi/portable.js';
 
@@ -56,7 +63,7 @@ export class PlantStoreError {
   }
 }
 
-/** The Error body, as JSON text: `{"error":<status>,"message":<message>}`. */
+/** The kit's own Error body, as JSON text: `{"error":<status>,"message":<message>}` (the bundled contract's shape). */
 export function errorBodyText(status: number, message: string): string {
   return `{"error":${status},"message":${quoteJson(message)}}`;
 }

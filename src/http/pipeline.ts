@@ -30,7 +30,8 @@ import { isPreflight, preflightResponse, withCors } from './cors.js';
 import { PlantStoreError } from './errors.js';
 import { NEGOTIATION_RULE, negotiatedOperations, notAcceptable } from './negotiation.js';
 import type { Journal } from './journal.js';
-import { errorResponse, headerValue, type AppRequest, type AppResponse, type Delivery, type ServedExchange, type RequestHead, type Verdict } from './exchange.js';
+import { planRefusals, refusalBody } from './refusals.js';
+import { headerValue, type AppRequest, type AppResponse, type Delivery, type ServedExchange, type RequestHead, type Verdict } from './exchange.js';
 import { BODY_RULES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, EMPTY_BODY_RULES, HEAD_RULES, isAbsentBody, PARAMETERS_RULE, readParameters, ROUTE_RULE, route, type Body, type RuleSettings, type TokenPolicy } from './rules.js';
 
 /** What an answer gives: the response, or a refusal (one coded `internal` is a defect of the kit). */
@@ -121,6 +122,8 @@ export interface Pipeline<A extends Admitted = Admitted, R extends Answered = An
   readonly contract: Contract;
   /** The body limit, which the socket layer also enforces while it reads. */
   readonly maxBodyBytes: number;
+  /** Each error response whose shape cannot carry a refusal's reason validly, named once (refusals.ts): for the banner. */
+  readonly refusalNotes: readonly string[];
   /** The answer to give at once, or the admitted request whose body is to be read. */
   head(request: RequestHead): A | R;
   /** The answer to an admitted request, from its whole body. */
@@ -162,6 +165,8 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
   // The operations whose answers Accept picks (negotiation.ts): none for the bundled contract.
   const negotiated = negotiatedOperations(contract);
   const adminAnswer = admin ? adminRouter(contract, admin, { cors }) : undefined;
+  // Each operation's refusals in the contract's words, worked out now: a refusal costs a lookup.
+  const refusals = planRefusals(contract);
   // The body under judgement: one object for every request, since the body rules run
   // synchronously and so one request at a time; emptied after each, so it holds no body.
   const judged: Body = { bytes: EMPTY, text: '', value: null, variant: undefined };
@@ -200,16 +205,21 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
     });
   };
 
-  // The one place a refusal becomes its Error answer, and a defect its 500.
-  const reply = (request: RequestHead, given: Reply, rule: string, body: Uint8Array | undefined): Answered => {
+  // The one place a refusal becomes its Error answer, in the shape the operation declares for it
+  // (refusals.ts; a routing refusal has none), and a defect its 500.
+  const reply = (request: RequestHead, given: Reply, rule: string, body: Uint8Array | undefined, operation?: OperationContract): Answered => {
     if (!(given instanceof PlantStoreError)) return finish(request, given, ACCEPTED, body);
     if (given.code === 'internal') onDefect(given.cause ?? given.message);
-    return finish(request, errorResponse(given), verdictOf(given, rule), body);
+    const template = refusals.template(operation, given);
+    const headers = hasAny(given.headers) ? { ...template.headers, ...given.headers } : template.headers;
+    const answered: AppResponse = { status: template.status, headers, body: refusalBody(template, given.message), code: given.code };
+    return finish(request, answered, verdictOf(given, rule, template.status), body);
   };
-  const defect = (request: RequestHead, cause: unknown, body: Uint8Array | undefined): Answered =>
-    reply(request, new PlantStoreError('internal', 'internal: the server failed; this is a defect of the kit', { cause }), answerRule, body);
+  const defect = (request: RequestHead, cause: unknown, body: Uint8Array | undefined, operation?: OperationContract): Answered =>
+    reply(request, new PlantStoreError('internal', 'internal: the server failed; this is a defect of the kit', { cause }), answerRule, body, operation);
 
   const head = (request: RequestHead): A | Answered => {
+    let operation: OperationContract | undefined;
     try {
       const method = request.method ?? '';
       const url = request.url ?? '/';
@@ -225,25 +235,26 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
       }
       const routed = route(contract, method, url);
       if (routed instanceof PlantStoreError) return reply(request, routed, ROUTE_RULE, undefined);
-      const { operation } = routed;
+      operation = routed.operation;
       if (operation.method !== method && method.toUpperCase() === 'HEAD') asHead.add(request);
       for (const rule of HEAD_RULES) {
         const refusal = rule(request, operation, settings);
-        if (refusal) return reply(request, refusal, rule.ruleName, undefined);
+        if (refusal) return reply(request, refusal, rule.ruleName, undefined, operation);
       }
       const parameters = readParameters(request, routed);
-      if (parameters instanceof PlantStoreError) return reply(request, parameters, PARAMETERS_RULE, undefined);
+      if (parameters instanceof PlantStoreError) return reply(request, parameters, PARAMETERS_RULE, undefined, operation);
       const offered = negotiated.size === 0 ? undefined : negotiated.get(operation);
       const unacceptable = offered && notAcceptable(request, offered);
-      if (unacceptable) return reply(request, unacceptable, NEGOTIATION_RULE, undefined);
+      if (unacceptable) return reply(request, unacceptable, NEGOTIATION_RULE, undefined, operation);
       const admitted = answer.admit(operation, request, parameters);
-      return admitted instanceof PlantStoreError ? reply(request, admitted, answerRule, undefined) : admitted;
+      return admitted instanceof PlantStoreError ? reply(request, admitted, answerRule, undefined, operation) : admitted;
     } catch (cause) {
-      return defect(request, cause, undefined);
+      return defect(request, cause, undefined, operation);
     }
   };
 
   const body = (request: RequestHead, admitted: A, bytes: Uint8Array): Answered => {
+    const { operation } = admitted;
     try {
       let refusal: PlantStoreError | undefined;
       let rule = '';
@@ -271,19 +282,21 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
         judged.variant = undefined;
         judged.contentType = undefined;
       }
-      if (refusal) return reply(request, refusal, rule, bytes);
+      if (refusal) return reply(request, refusal, rule, bytes, operation);
       const given = answer.respond(admitted, absent ? undefined : value);
-      if (!(given instanceof Promise)) return reply(request, given, answerRule, bytes);
+      if (!(given instanceof Promise)) return reply(request, given, answerRule, bytes, operation);
       // A rejection, or a throw while the settled reply is finished, is a defect too.
-      return given.then((settled) => reply(request, settled, answerRule, bytes)).catch((cause: unknown) => defect(request, cause, bytes));
+      return given.then((settled) => reply(request, settled, answerRule, bytes, operation)).catch((cause: unknown) => defect(request, cause, bytes, operation));
     } catch (cause) {
-      return defect(request, cause, bytes);
+      return defect(request, cause, bytes, operation);
     }
   };
 
   const refuse = (request: RequestHead, refusal: PlantStoreError, rule: string): Answered => {
     try {
-      return reply(request, refusal, rule, undefined);
+      // The socket layer's refusals (a body over the limit) concern the operation its head routed to.
+      const routed = route(contract, request.method ?? '', request.url ?? '/');
+      return reply(request, refusal, rule, undefined, routed instanceof PlantStoreError ? undefined : routed.operation);
     } catch (cause) {
       return defect(request, cause, undefined);
     }
@@ -292,6 +305,7 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
   return {
     contract,
     maxBodyBytes: settings.maxBodyBytes,
+    refusalNotes: refusals.notes,
     head,
     body,
     refuse,
@@ -312,10 +326,15 @@ function withoutContent(response: AppResponse): AppResponse {
   return { ...response, headers: { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) }, body: '' };
 }
 
-/** The verdict of a refusal: a defect's, or the rule's that refused. */
-function verdictOf(refusal: PlantStoreError, rule: string): Verdict {
-  if (refusal.code === 'internal') return { outcome: 'defect', status: refusal.status, message: refusal.message };
-  return { outcome: 'refused', rule, status: refusal.status, code: refusal.code, message: refusal.message };
+/** The verdict of a refusal answered with `status`: a defect's, or the rule's that refused. */
+function verdictOf(refusal: PlantStoreError, rule: string, status: number): Verdict {
+  if (refusal.code === 'internal') return { outcome: 'defect', status, message: refusal.message };
+  return { outcome: 'refused', rule, status, code: refusal.code, message: refusal.message };
+}
+
+function hasAny(headers: Readonly<Record<string, string>>): boolean {
+  for (const name in headers) if (Object.hasOwn(headers, name)) return true;
+  return false;
 }
 
 /** An unref'd timer: a pending simulated latency never keeps a stopping process alive. */

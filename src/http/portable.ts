@@ -13,5 +13,6 @@ export * from './hop-by-hop.js';
 export * from './journal.js';
 export * from './negotiation.js';
 export * from './pipeline.js';
+export * from './refusals.js';
 export * from './rules.js';
 export * from './secrets.js';

@@ -3,6 +3,7 @@
  * what runs in a browser too (msw/, and the rooms it imports).
  */
 export * from './contract.js';
+export * from './generated.js';
 export * from './json.js';
 export * from './refusal.js';
 export * from './resources.js';

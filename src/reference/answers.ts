@@ -6,9 +6,8 @@
  * value generated from its success's schema once, at start-up (generated.ts), the same for a seed.
  * docs/reference-server.md has the conventions.
  */
-import { negotiate, resourcePatterns, serialiseBody, stringifyJson, type Contract, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
+import { generateValue, negotiate, resourcePatterns, serialiseBody, stringifyJson, type Contract, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
 import { chooseVariant, JSON_HEADERS, PlantStoreError } from '../http/portable.js';
-import { generateValue } from './generated.js';
 import { listAnswer, listShape } from './lists.js';
 import { createAnswer, itemAnswer, parentCheck, replaceAnswer, success, successOf, updateAnswer, type OperationAnswer } from './resource-answers.js';
 

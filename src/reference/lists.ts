@@ -13,8 +13,7 @@
  * - `limit`/`per_page`/`page_size`/`size` (any case, `-`/`_` ignored): at most that many.
  * Undeclared ones are not read: without them the list is every item (the store holds at most maxEntries).
  */
-import { isLosslessNumber, stringifyJson, type Contract, type JsonValue, type OperationContract, type ParameterContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
-import { generateValue } from './generated.js';
+import { generateValue, isLosslessNumber, stringifyJson, type Contract, type JsonValue, type OperationContract, type ParameterContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
 import { placeOf, success, successOf, type OperationAnswer, type ParentCheck } from './resource-answers.js';
 
 /** A page's size where `page` is given and the request names none (nor its parameter a default). */

@@ -2,4 +2,5 @@
 export * from './answers.js';
 export * from './app.js';
 export * from './store.js';
-export * from './generated.js';
+// The generator lives in src/openapi (the pipeline's refusal bodies use it too); named here as before.
+export { DEFAULT_SEED, generateValue, type GeneratedValue, type GenerateOptions } from '../openapi/portable.js';

@@ -4,9 +4,8 @@
  * collection's path with its parents' keys filled in). lists.ts answers the collection's list.
  * docs/reference-server.md, "Any contract: the collection/item pattern", has the conventions.
  */
-import { createdStatus, integerText, isJsonObject, isLosslessNumber, LosslessNumber, mediaTypeEssence, quoteJson, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
+import { createdStatus, generateValue, integerText, isJsonObject, isLosslessNumber, LosslessNumber, mediaTypeEssence, quoteJson, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
 import { JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
-import { generateValue } from './generated.js';
 import type { PlantStore } from './store.js';
 
 /** An admitted request: its operation's answer, its parameters and the store of its session. */

@@ -39,11 +39,12 @@ describe('a contract of every media type', () => {
     }
   });
 
-  it('answers 406 in the Error shape where no offered type fits, before the answer is looked for', () => {
+  it("answers 406 in the contract's error shape (its problem+json) where no offered type fits, before the answer is looked for", () => {
     for (const accept of ['text/html', 'application/json;q=0, application/xml;q=0', 'image/*']) {
       const answer = get('/reports/7', accept);
       expect([answer.status, answer.code], accept).toEqual([406, 'not_acceptable']);
-      expect(JSON.parse(answer.body)).toEqual({ error: 406, message: expect.stringMatching(/^accept: .* matches none of the media types this operation answers with \(application\/json, application\/xml\)$/) as unknown });
+      expect(answer.headers['content-type']).toBe('application/problem+json');
+      expect(JSON.parse(answer.body)).toEqual({ type: 'about:blank', status: 406, title: expect.stringMatching(/^accept: .* matches none of the media types this operation answers with \(application\/json, application\/xml\)$/) as unknown });
     }
     expect(journal.list().at(-1)?.verdict).toMatchObject({ outcome: 'refused', rule: 'negotiation', status: 406 });
   });

@@ -46,11 +46,11 @@ describe.each(['serve', 'mock'] as const)('%s --contract of every media type', (
     expect(server?.banner).not.toContain('application/x-www-form-urlencoded');
   });
 
-  it('answers JSON or the XML example as Accept asks, and 406 in the Error shape where nothing fits', async () => {
+  it("answers JSON or the XML example as Accept asks, and 406 in the contract's error shape (problem+json) where nothing fits", async () => {
     expect(await call('/reports/7', { headers: { accept: 'application/json' } })).toEqual([200, 'application/json', '{"id":7,"title":"Moss"}']);
     expect(await call('/reports/7', { headers: { accept: 'application/json;q=0.5, application/xml' } })).toEqual([200, 'application/xml', '<report><id>7</id><title>Moss</title></report>']);
     const [status, type, body] = await call('/reports/7', { headers: { accept: 'text/html' } });
-    expect([status, type, JSON.parse(body)]).toEqual([406, 'application/json', { error: 406, message: expect.stringContaining('accept: text/html matches none') as unknown }]);
+    expect([status, type, JSON.parse(body)]).toEqual([406, 'application/problem+json', { type: 'about:blank', status: 406, title: expect.stringContaining('accept: text/html matches none') as unknown }]);
   });
 
   it('reads a JSON array of int64s exactly, and answers a scalar', async () => {

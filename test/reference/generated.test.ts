@@ -1,5 +1,5 @@
 /**
- * The generator of answers from a schema (src/reference/generated.ts): each keyword it honours,
+ * The generator of answers from a schema (src/openapi/generated.ts): each keyword it honours,
  * the same value for the same seed, int64 exact, recursion bounded, and the validator's word on
  * `oneOf`/`anyOf` and on what it cannot honour (a `pattern`).
  */

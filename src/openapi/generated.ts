@@ -1,13 +1,15 @@
 /**
  * A JSON value generated from a response's schema, for an operation the reference answers neither
- * from its store nor from an example (docs/reference-server.md). Deterministic: the same schema and
+ * from its store nor from an example (docs/reference-server.md), and for a refusal's body where
+ * its error response has no valid example (src/http/refusals.ts): here, below both. Deterministic: the same schema and
  * seed give the same value. The schema's own values first (`const`, the first of `enum`, `default`,
  * `examples`, `example`), then by type: objects with their properties (the optional ones near the
  * top only, and not those of a `pattern`), arrays with `minItems` items (one where none is asked),
  * strings of their bounds and common formats, numbers within their bounds; integers exact (LosslessNumber, int64 clamped).
  * `allOf` is merged; `oneOf`/`anyOf` take the first branch whose value the validator accepts.
  */
-import { INT64_MAX, INT64_MIN, LosslessNumber, isLosslessNumber, type JsonObject, type JsonValue, type Schema } from '../openapi/portable.js';
+import { INT64_MAX, INT64_MIN, LosslessNumber, isLosslessNumber, type JsonObject, type JsonValue } from './json.js';
+import type { Schema } from './types.js';
 
 export const DEFAULT_SEED = 'plant-store';
 
