@@ -6,7 +6,7 @@
  * value generated from its success's schema once, at start-up (generated.ts), the same for a seed.
  * docs/reference-server.md has the conventions.
  */
-import { integerText, isJsonObject, isLosslessNumber, LosslessNumber, negotiate, quoteJson, resourcePatterns, stringifyJson, type Contract, type JsonObject, type JsonValue, type MediaVariant, type OperationContract, type ParsedParameters, type ResourcePattern, type ResourceRole, type Schema } from '../openapi/portable.js';
+import { hiddenIn, integerText, isJsonObject, isLosslessNumber, LosslessNumber, negotiate, quoteJson, resourcePatterns, stringifyJson, type Contract, type JsonObject, type JsonValue, type MediaVariant, type OperationContract, type ParsedParameters, type ResourcePattern, type ResourceRole, type Schema, withoutWriteOnly } from '../openapi/portable.js';
 import { chooseVariant, JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
 import { generateValue } from './generated.js';
 import type { PlantStore } from './store.js';
@@ -46,8 +46,38 @@ interface Member {
   readonly integer: boolean;
 }
 
+/**
+ * The properties of a body the store keeps: a `readOnly` one sent all the same is accepted and
+ * ignored (the server's to set), a `writeOnly` one is never answered, so neither is stored
+ * (OpenAPI 3.1, section 4.8.24.4; docs/contracts.md).
+ */
 function membersOf(contract: Contract, operation: OperationContract): Member[] {
-  return [...(operation.requestBody?.shape.properties ?? [])].map(([name, schema]) => ({ name, key: `${JSON.stringify(name)}:`, integer: contract.resolve(schema).type === 'integer' }));
+  const resolve = (schema: Schema): Schema => contract.resolve(schema);
+  return [...(operation.requestBody?.shape.properties ?? [])]
+    .filter(([, schema]) => !hiddenIn('request', schema, resolve) && !hiddenIn('response', schema, resolve))
+    .map(([name, schema]) => ({ name, key: `${JSON.stringify(name)}:`, integer: contract.resolve(schema).type === 'integer' }));
+}
+
+/**
+ * The values the server sets: the `readOnly` properties of the request body that the success's
+ * schema requires, each generated from its schema once (generated.ts), so that what is stored is
+ * answered valid; undefined where there are none (the bundled contract).
+ */
+function serverSet(contract: Contract, operation: OperationContract): JsonObject | undefined {
+  const resolve = (schema: Schema): Schema => contract.resolve(schema);
+  const schema = operation.response(successOf(operation).status)?.schema;
+  const answered = schema === undefined ? undefined : contract.shapeOf(schema).required;
+  const set: JsonObject = {};
+  for (const [name, property] of operation.requestBody?.shape.properties ?? []) {
+    if (answered?.has(name) === true && hiddenIn('request', property, resolve)) set[name] = generateValue(property, { resolve, seed: `${operation.method} ${operation.path} ${name}` }).value;
+  }
+  return Object.keys(set).length === 0 ? undefined : set;
+}
+
+/** A JSON example as the reference answers it: without the properties its schema marks `writeOnly`. */
+function answeredExample(contract: Contract, variant: MediaVariant): JsonValue {
+  const example = variant.example ?? null;
+  return variant.codec.name === 'json' && variant.schema !== undefined ? withoutWriteOnly(example, variant.schema, (ref) => contract.resolve({ $ref: ref })) : example;
 }
 
 /** The status of an operation's success - its lowest declared 2xx - and whether it carries JSON. */
@@ -91,6 +121,7 @@ function storedForm(members: readonly Member[], body: JsonObject, keyProperty?: 
 function createAnswer(contract: Contract, pattern: ResourcePattern, operation: OperationContract): OperationAnswer {
   const members = membersOf(contract, operation);
   const { status, json } = successOf(operation);
+  const assigned = serverSet(contract, operation);
   return ({ store }, body) => {
     // An optional body left out: nothing to create, and nothing to key it by.
     if (body === undefined) return new PlantStoreError('invalid_body', `body: is required to create an item (it holds the key ${pattern.keyProperty})`);
@@ -98,6 +129,7 @@ function createAnswer(contract: Contract, pattern: ResourcePattern, operation: O
     if (!isJsonObject(body)) return notAnObject();
     const { item, text, key } = storedForm(members, body, pattern.keyProperty);
     if (key === undefined) throw new Error(`the contract validated a body without an integer ${pattern.keyProperty}`);
+    if (assigned !== undefined) return success(status, json, stringifyJson(store.put(key, { ...item, ...assigned })));
     store.put(key, item);
     return success(status, json, text);
   };
@@ -122,13 +154,14 @@ function noSuchItem(pattern: ResourcePattern, key: string): PlantStoreError {
 function itemAnswer(contract: Contract, pattern: ResourcePattern, role: 'read' | 'replace' | 'remove', operation: OperationContract): OperationAnswer {
   const { status, json } = successOf(operation);
   const members = membersOf(contract, operation).filter((member) => member.name !== pattern.keyProperty);
+  const assigned = role === 'replace' ? serverSet(contract, operation) : undefined;
   return ({ store, parameters }, body) => {
     const key = keyOf(pattern, parameters);
     if (role === 'replace') {
       if (body !== undefined && !isJsonObject(body)) return notAnObject();
       // The path names the item: its key is the path's, whatever the body says (RFC 9110, section 9.3.4).
       const { item } = storedForm(members, body ?? {});
-      const stored = store.put(key, { ...item, [pattern.keyProperty]: new LosslessNumber(key) });
+      const stored = store.put(key, { ...item, ...assigned, [pattern.keyProperty]: new LosslessNumber(key) });
       return success(status, json, stringifyJson(stored));
     }
     const item = store.get(key);
@@ -172,30 +205,30 @@ function listAnswer(contract: Contract, operation: OperationContract, itemSchema
  * when it has none. Where the success offers several media types with examples, the request's
  * Accept picks one (RFC 9110, section 12.5.1; the pipeline has refused a request none fits).
  */
-function exampleAnswer(operation: OperationContract): OperationAnswer | undefined {
+function exampleAnswer(contract: Contract, operation: OperationContract): OperationAnswer | undefined {
   for (const status of operation.declaredStatuses.filter((s) => s >= 200 && s < 300)) {
     const response = operation.response(status);
     const exemplified = (response?.variants ?? []).filter((variant) => variant.example !== undefined);
     const [only] = exemplified;
     if (only !== undefined && exemplified.length === 1 && only.essence === 'application/json') {
-      const text = stringifyJson(only.example ?? null);
+      const text = stringifyJson(answeredExample(contract, only));
       return () => success(status, true, text);
     }
-    if (only !== undefined) return negotiatedExample(status, exemplified);
+    if (only !== undefined) return negotiatedExample(contract, status, exemplified);
     if (response?.validateBody === undefined) return () => success(status, false, '');
   }
   return undefined;
 }
 
 /** The examples of a success's media types, the one the client accepts answered with its type. */
-function negotiatedExample(status: number, variants: readonly MediaVariant[]): OperationAnswer {
+function negotiatedExample(contract: Contract, status: number, variants: readonly MediaVariant[]): OperationAnswer {
   return ({ accept }) => {
     const chosen = chooseVariant(variants, accept);
     if (chosen === undefined) {
       const offered = variants.map((variant) => variant.mediaType).join(', ');
       return new PlantStoreError('not_acceptable', `accept: ${accept ?? ''} matches none of the media types this operation has examples of (${offered})`);
     }
-    const example = chosen.variant.example ?? null;
+    const example = answeredExample(contract, chosen.variant);
     // An example of a range (`*` + `/*`) that is JSON goes out as JSON where the client takes it.
     const mediaType = chosen.variant.essence.includes('*') && typeof example !== 'string' && negotiate(accept, ['application/json']) !== undefined ? 'application/json' : chosen.mediaType;
     const text = typeof example === 'string' && chosen.variant.codec.name !== 'json' ? example : stringifyJson(example);
@@ -251,7 +284,7 @@ export function planReference(contract: Contract, options: PlanOptions = {}): Re
   const generated: OperationContract[] = [];
   const invalid: OperationContract[] = [];
   for (const operation of contract.operations.filter((candidate) => !answers.has(candidate))) {
-    const answer = exampleAnswer(operation);
+    const answer = exampleAnswer(contract, operation);
     if (answer) {
       answers.set(operation, answer);
       fromExamples.push(operation);
