@@ -240,6 +240,9 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
       const validate = ajv.compile({ $ref: `${id}#${pointer}` });
       return (value) => runValidator(validate, value);
     } catch (error) {
+      // A view that ajv cannot compile where the schema as written compiles (a `$id` of its own met
+      // twice, say) is no reason to refuse the contract: that schema is checked as written.
+      if (id !== DOCUMENT_ID) return compileAt(DOCUMENT_ID, pointer);
       const reason = error instanceof Error ? error.message : String(error);
       refuse(`a schema ajv cannot compile as JSON Schema 2020-12 (${reason})`, pointer);
       return () => {
