@@ -91,6 +91,12 @@ function contractWith(schema: Schema, schemas: Record<string, Schema>): Contract
   });
 }
 
+describe('integers beyond 2^53', () => {
+  it('a generated answer takes them from the schema\'s examples and defaults, exactly', () => {
+    expect(get('/counters/top').body).toBe('{"value":9007199254740993,"limits":[-9007199254740993]}');
+  });
+});
+
 describe('recursive schemas', () => {
   it('a Node of Nodes is answered finite and valid', () => {
     const answer = get('/trees/root');
