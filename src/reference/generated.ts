@@ -10,7 +10,7 @@
  * name: OpenAPI 3.1, section 4.8.25). A value answers a request: a `writeOnly` property is never in
  * it (OpenAPI 3.1, section 4.8.24.4).
  */
-import { hiddenIn, INT64_MAX, INT64_MIN, LosslessNumber, isLosslessNumber, type JsonObject, type JsonValue, type Schema } from '../openapi/portable.js';
+import { hiddenIn, INT64_MAX, INT64_MIN, LosslessNumber, isJsonObject, isLosslessNumber, type JsonObject, type JsonValue, type Schema } from '../openapi/portable.js';
 
 export const DEFAULT_SEED = 'plant-store';
 
@@ -147,6 +147,25 @@ function tagged(schema: Schema, tag: { property: string; key: string } | undefin
   return { ...schema, properties, required: [...new Set([...listOf(schema.required), tag.property])] };
 }
 
+/**
+ * A base schema whose `discriminator` maps to its subtypes (each an `allOf` of the base, without a
+ * `oneOf`): the subtype to generate instead, and the key that names it (OpenAPI 3.1, section
+ * 4.8.25.3). Only through a `mapping`: the subtypes of an implicit one are not looked for. A
+ * subtype already being generated (its `allOf` leads back to the base) is not taken again.
+ */
+function subtypeOf(schema: Schema, ref: string | undefined, path: readonly string[], context: Context): { target: string; property: string; key: string } | undefined {
+  const discriminator = isSchema(schema.discriminator) ? schema.discriminator : undefined;
+  const property = discriminator?.propertyName;
+  if (typeof property !== 'string' || !isSchema(discriminator?.mapping) || Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) return undefined;
+  const choices = Object.entries(discriminator.mapping)
+    .map(([key, target]) => ({ key, target: typeof target === 'string' && !target.startsWith('#') && !target.includes('/') ? `#/components/schemas/${target}` : target }))
+    .filter((choice): choice is { key: string; target: string } => typeof choice.target === 'string' && choice.target !== ref && !path.includes(choice.target));
+  if (choices.length === 0) return undefined;
+  if (choices.length > 1) context.branched = true;
+  const chosen = choices[Math.min(context.branch, choices.length - 1)];
+  return chosen === undefined ? undefined : { target: chosen.target, property, key: chosen.key };
+}
+
 function typeOf(schema: Schema): string | undefined {
   const type = schema.type;
   if (typeof type === 'string') return type;
@@ -161,7 +180,14 @@ function typeOf(schema: Schema): string | undefined {
 function generate(raw: Schema, context: Context, depth: number, refs: readonly string[]): JsonValue {
   const ref = typeof raw.$ref === 'string' ? raw.$ref : undefined;
   const path = ref === undefined ? refs : [...refs, ref];
-  const schema = branched(merged(context.resolve(raw), context, depth), context, depth);
+  const resolved = context.resolve(raw);
+  const subtype = depth < MAX_DEPTH ? subtypeOf(resolved, ref, path, context) : undefined;
+  if (subtype !== undefined) {
+    const value = generate({ $ref: subtype.target }, context, depth, path);
+    if (isJsonObject(value)) value[subtype.property] = subtype.key;
+    return value;
+  }
+  const schema = branched(merged(resolved, context, depth), context, depth);
   if ('const' in schema) return fromDocument(schema.const);
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return fromDocument(schema.enum[0]);
   if ('default' in schema) return fromDocument(schema.default);

@@ -82,6 +82,23 @@ describe('a discriminator', () => {
   });
 });
 
+describe('a discriminator on a base schema its subtypes allOf', () => {
+  it('the generated value is a mapped subtype, its property the mapping\'s key (a name or a $ref)', () => {
+    const schemas: Record<string, Schema> = {
+      Pet: { type: 'object', required: ['petType'], properties: { petType: { type: 'string' }, name: { type: 'string' } }, discriminator: { propertyName: 'petType', mapping: { tabby: 'Cat', hound: '#/components/schemas/Dog' } } },
+      Cat: { allOf: [{ $ref: '#/components/schemas/Pet' }, { type: 'object', required: ['purrs', 'friend'], properties: { purrs: { type: 'boolean' }, friend: { $ref: '#/components/schemas/Pet' } } }] },
+      Dog: { allOf: [{ $ref: '#/components/schemas/Pet' }, { type: 'object', required: ['barks'], properties: { barks: { type: 'boolean' } } }] },
+    };
+    const pet = { $ref: '#/components/schemas/Pet' };
+    const compiled = contractWith(pet, schemas);
+    const validate = compiled.operationById('thing')?.response(200)?.validateBody;
+    const generated = generateValue(pet, { resolve: (schema) => compiled.resolve(schema), validate });
+    expect(generated.valid).toBe(true);
+    // The Cat's friend, a Pet again, is the other subtype: the one being generated is not taken twice.
+    expect(generated.value).toMatchObject({ petType: 'tabby', purrs: true, friend: { petType: 'hound', barks: true } });
+  });
+});
+
 function contractWith(schema: Schema, schemas: Record<string, Schema>): Contract {
   return compileContract({
     openapi: '3.1.0',
