@@ -69,7 +69,9 @@ function serverSet(contract: Contract, operation: OperationContract): JsonObject
   const answered = schema === undefined ? undefined : contract.shapeOf(schema).required;
   const set: JsonObject = {};
   for (const [name, property] of operation.requestBody?.shape.properties ?? []) {
-    if (answered?.has(name) === true && hiddenIn('request', property, resolve)) set[name] = generateValue(property, { resolve, seed: `${operation.method} ${operation.path} ${name}` }).value;
+    if (answered?.has(name) !== true || !hiddenIn('request', property, resolve)) continue;
+    // defineProperty: a property named `__proto__` is an ordinary one.
+    Object.defineProperty(set, name, { value: generateValue(property, { resolve, seed: `${operation.method} ${operation.path} ${name}` }).value, enumerable: true, writable: true, configurable: true });
   }
   return Object.keys(set).length === 0 ? undefined : set;
 }

@@ -184,7 +184,8 @@ function generate(raw: Schema, context: Context, depth: number, refs: readonly s
   const subtype = depth < MAX_DEPTH ? subtypeOf(resolved, ref, path, context) : undefined;
   if (subtype !== undefined) {
     const value = generate({ $ref: subtype.target }, context, depth, path);
-    if (isJsonObject(value)) value[subtype.property] = subtype.key;
+    // defineProperty: a discriminator named `__proto__` is an ordinary property.
+    if (isJsonObject(value)) Object.defineProperty(value, subtype.property, { value: subtype.key, enumerable: true, writable: true, configurable: true });
     return value;
   }
   const schema = branched(merged(resolved, context, depth), context, depth);
