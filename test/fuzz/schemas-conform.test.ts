@@ -6,16 +6,18 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probesOf } from '../../fuzz/generation/schema-probes.js';
 import { runConformance } from '../../fuzz/run/runner.js';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { compileContract, type Schema } from '../../src/openapi/index.js';
+import { compileContract, loadContract, type Schema } from '../../src/openapi/index.js';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
 
 // Without /members: its create has no client-chosen key (its id is readOnly), so the reference
 // answers it with a generated value rather than what was sent - server-assigned keys are not this
 // file's subject (docs/reference-server.md).
-const document = parse(readFileSync(fileURLToPath(new URL('../reference/fixtures/schemas-3.1.yaml', import.meta.url)), 'utf8')) as Schema & { paths: Record<string, unknown> };
+const FIXTURE = fileURLToPath(new URL('../reference/fixtures/schemas-3.1.yaml', import.meta.url));
+const document = parse(readFileSync(FIXTURE, 'utf8')) as Schema & { paths: Record<string, unknown> };
 delete document.paths['/members'];
 delete document.paths['/members/current'];
 const contract = compileContract(document);
@@ -35,4 +37,14 @@ describe('conform --contract with readOnly, writeOnly, a discriminator and recur
     expect(report.failures.map((f) => f.message)).toEqual([]);
     expect(report.requests).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('the probes of a request body', () => {
+  it('leave out a readOnly property as no probe, at the top and nested; the rest are still probed', () => {
+    const full = loadContract(FIXTURE);
+    const names = probesOf(full, full.operationById('enrolMember')?.requestBody?.schema ?? {}).map((probe) => probe.name);
+    expect(names).toContain('name/missing');
+    expect(names.some((name) => name.endsWith('serial/missing'))).toBe(true);
+    expect(names.filter((name) => /(^|\/)(id|issuedBy)\/(missing|other-case)/.test(name))).toEqual([]);
+  });
 });
