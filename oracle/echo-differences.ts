@@ -1,5 +1,5 @@
 /** How a success answer differs from the body its request sent, and whether it is another request's answer (`echo`, `one-answer-per-request`). */
-import { isJsonObject, type Contract, type JsonObject, type JsonValue } from '../src/openapi/index.js';
+import { hiddenIn, isJsonObject, type Contract, type JsonObject, type JsonValue, type Schema } from '../src/openapi/index.js';
 import { operationOf } from './declared.js';
 import { integerKeyProperties } from './integer-key.js';
 import { decodeJson, sameJson } from './json-values.js';
@@ -20,7 +20,7 @@ export interface EchoDifference {
  * it (and where the answer has it otherwise, e.g. an id); a property the response schema declares
  * that the request could carry but did not must be absent (a plant is stored as sent, and a
  * repeated id replaces it - decision 2 - rather than merging). Properties the request schema does
- * not have are the server's to add. Undefined when either body is not a JSON object.
+ * not have, or marks readOnly or writeOnly, are the server's. Undefined when either body is not a JSON object.
  */
 export function echoDifferences(contract: Contract, request: HttpRequest, outcome: ResponseOutcome): EchoDifference[] | undefined {
   const operation = operationOf(contract, request);
@@ -34,7 +34,11 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
   const gotObject: JsonObject = got.value;
   const echoed = contract.shapeOf(responseSchema).properties;
   const differences: EchoDifference[] = [];
-  for (const key of requestShape.properties.keys()) {
+  const resolve = (schema: Schema): Schema => contract.resolve(schema);
+  for (const [key, property] of requestShape.properties) {
+    // A readOnly property is the server's to set, a writeOnly one is never answered (OpenAPI 3.1,
+    // section 4.8.24.4): neither is held to what was sent.
+    if (hiddenIn('request', property, resolve) || hiddenIn('response', property, resolve)) continue;
     const present = Object.hasOwn(gotObject, key);
     const back = present ? gotObject[key] : undefined;
     if (!Object.hasOwn(sentObject, key)) {

@@ -20,7 +20,7 @@
  *   payload as an extra property, extras of every JSON type, the object wrapped in an array or
  *   encoded twice.
  */
-import type { Contract, Schema } from '../../src/openapi/index.js';
+import { hiddenIn, type Contract, type Schema } from '../../src/openapi/index.js';
 import { codePointsOf, LONE_SURROGATE_LENIENCY } from '../../oracle/index.js';
 import { INTEGER_SPELLINGS, hasLoneSurrogate, nullModel, numberModel, spellInteger, STRING_STYLES, stringModel, writeJson, writeString, type JsonMember, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
@@ -296,6 +296,8 @@ function objectProbes(contract: Contract, schemas: SchemaArbitraries, schema: Sc
   }
   for (const key of shape.required) {
     const property = shape.properties.get(key) ?? {};
+    // A readOnly property is not required in a request (OpenAPI 3.1, section 4.8.24.4): leaving it out is no probe.
+    if (hiddenIn('request', property, (s) => contract.resolve(s))) continue;
     const other = schemas.plain(property, 9_999);
     probes.push({ name: `${key}/missing`, path: [key], predicate: 'is missing', edit: (model) => (model.kind === 'object' ? { kind: 'object', members: model.members.filter((m) => m.key !== key) } : model) });
     for (const spelling of otherCases(key)) {

@@ -4,8 +4,9 @@
  * its values can be checked, and its first example. A type no codec serves is read and served as
  * bytes and named unchecked (docs/contracts.md), never a reason to refuse the contract.
  */
-import { parseJson, type JsonValue } from './json.js';
+import { parseJson, stringifyJson, type JsonValue } from './json.js';
 import { codecFor, formFields, mediaTypeEssence, uncheckedCodec, type FormFields, type MediaTypeCodec } from './media-types/index.js';
+import type { Direction } from './schema-views.js';
 import { asRecord, encodePointerSegment, type BodyValidator, type Schema } from './types.js';
 
 /** One declared media type of a content map. */
@@ -28,14 +29,14 @@ export interface MediaVariant {
 /** What compiling content needs of the contract. */
 export interface ContentSources {
   readonly resolve: (schema: Schema) => Schema;
-  readonly validatorAt: (pointer: string) => BodyValidator;
+  readonly validatorAt: (pointer: string, direction?: Direction) => BodyValidator;
   readonly pointerOf: (schema: Schema, fallback: string) => string;
   /** Told each part of a content map the kit serves but does not check, by what it is (`the media type application/xml (…)`). */
   readonly unchecked: (feature: string, pointer: string) => void;
 }
 
-/** The variants of a content map at `at` (the pointer of its owner: a request body or a response). */
-export function compileContent(content: Schema, at: string, sources: ContentSources): MediaVariant[] {
+/** The variants of a content map at `at` (the pointer of its owner: a request body or a response, `direction` says which). */
+export function compileContent(content: Schema, at: string, sources: ContentSources, direction: Direction): MediaVariant[] {
   return Object.keys(content).map((mediaType) => {
     const essence = mediaTypeEssence(mediaType);
     const codec = essence.includes('*') ? undefined : codecFor(essence);
@@ -51,7 +52,7 @@ export function compileContent(content: Schema, at: string, sources: ContentSour
       codec: codec ?? uncheckedCodec,
       checked,
       schema,
-      validate: checked ? sources.validatorAt(sources.pointerOf(schema, `${pointer}/schema`)) : undefined,
+      validate: checked ? sources.validatorAt(sources.pointerOf(schema, `${pointer}/schema`), direction) : undefined,
       example: exampleOf(media, sources.resolve),
       fields: codec?.fields === true ? formFields(schema, media.encoding, sources.resolve) : undefined,
     };
@@ -79,7 +80,8 @@ export function preferredVariant(variants: readonly MediaVariant[]): MediaVarian
 /** The first example of a media type object (`example`, else the first of `examples`), exactly. */
 function exampleOf(media: Schema, resolve: (schema: Schema) => Schema): JsonValue | undefined {
   const value = media.example ?? Object.values(asRecord(media.examples)).map((example) => resolve(asRecord(example)).value)[0];
-  return value === undefined ? undefined : parseJson(JSON.stringify(value));
+  // stringifyJson: an integer beyond 2^53 is a LosslessNumber in the document (load.ts), written digit for digit.
+  return value === undefined ? undefined : parseJson(stringifyJson(value));
 }
 
 /**

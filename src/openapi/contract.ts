@@ -13,6 +13,7 @@ import type { FormFields, MediaTypeCodec } from './media-types/index.js';
 import { compileParameters, parseParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
 import { compilePaths, templateParameters, type PathMatch } from './paths.js';
 import { formatFeatures } from './refusal.js';
+import { hiddenIn, schemaView, type Direction, type SchemaView } from './schema-views.js';
 import { namedUnchecked, unknownFormats } from './unchecked.js';
 import { asRecord, decodePointerSegment, encodePointerSegment, type BodyValidator, type Schema, type Unsupported, type Validation, type ValidationIssue } from './types.js';
 
@@ -144,6 +145,8 @@ export interface Contract extends ContractHeading {
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const DOCUMENT_ID = 'urn:plant-store-kit:openapi';
+/** The documents of the request and response views (schema-views.ts), where a contract needs them. */
+const VIEW_IDS: Readonly<Record<Direction, string>> = { request: `${DOCUMENT_ID}:request`, response: `${DOCUMENT_ID}:response` };
 
 function isRecord(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -165,7 +168,8 @@ export class UnsupportedContractError extends Error {
 interface Sources {
   readonly document: Schema;
   readonly resolve: (schema: Schema) => Schema;
-  readonly validatorAt: (pointer: string) => BodyValidator;
+  /** The validator of the schema at a pointer; of its request or response view where one is given (schema-views.ts). */
+  readonly validatorAt: (pointer: string, direction?: Direction) => BodyValidator;
   readonly pointerOf: (schema: Schema, fallback: string) => string;
   /** Where a response, request body or parameter is: at the end of its $refs, else `fallback`. */
   readonly locate: (object: Schema, fallback: string) => string;
@@ -196,30 +200,6 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
   }
   ajv.addSchema({ ...document, $id: DOCUMENT_ID });
 
-  const compiled = new Map<string, BodyValidator>();
-  // A schema ajv cannot compile (`type: strng`, a 3.0 keyword out of place) is refused with where
-  // it is, beside every other refusal, rather than thrown from inside ajv; its validator is never run.
-  const compileAt = (pointer: string): BodyValidator => {
-    try {
-      const validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
-      return (value) => runValidator(validate, value);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      refuse(`a schema ajv cannot compile as JSON Schema 2020-12 (${reason})`, pointer);
-      return () => {
-        throw new Error(`the schema at ${pointer} cannot be compiled: ${reason}`);
-      };
-    }
-  };
-  const validatorAt = (pointer: string): BodyValidator => {
-    let validator = compiled.get(pointer);
-    if (!validator) {
-      validator = compileAt(pointer);
-      compiled.set(pointer, validator);
-    }
-    return validator;
-  };
-
   // The document does not change once loaded: a $ref and a shape are worked out once (the
   // conformance engine asks for them on every exchange).
   const looked = new Map<string, Schema>();
@@ -243,6 +223,46 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
     }
     return current;
   };
+
+  // readOnly is not required in a request, writeOnly not in an answer: a view of the document for
+  // each, only where a schema has such a required property (schema-views.ts).
+  const views = new Map<Direction, SchemaView>();
+  for (const direction of ['request', 'response'] as const) {
+    const view = schemaView(document, direction, lookup, DOCUMENT_ID);
+    if (view === undefined) continue;
+    views.set(direction, view);
+    ajv.addSchema({ ...view.document, $id: VIEW_IDS[direction] });
+  }
+
+  const compiled = new Map<string, BodyValidator>();
+  // A schema ajv cannot compile (`type: strng`, a 3.0 keyword out of place) is refused with where
+  // it is, beside every other refusal, rather than thrown from inside ajv; its validator is never run.
+  const compileAt = (id: string, pointer: string): BodyValidator => {
+    try {
+      const validate = ajv.compile({ $ref: `${id}#${pointer}` });
+      return (value) => runValidator(validate, value);
+    } catch (error) {
+      // A view that ajv cannot compile where the schema as written compiles (a `$id` of its own met
+      // twice, say) is no reason to refuse the contract: that schema is checked as written.
+      if (id !== DOCUMENT_ID) return compileAt(DOCUMENT_ID, pointer);
+      const reason = error instanceof Error ? error.message : String(error);
+      refuse(`a schema ajv cannot compile as JSON Schema 2020-12 (${reason})`, pointer);
+      return () => {
+        throw new Error(`the schema at ${pointer} cannot be compiled: ${reason}`);
+      };
+    }
+  };
+  const validatorAt = (pointer: string, direction?: Direction): BodyValidator => {
+    const id = direction !== undefined && views.get(direction)?.needs(pointer) === true ? VIEW_IDS[direction] : DOCUMENT_ID;
+    const key = `${id}#${pointer}`;
+    let validator = compiled.get(key);
+    if (!validator) {
+      validator = compileAt(id, pointer);
+      compiled.set(key, validator);
+    }
+    return validator;
+  };
+
   const pointerOf = (schema: Schema, fallback: string): string => (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') ? schema.$ref.slice(1) : fallback);
   // A response, request body or parameter reached through $refs (to components, or into another
   // operation) is where the last $ref points: the pointers of its content are taken from there.
@@ -315,7 +335,7 @@ function compileResponse(status: string, raw: unknown, declaredAt: string, sourc
   const at = sources.locate(asRecord(raw), declaredAt);
   const response = sources.resolve(asRecord(raw));
   const content = asRecord(response.content);
-  const variants = compileContent(content, at, sources);
+  const variants = compileContent(content, at, sources, 'response');
   // The variant its single-type fields describe: the JSON one (schema or not), else the first checked.
   const served = variants.find((variant) => variant.codec.name === 'json') ?? variants.find((variant) => variant.checked);
   const headers = new Map<string, { required: boolean }>();
@@ -339,7 +359,7 @@ function compileRequestBody(raw: unknown, declaredAt: string, sources: Sources):
   const body = sources.resolve(asRecord(raw));
   if (Object.keys(body).length === 0) return undefined;
   const content = asRecord(body.content);
-  const variants = compileContent(content, at, sources);
+  const variants = compileContent(content, at, sources, 'request');
   const served = preferredVariant(variants);
   if (served === undefined) return undefined;
   // A media type whose values cannot be checked: any body of it is let through.
@@ -351,11 +371,18 @@ function compileRequestBody(raw: unknown, declaredAt: string, sources: Sources):
     schema,
     validate: served.validate ?? (() => ANY_BODY),
     // The properties of a body of fields, JSON or a form (the reference's store keeps those); another type's are not read.
-    shape: sources.shapeOf(fieldsOf(served) ? schema : {}),
+    shape: requestShape(sources.shapeOf(fieldsOf(served) ? schema : {}), sources.resolve),
     variants,
     objectsOnly: fieldsOf(served) && ofObjects(schema, sources.resolve, 0),
     fields: served.fields,
   };
+}
+
+/** A request body's shape: a `readOnly` property is never required in a request (schema-views.ts). */
+function requestShape(shape: ObjectShape, resolve: (schema: Schema) => Schema): ObjectShape {
+  const hidden = [...shape.required].filter((name) => hiddenIn('request', shape.properties.get(name), resolve));
+  if (hidden.length === 0) return shape;
+  return { ...shape, required: new Set([...shape.required].filter((name) => !hidden.includes(name))) };
 }
 
 /** Whether a variant's values are objects of named fields: JSON, or a codec of fields (a form, multipart). */

@@ -6,9 +6,13 @@
  * `examples`, `example`), then by type: objects with their properties (the optional ones near the
  * top only, and not those of a `pattern`), arrays with `minItems` items (one where none is asked),
  * strings of their bounds and common formats, numbers within their bounds; integers exact (LosslessNumber, int64 clamped).
- * `allOf` is merged; `oneOf`/`anyOf` take the first branch whose value the validator accepts.
+ * `allOf` is merged; `oneOf`/`anyOf` take the first branch whose value the validator accepts, its
+ * `discriminator` property set to the branch's name (the `mapping`'s key for it, else its schema's
+ * name: OpenAPI 3.1, section 4.8.25). A value answers a request: a `writeOnly` property is never in
+ * it (OpenAPI 3.1, section 4.8.24.4).
  */
-import { INT64_MAX, INT64_MIN, LosslessNumber, isLosslessNumber, type JsonObject, type JsonValue } from './json.js';
+import { INT64_MAX, INT64_MIN, LosslessNumber, isJsonObject, isLosslessNumber, type JsonObject, type JsonValue } from './json.js';
+import { hiddenIn } from './schema-views.js';
 import type { Schema } from './types.js';
 
 export const DEFAULT_SEED = 'plant-store';
@@ -116,9 +120,53 @@ function branched(schema: Schema, context: Context, depth: number): Schema {
     if (branches.length === 0) continue;
     if (branches.length > 1) context.branched = true;
     const chosen = branches[Math.min(context.branch, branches.length - 1)] ?? {};
-    return branched(merged({ ...without(schema, keyword), allOf: [chosen] }, context, depth), context, depth);
+    const branch = merged({ ...without(schema, keyword), allOf: [chosen] }, context, depth);
+    return branched(tagged(branch, discriminatorTag(schema, chosen)), context, depth);
   }
   return schema;
+}
+
+/**
+ * What a `discriminator`'s property holds for the chosen branch: the key of the
+ * `mapping` entry that names the branch's `$ref` (or its schema's name), else the schema's name
+ * itself (OpenAPI 3.1, section 4.8.25.2). Undefined without a discriminator, or for an inline branch
+ * with no name: its own schema says what the property holds.
+ */
+function discriminatorTag(schema: Schema, chosen: Schema): { property: string; key: string } | undefined {
+  const discriminator = isSchema(schema.discriminator) ? schema.discriminator : undefined;
+  const property = discriminator?.propertyName;
+  if (typeof property !== 'string' || typeof chosen.$ref !== 'string') return undefined;
+  const ref = chosen.$ref;
+  const name = decodeURIComponent(ref.slice(ref.lastIndexOf('/') + 1)).replace(/~1/g, '/').replace(/~0/g, '~');
+  const mapping = isSchema(discriminator?.mapping) ? Object.entries(discriminator.mapping) : [];
+  const key = mapping.find(([, target]) => target === ref || target === name)?.[0] ?? name;
+  return { property, key };
+}
+
+/** The merged branch with its discriminator's property holding the branch's name, over whatever the parts said of it. */
+function tagged(schema: Schema, tag: { property: string; key: string } | undefined): Schema {
+  if (tag === undefined) return schema;
+  const properties = { ...(isSchema(schema.properties) ? schema.properties : {}), [tag.property]: { type: 'string', const: tag.key } };
+  return { ...schema, properties, required: [...new Set([...listOf(schema.required), tag.property])] };
+}
+
+/**
+ * A base schema whose `discriminator` maps to its subtypes (each an `allOf` of the base, without a
+ * `oneOf`): the subtype to generate instead, and the key that names it (OpenAPI 3.1, section
+ * 4.8.25.3). Only through a `mapping`: the subtypes of an implicit one are not looked for. A
+ * subtype already being generated (its `allOf` leads back to the base) is not taken again.
+ */
+function subtypeOf(schema: Schema, ref: string | undefined, path: readonly string[], context: Context): { target: string; property: string; key: string } | undefined {
+  const discriminator = isSchema(schema.discriminator) ? schema.discriminator : undefined;
+  const property = discriminator?.propertyName;
+  if (typeof property !== 'string' || !isSchema(discriminator?.mapping) || Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) return undefined;
+  const choices = Object.entries(discriminator.mapping)
+    .map(([key, target]) => ({ key, target: typeof target === 'string' && !target.startsWith('#') && !target.includes('/') ? `#/components/schemas/${target}` : target }))
+    .filter((choice): choice is { key: string; target: string } => typeof choice.target === 'string' && choice.target !== ref && !path.includes(choice.target));
+  if (choices.length === 0) return undefined;
+  if (choices.length > 1) context.branched = true;
+  const chosen = choices[Math.min(context.branch, choices.length - 1)];
+  return chosen === undefined ? undefined : { target: chosen.target, property, key: chosen.key };
 }
 
 function typeOf(schema: Schema): string | undefined {
@@ -135,7 +183,15 @@ function typeOf(schema: Schema): string | undefined {
 function generate(raw: Schema, context: Context, depth: number, refs: readonly string[]): JsonValue {
   const ref = typeof raw.$ref === 'string' ? raw.$ref : undefined;
   const path = ref === undefined ? refs : [...refs, ref];
-  const schema = branched(merged(context.resolve(raw), context, depth), context, depth);
+  const resolved = context.resolve(raw);
+  const subtype = depth < MAX_DEPTH ? subtypeOf(resolved, ref, path, context) : undefined;
+  if (subtype !== undefined) {
+    const value = generate({ $ref: subtype.target }, context, depth, path);
+    // defineProperty: a discriminator named `__proto__` is an ordinary property.
+    if (isJsonObject(value)) Object.defineProperty(value, subtype.property, { value: subtype.key, enumerable: true, writable: true, configurable: true });
+    return value;
+  }
+  const schema = branched(merged(resolved, context, depth), context, depth);
   if ('const' in schema) return fromDocument(schema.const);
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return fromDocument(schema.enum[0]);
   if ('default' in schema) return fromDocument(schema.default);
@@ -177,11 +233,13 @@ function objectOf(schema: Schema, context: Context, depth: number, refs: readonl
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []);
   for (const [name, property] of Object.entries(properties)) {
+    // An answer never carries a writeOnly property, required or not.
+    if (hiddenIn('response', property, context.resolve)) continue;
     const wanted = required.has(name) || (depth < FULL_DEPTH && Object.keys(object).length < MAX_PROPERTIES && !recurs(property, refs) && !patterned(property, context));
     if (wanted && isSchema(property)) object[name] = generate(property, context, depth + 1, refs);
   }
   // Required but not declared: anything will do.
-  for (const name of required) if (!Object.hasOwn(object, name)) object[name] = generateExtra(schema, context, depth, refs);
+  for (const name of required) if (!Object.hasOwn(object, name) && !hiddenIn('response', properties[name], context.resolve)) object[name] = generateExtra(schema, context, depth, refs);
   const minimum = typeof schema.minProperties === 'number' ? Math.min(schema.minProperties, MAX_PROPERTIES) : 0;
   for (let i = 1; Object.keys(object).length < minimum; i += 1) if (!Object.hasOwn(object, `property${i}`)) object[`property${i}`] = generateExtra(schema, context, depth, refs);
   return object;

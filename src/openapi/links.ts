@@ -5,7 +5,7 @@
  * the exchange; a link it cannot follow exactly (an operationRef outside the document, an
  * unknown target, an expression embedded in text) is refused when the contract is loaded.
  */
-import { isJsonObject, parseJson, type JsonValue } from './json.js';
+import { isJsonObject, parseJson, stringifyJson, type JsonValue } from './json.js';
 import { asRecord, decodePointerSegment, type RefuseFeature } from './types.js';
 
 /** A runtime expression the kit evaluates: where in the exchange, and which value there. */
@@ -104,7 +104,7 @@ export function compileLinks(
     const parameters: Record<string, RuntimeExpression | { constant: JsonValue }> = {};
     for (const [parameter, value] of Object.entries(asRecord(link.parameters))) {
       if (typeof value !== 'string' || !value.includes('$')) {
-        parameters[parameter] = { constant: parseJson(JSON.stringify(value ?? null)) };
+        parameters[parameter] = { constant: parseJson(stringifyJson(value ?? null)) };
         continue;
       }
       const expression = parseExpression(value);

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { bundleDocument, externalRefs } from './bundle.js';
+import { exactIntegers, settleNumbers } from './exact-numbers.js';
 import { compileContract, headingOf, UnsupportedContractError, type Contract, type ContractHeading, type Schema } from './contract.js';
 import { needsUpgrade, upgradeDocument, writtenIn } from './upgrade.js';
 
@@ -31,8 +32,9 @@ const loaded = new Map<string, Contract>();
 /** Contracts whose reading failed in openContract: loadContract throws the same error again. */
 const failed = new Map<string, unknown>();
 
+/** The file's document; an integer beyond 2^53 as a bigint, until settleNumbers puts it where it belongs (exact-numbers.ts). */
 function parseFile(key: string): Schema {
-  return parseYaml(readFileSync(key, 'utf8')) as Schema;
+  return parseYaml(readFileSync(key, 'utf8'), { customTags: exactIntegers }) as Schema;
 }
 
 /** What a document needs before it compiles: an upgrade to 3.1, bundling its other files. */
@@ -53,7 +55,7 @@ export function loadContract(file: string = defaultContractFile()): Contract {
   if (failed.has(key)) throw failed.get(key);
   const document = parseFile(key);
   if (needsPreparing(document)) throw new Error(`the contract ${key} is ${writtenIn(document)}${externalRefs(document).length > 0 ? ' with $refs to other files' : ''}: read it with \`await openContract(file)\` (it is upgraded and bundled on the way)`);
-  const contract = compileContract(document, key);
+  const contract = compileContract(settleNumbers(document), key);
   loaded.set(key, contract);
   return contract;
 }
@@ -81,7 +83,7 @@ export async function openContract(file: string = defaultContractFile()): Promis
 
 async function prepare(key: string): Promise<Contract> {
   let document = parseFile(key);
-  if (!needsPreparing(document)) return compileContract(document, key);
+  if (!needsPreparing(document)) return compileContract(settleNumbers(document), key);
   const upgraded = needsUpgrade(document);
   const origin = writtenIn(document);
   if (externalRefs(document).length > 0) {
@@ -92,7 +94,7 @@ async function prepare(key: string): Promise<Contract> {
   if (needsUpgrade(document)) {
     document = await upgradeDocument(document);
   }
-  return compileContract(document, key, upgraded ? { writtenIn: origin } : {});
+  return compileContract(settleNumbers(document), key, upgraded ? { writtenIn: origin } : {});
 }
 
 /**

@@ -6,7 +6,7 @@
  * value generated from its success's schema once, at start-up (generated.ts), the same for a seed.
  * docs/reference-server.md has the conventions.
  */
-import { generateValue, negotiate, resourcePatterns, serialiseBody, stringifyJson, type Contract, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
+import { generateValue, negotiate, resourcePatterns, serialiseBody, stringifyJson, withoutWriteOnly, type Contract, type JsonValue, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
 import { chooseVariant, JSON_HEADERS, PlantStoreError } from '../http/portable.js';
 import { listAnswer, listShape } from './lists.js';
 import { createAnswer, itemAnswer, parentCheck, replaceAnswer, success, successOf, updateAnswer, type OperationAnswer } from './resource-answers.js';
@@ -32,35 +32,41 @@ export interface PlanOptions {
   readonly seed?: string | undefined;
 }
 
+/** A JSON example as the reference answers it: without the properties its schema marks `writeOnly`. */
+function answeredExample(contract: Contract, variant: MediaVariant): JsonValue {
+  const example = variant.example ?? null;
+  return variant.codec.name === 'json' && variant.schema !== undefined ? withoutWriteOnly(example, variant.schema, (ref) => contract.resolve({ $ref: ref })) : example;
+}
+
 /**
  * An operation's first success with an example (or with no content), answered as it is; undefined
  * when it has none. Where the success offers several media types with examples, the request's
  * Accept picks one (RFC 9110, section 12.5.1; the pipeline has refused a request none fits).
  */
-function exampleAnswer(operation: OperationContract): OperationAnswer | undefined {
+function exampleAnswer(contract: Contract, operation: OperationContract): OperationAnswer | undefined {
   for (const status of operation.declaredStatuses.filter((s) => s >= 200 && s < 300)) {
     const response = operation.response(status);
     const exemplified = (response?.variants ?? []).filter((variant) => variant.example !== undefined);
     const [only] = exemplified;
     if (only !== undefined && exemplified.length === 1 && only.essence === 'application/json') {
-      const text = stringifyJson(only.example ?? null);
+      const text = stringifyJson(answeredExample(contract, only));
       return () => success(status, true, text);
     }
-    if (only !== undefined) return negotiatedExample(status, exemplified);
+    if (only !== undefined) return negotiatedExample(contract, status, exemplified);
     if (response?.validateBody === undefined) return () => success(status, false, '');
   }
   return undefined;
 }
 
 /** The examples of a success's media types, the one the client accepts answered with its type. */
-function negotiatedExample(status: number, variants: readonly MediaVariant[]): OperationAnswer {
+function negotiatedExample(contract: Contract, status: number, variants: readonly MediaVariant[]): OperationAnswer {
   return ({ accept }) => {
     const chosen = chooseVariant(variants, accept);
     if (chosen === undefined) {
       const offered = variants.map((variant) => variant.mediaType).join(', ');
       return new PlantStoreError('not_acceptable', `accept: ${accept ?? ''} matches none of the media types this operation has examples of (${offered})`);
     }
-    const example = chosen.variant.example ?? null;
+    const example = answeredExample(contract, chosen.variant);
     // An example of a range (`*` + `/*`) that is JSON goes out as JSON where the client takes it.
     const mediaType = chosen.variant.essence.includes('*') && typeof example !== 'string' && negotiate(accept, ['application/json']) !== undefined ? 'application/json' : chosen.mediaType;
     // A form's example (an object) is written as its codec writes it, with any parameter it adds (a boundary).
@@ -127,7 +133,7 @@ export function planReference(contract: Contract, options: PlanOptions = {}): Re
   const generated: OperationContract[] = [];
   const invalid: OperationContract[] = [];
   for (const operation of contract.operations.filter((candidate) => !answers.has(candidate))) {
-    const answer = exampleAnswer(operation);
+    const answer = exampleAnswer(contract, operation);
     if (answer) {
       answers.set(operation, answer);
       fromExamples.push(operation);

@@ -4,7 +4,7 @@
  * collection's path with its parents' keys filled in). lists.ts answers the collection's list.
  * docs/reference-server.md, "Any contract: the collection/item pattern", has the conventions.
  */
-import { createdStatus, generateValue, integerText, isJsonObject, isLosslessNumber, LosslessNumber, mediaTypeEssence, quoteJson, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
+import { createdStatus, generateValue, hiddenIn, integerText, isJsonObject, isLosslessNumber, LosslessNumber, mediaTypeEssence, quoteJson, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
 import { JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
 import type { PlantStore } from './store.js';
 
@@ -28,8 +28,16 @@ export interface Member {
   readonly integer: boolean;
 }
 
+/**
+ * The properties of a body the store keeps: a `readOnly` one sent all the same is accepted and
+ * ignored (the server's to set), a `writeOnly` one is never answered, so neither is stored
+ * (OpenAPI 3.1, section 4.8.24.4; docs/contracts.md, "Schemas").
+ */
 export function membersOf(contract: Contract, operation: OperationContract): Member[] {
-  return [...(operation.requestBody?.shape.properties ?? [])].map(([name, schema]) => ({ name, key: `${JSON.stringify(name)}:`, integer: contract.resolve(schema).type === 'integer' }));
+  const resolve = (schema: Schema): Schema => contract.resolve(schema);
+  return [...(operation.requestBody?.shape.properties ?? [])]
+    .filter(([, schema]) => !hiddenIn('request', schema, resolve) && !hiddenIn('response', schema, resolve))
+    .map(([name, schema]) => ({ name, key: `${JSON.stringify(name)}:`, integer: contract.resolve(schema).type === 'integer' }));
 }
 
 /** The status of an operation's success - its lowest declared 2xx - and whether it carries JSON. */
@@ -166,8 +174,9 @@ export function completionOf(contract: Contract, operation: OperationContract, s
   const schema = operation.response(status)?.schema;
   if (schema === undefined) return [];
   const shape = contract.shapeOf(schema);
+  // A writeOnly property is never answered, required or not (OpenAPI 3.1, section 4.8.24.4).
   return [...shape.required]
-    .filter((name) => name !== keyProperty && shape.properties.has(name))
+    .filter((name) => name !== keyProperty && shape.properties.has(name) && !hiddenIn('response', shape.properties.get(name), (s) => contract.resolve(s)))
     .map((name) => [name, generateValue(shape.properties.get(name) as Schema, { resolve: (s) => contract.resolve(s), seed: `${operation.method} ${operation.path}:${name}` }).value] as const);
 }
 
