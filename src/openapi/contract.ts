@@ -10,7 +10,8 @@ import { INT64_MAX, INT64_MIN, isInt64Projection, validationView, type JsonValue
 import { compileLinks, type LinkContract } from './links.js';
 import { SECURITY_SCHEMES, securitySchemeTypeFor, type SchemeUse, type SecuritySchemeType } from './security/index.js';
 import type { MediaTypeCodec } from './media-types/index.js';
-import { compileParameters, parseParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
+import { parseParameters } from './parameter-values.js';
+import { compileParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
 import { compilePaths, templateParameters, type PathMatch } from './paths.js';
 import { formatFeatures } from './refusal.js';
 import { namedUnchecked, unknownFormats } from './unchecked.js';
@@ -22,6 +23,7 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 export type { BodyValidator, Schema, Unsupported, Validation, ValidationIssue } from './types.js';
 export * from './links.js';
 export * from './parameters.js';
+export * from './parameter-values.js';
 export type { PathMatch } from './paths.js';
 export { variantFor, type MediaVariant } from './content.js';
 
@@ -82,7 +84,7 @@ export interface OperationContract {
   readonly security: readonly (readonly SecurityScheme[])[];
   /** `security` with each scheme's type and credential location (the pipeline's credentials rule reads these). */
   readonly securedBy: readonly (readonly SchemeInUse[])[];
-  /** Path, query and header parameters: the path item's, overridden by the operation's own. */
+  /** Path, query, header and cookie parameters: the path item's, overridden by the operation's own. */
   readonly parameters: readonly ParameterContract[];
   /** The request's parameters as typed values (int64 exact), or a problem naming the parameter. */
   parseParameters(request: RequestParameters): ParsedParameters | ParameterProblem;
@@ -171,6 +173,8 @@ interface Sources {
   readonly refuse: (feature: string, pointer: string) => void;
   /** Told each media type no codec serves: it is served unchecked, and named among the contract's unchecked features. */
   readonly unchecked: (mediaType: string, pointer: string) => void;
+  /** Told what else is served but not checked (Contract.unchecked). */
+  readonly note: (feature: string, pointer: string) => void;
 }
 
 function createSources(document: Schema, refuse: Sources['refuse'], note: Sources['refuse']): Sources {
@@ -255,7 +259,7 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
   const unchecked = (mediaType: string, pointer: string): void => {
     note(`the media type ${mediaType} (read and served unchecked)`, pointer);
   };
-  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse, unchecked };
+  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse, unchecked, note };
 }
 
 function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => ObjectShape {
