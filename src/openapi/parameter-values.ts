@@ -10,7 +10,7 @@
 import { LosslessNumber, stringifyJson, type JsonValue } from './json.js';
 import { Malformed } from './media-types/index.js';
 import { cookiePairs, decodeAt, encodeAt, isObjectTexts, isStyleProblem, part, queryPairs, type RequestParameters, type Serialised, type StyleSource, type StyleValue } from './parameter-styles/index.js';
-import { parameterKey, parameterLabel, type ParameterContract, type ParameterProblem, type ParameterScalar, type ParsedParameters } from './parameters.js';
+import { parsedKey, parameterLabel, type ParameterContract, type ParameterProblem, type ParameterScalar, type ParsedParameters } from './parameters.js';
 
 export const NO_PARAMETERS: ParsedParameters = Object.freeze({ path: Object.freeze({}), query: Object.freeze({}), header: Object.freeze({}), cookie: Object.freeze({}) });
 
@@ -121,7 +121,7 @@ export function parseParameters(parameters: readonly ParameterContract[], reques
       continue;
     }
     if ('problem' in read) return read;
-    parsed[parameter.in][parameterKey(parameter)] = read.value;
+    parsed[parameter.in][parsedKey(parameter)] = read.value;
   }
   return parsed;
 }

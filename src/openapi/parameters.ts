@@ -88,7 +88,7 @@ export interface ParameterSources {
 }
 
 /** The key a parameter's value has among its location's (a header's name in lower case). */
-export function parameterKey(parameter: { readonly name: string; readonly in: ParameterLocation }): string {
+export function parsedKey(parameter: { readonly name: string; readonly in: ParameterLocation }): string {
   return parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
 }
 
@@ -101,7 +101,7 @@ export function compileParameters(pathLevel: unknown, operationLevel: unknown, b
   const add = (list: unknown, at: string): void => {
     (Array.isArray(list) ? list : []).forEach((raw, index) => {
       const parameter = compileParameter(asRecord(raw), `${at}/parameters/${index}`, sources);
-      if (parameter) byKey.set(`${parameter.in} ${parameterKey(parameter)}`, parameter);
+      if (parameter) byKey.set(`${parameter.in} ${parsedKey(parameter)}`, parameter);
     });
   };
   add(pathLevel, base.path);
