@@ -120,6 +120,7 @@ describe('what the request gets wrong is a problem naming the parameter', () => 
   it.each<[Record<string, unknown>, Partial<RequestParameters>, string]>([
     [{ name: 'c', in: 'path', style: 'matrix', schema: SCHEMAS.primitive }, { path: { c: 'blue' } }, 'path parameter c: does not begin with ";" (the matrix style)'],
     [{ name: 'c', in: 'path', style: 'matrix', schema: SCHEMAS.primitive }, { path: { c: ';d=blue' } }, 'path parameter c: names "d", not c (the matrix style)'],
+    [{ name: 'c', in: 'path', style: 'matrix', explode: true, schema: SCHEMAS.primitive }, { path: { c: ';c=a;c=b' } }, 'path parameter c: given 2 times; give it once'],
     [{ name: 'c', in: 'path', style: 'label', schema: SCHEMAS.primitive }, { path: { c: 'blue' } }, 'path parameter c: does not begin with "." (the label style)'],
     [{ name: 'c', in: 'path', schema: SCHEMAS.object }, { path: { c: 'R,1,G' } }, 'path parameter c: an object needs names and values in pairs'],
     [{ name: 'c', in: 'path', schema: SCHEMAS.object }, { path: { c: 'R,x' } }, 'path parameter c item R: must be an integer'],

@@ -115,7 +115,7 @@ export function valueOfRaws(parameter: StyledParameter, raws: readonly string[],
   const texts = decodeAll(parameter.in, raws);
   if (!Array.isArray(texts)) return texts;
   if (parameter.shape === 'array') return texts;
-  return texts.length === 1 ? (texts[0] as string) : { styleProblem: 'a single value holds no delimiter' };
+  return texts.length === 1 ? (texts[0] as string) : { styleProblem: `given ${texts.length} times; give it once` };
 }
 
 /** The pairs of the query or the Cookie field, by the parameter's location. */
