@@ -24,6 +24,7 @@ import {
   mediaTypeEssence,
   parseJson,
   resourcePatterns,
+  serialiseBody,
   serialiseParameter,
   stringifyJson,
   type Contract,
@@ -169,6 +170,18 @@ export function operationUrl(operation: OperationContract, baseUrl: string | URL
 }
 
 /**
+ * A request body as its operation's preferred media type carries it: JSON where it is JSON (or
+ * the operation declares none), else through that type's codec (a form, multipart with its boundary).
+ */
+function requestBodyOf(operation: OperationContract, value: unknown): { contentType: string; content: string | Uint8Array } {
+  const declared = operation.requestBody;
+  const variant = declared?.variants.find((candidate) => candidate.codec === declared.codec && candidate.schema === declared.schema);
+  if (declared === undefined || variant === undefined || declared.codec.name === 'json') return { contentType: 'application/json', content: stringifyJson(value) };
+  const { contentType, bytes } = serialiseBody(declared.codec, variant.mediaType, value, variant.fields);
+  return { contentType, content: bytes };
+}
+
+/**
  * Sends one operation and reads its answer against the contract. With `token` undefined no
  * Authorization header is sent. Rejects on a network failure or an answer outside the contract.
  */
@@ -181,13 +194,14 @@ export async function callOperation(operation: OperationContract, baseUrl: strin
   // Cookie parameters are cookie-pairs of one Cookie field (RFC 6265, section 4.2.1).
   const cookies = operation.parameters.filter((p) => p.in === 'cookie' && request.cookies?.[p.name] !== undefined).flatMap((p) => styledParts(p, request.cookies?.[p.name]));
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
-  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  const body = request.body === undefined ? undefined : requestBodyOf(operation, request.body);
+  if (body !== undefined) headers['content-type'] = body.contentType;
   // The kit's clients hold one bearer token (RFC 6750), sent to every operation.
   if (token !== undefined) headers.authorization = httpBearer.write(token);
   const response = await fetch(operationUrl(operation, baseUrl, request), {
     method: operation.method,
     headers,
-    ...(request.body === undefined ? {} : { body: stringifyJson(request.body) }),
+    ...(body === undefined ? {} : { body: body.content }),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return readResponse(operation, response.status, response.headers.get('content-type') ?? undefined, await response.text(), options.contract);

@@ -48,11 +48,20 @@ export class NoConsumerContractError extends Error {
   override name = 'NoConsumerContractError';
 }
 
-/** The consumer's data for the store's first collection/item pattern; throws a NoConsumerContractError when the contract has none. */
+/**
+ * The collection/item pattern the consumer contract describes: the first whose key the client
+ * chooses, since its provider states store and forget an item by a key written in the pact. A
+ * server-assigned key is known only from an answer, which a pact's provider state cannot name.
+ */
+export function consumerPattern(contract: Contract): ResourcePattern | undefined {
+  return resourcePatterns(contract).find((pattern) => pattern.keyOrigin === 'client');
+}
+
+/** The consumer's data for the contract's consumer pattern; throws a NoConsumerContractError when the contract has none. */
 export function consumerData(contract: Contract): ConsumerData {
-  const pattern = resourcePatterns(contract)[0];
+  const pattern = consumerPattern(contract);
   const create = pattern?.operations.get('create');
-  if (pattern === undefined || create === undefined) throw new NoConsumerContractError(`${contract.file} has no collection with a create operation: the consumer contract has nothing to describe`);
+  if (pattern === undefined || create === undefined) throw new NoConsumerContractError(`${contract.file} has no collection whose create takes a key the client chooses: the consumer contract has nothing to describe`);
   const examples = requestExamples(contract, create);
   const fullest = [...examples].sort((a, b) => Object.keys(b.value).length - Object.keys(a.value).length)[0]?.value;
   if (fullest === undefined) throw new NoConsumerContractError(`${create.operationId} of ${contract.file} shows no request example for the consumer to send`);

@@ -13,8 +13,9 @@
  * This module imports pact-js at run time; import it only after PACT_DO_NOT_TRACK is set.
  */
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
-import { formatIssues, httpBearer, isJsonObject, loadContract, parseJson, resourcePatterns, stringifyJson, type Contract, type JsonValue } from '../src/openapi/index.js';
+import { formatIssues, httpBearer, isJsonObject, loadContract, parseJson, stringifyJson, type Contract, type JsonValue } from '../src/openapi/index.js';
 import { callOperation, createPlant, toNewPlant } from './client.js';
+import { consumerPattern } from './consumer-data.js';
 import { startForwarder, type ForwardingFailure } from './forwarder.js';
 import { EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED } from './names.js';
 import { DEFAULT_VERIFY_TIMEOUT_MS, verifierOptions, type Environment, type VerifyFlags } from './verifier-options.js';
@@ -57,7 +58,7 @@ export function stateHandlers(baseUrl: string, token: string | undefined, timeou
       return undefined;
     },
     [PLANT_ABSENT]: async (params?: unknown) => {
-      const pattern = resourcePatterns(contract)[0];
+      const pattern = consumerPattern(contract);
       const remove = pattern?.operations.get('remove');
       if (pattern?.keyParameter === undefined || remove === undefined) return undefined;
       const key = (params as Record<string, unknown> | undefined)?.[pattern.keyProperty];

@@ -52,7 +52,8 @@ export function walksOf(contract: Contract): Walk[] {
   return resourcePatterns(contract).flatMap((pattern): Walk[] => {
     const create = pattern.operations.get('create');
     const read = pattern.operations.get('read');
-    if (create === undefined || read === undefined || pattern.keyParameter === undefined) return [];
+    // Only a key the create sends, under a top-level collection, can be walked before the answer is seen (see followable).
+    if (create === undefined || read === undefined || pattern.keyParameter === undefined || pattern.keyOrigin !== 'client' || pattern.parentParameters.length > 0) return [];
     const key: RuntimeExpression = { source: 'request.body', pointer: `/${pattern.keyProperty.replace(/~/g, '~0').replace(/\//g, '~1')}` };
     const target = (role: 'read' | 'replace' | 'remove'): LinkTarget | undefined => {
       const operation = pattern.operations.get(role);

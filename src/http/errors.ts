@@ -14,6 +14,7 @@ export const ERROR_CATALOGUE = {
   invalid_utf8: { status: 400, scope: 'operation', about: 'a body that is not valid UTF-8 (RFC 8259, section 8.1)' },
   too_deep: { status: 400, scope: 'operation', about: 'a body nested deeper than the limit' },
   malformed_json: { status: 400, scope: 'operation', about: 'a body that is not JSON (RFC 8259)' },
+  malformed_body: { status: 400, scope: 'form', about: 'a form or multipart body that cannot be read (WHATWG URL, section 5; RFC 7578 and RFC 2046, section 5.1.1); never for the bundled contract, which takes JSON only' },
   invalid_body: { status: 400, scope: 'operation', about: 'a body that does not match the request schema' },
   invalid_parameter: { status: 400, scope: 'parameter', about: 'a path, query or header parameter that does not match its schema, or a required one missing' },
   no_such_item: { status: 404, scope: 'store', about: 'an item the reference does not hold (a read, replace or delete of its item path)' },
@@ -26,7 +27,7 @@ export const ERROR_CATALOGUE = {
   request_timeout: { status: 408, scope: 'transport', about: 'a request not received in time' },
   headers_too_large: { status: 431, scope: 'transport', about: 'request headers over the limit' },
   internal: { status: 500, scope: 'internal', about: 'a defect of the kit itself' },
-} as const satisfies Record<string, { status: number; scope: 'operation' | 'credentials' | 'parameter' | 'negotiation' | 'store' | 'routing' | 'transport' | 'internal' | 'mock' | 'admin'; about: string }>;
+} as const satisfies Record<string, { status: number; scope: 'operation' | 'form' | 'credentials' | 'parameter' | 'negotiation' | 'store' | 'routing' | 'transport' | 'internal' | 'mock' | 'admin'; about: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

@@ -253,7 +253,9 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
         judged.bytes = bytes;
         // Where the operation declares several request media types, the request's Content-Type picks one.
         const variants = admitted.operation.requestBody?.variants;
-        if (variants !== undefined && variants.length > 1) judged.variant = variantFor(variants, headerValue(request.headers, 'content-type'));
+        const contentType = variants === undefined ? undefined : headerValue(request.headers, 'content-type');
+        if (variants !== undefined && variants.length > 1) judged.variant = variantFor(variants, contentType);
+        judged.contentType = contentType;
         for (const bodyRule of absent ? EMPTY_BODY_RULES : BODY_RULES) {
           refusal = bodyRule(judged, admitted.operation, settings);
           if (refusal) {
@@ -267,6 +269,7 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
         judged.text = '';
         judged.value = null;
         judged.variant = undefined;
+        judged.contentType = undefined;
       }
       if (refusal) return reply(request, refusal, rule, bytes);
       const given = answer.respond(admitted, absent ? undefined : value);

@@ -61,6 +61,8 @@ export interface Body {
    * than one (pipeline.ts); undefined: the operation's only (preferred) one.
    */
   variant?: MediaVariant | undefined;
+  /** The request's Content-Type as sent (its parameters: multipart's boundary), set for a codec of fields. */
+  contentType?: string | undefined;
 }
 
 /** A rule judged on the whole body of a request whose head passed every head rule. */
@@ -382,12 +384,15 @@ export const nestingRule = bodyRule('nesting', (body, operation, settings) => {
   return malformed && new PlantStoreError('too_deep', malformed.reason);
 });
 
-/** Lossless JSON (RFC 8259): numbers keep every digit, so an int64 id stays exact (decision 8). */
-export const jsonRule = bodyRule('json', (body, operation) => {
+/**
+ * Lossless JSON (RFC 8259): numbers keep every digit, so an int64 id stays exact (decision 8). A
+ * codec of fields (a form, multipart) is given the Content-Type and the fields to type them by.
+ */
+export const jsonRule = bodyRule('json', (body, operation, settings) => {
   const codec = codecOf(body, operation);
   if (codec === undefined) return undefined;
-  const value = codec.parse(body.text);
-  if (value instanceof Malformed) return new PlantStoreError('malformed_json', value.reason, { cause: value.cause });
+  const value = codec.fields === true ? codec.parse(body.text, { contentType: body.contentType, fields: body.variant?.fields ?? operation.requestBody?.fields, maxDepth: settings.maxDepth }) : codec.parse(body.text);
+  if (value instanceof Malformed) return new PlantStoreError(codec.name === 'json' ? 'malformed_json' : 'malformed_body', value.reason, { cause: value.cause });
   body.value = value;
   return undefined;
 });

@@ -5,7 +5,7 @@
  * bytes and named unchecked (docs/contracts.md), never a reason to refuse the contract.
  */
 import { parseJson, type JsonValue } from './json.js';
-import { codecFor, mediaTypeEssence, uncheckedCodec, type MediaTypeCodec } from './media-types/index.js';
+import { codecFor, formFields, mediaTypeEssence, uncheckedCodec, type FormFields, type MediaTypeCodec } from './media-types/index.js';
 import { asRecord, encodePointerSegment, type BodyValidator, type Schema } from './types.js';
 
 /** One declared media type of a content map. */
@@ -21,6 +21,8 @@ export interface MediaVariant {
   readonly validate: BodyValidator | undefined;
   /** Its first example (`example`, else the first of `examples`), lossless. */
   readonly example: JsonValue | undefined;
+  /** A form's fields (its schema's properties with its `encoding` object), for a codec of fields; else undefined. */
+  readonly fields: FormFields | undefined;
 }
 
 /** What compiling content needs of the contract. */
@@ -28,7 +30,8 @@ export interface ContentSources {
   readonly resolve: (schema: Schema) => Schema;
   readonly validatorAt: (pointer: string) => BodyValidator;
   readonly pointerOf: (schema: Schema, fallback: string) => string;
-  readonly unchecked: (mediaType: string, pointer: string) => void;
+  /** Told each part of a content map the kit serves but does not check, by what it is (`the media type application/xml (…)`). */
+  readonly unchecked: (feature: string, pointer: string) => void;
 }
 
 /** The variants of a content map at `at` (the pointer of its owner: a request body or a response). */
@@ -40,7 +43,8 @@ export function compileContent(content: Schema, at: string, sources: ContentSour
     const pointer = `${at}/content/${encodePointerSegment(mediaType)}`;
     const schema = media.schema === undefined ? undefined : asRecord(media.schema);
     const checked = codec?.validation === 'schema' && schema !== undefined;
-    if (codec === undefined) sources.unchecked(mediaType, pointer);
+    if (codec === undefined) sources.unchecked(`the media type ${mediaType} (read and served unchecked)`, pointer);
+    if (codec?.fields === true) noteEncoding(media.encoding, mediaType, pointer, sources.unchecked);
     return {
       mediaType,
       essence,
@@ -49,8 +53,22 @@ export function compileContent(content: Schema, at: string, sources: ContentSour
       schema,
       validate: checked ? sources.validatorAt(sources.pointerOf(schema, `${pointer}/schema`)) : undefined,
       example: exampleOf(media, sources.resolve),
+      fields: codec?.fields === true ? formFields(schema, media.encoding, sources.resolve) : undefined,
     };
   });
+}
+
+/**
+ * What a form's `encoding` object says that its codec does not check (OpenAPI 3.1, section
+ * 4.8.15): a part's `headers`, and `allowReserved` (the codec reads reserved characters either way).
+ */
+function noteEncoding(encoding: unknown, mediaType: string, pointer: string, note: ContentSources['unchecked']): void {
+  for (const [name, raw] of Object.entries(asRecord(encoding))) {
+    const at = `${pointer}/encoding/${encodePointerSegment(name)}`;
+    const field = asRecord(raw);
+    if (field.headers !== undefined) note(`the headers of ${mediaType} field ${name} (not checked)`, `${at}/headers`);
+    if (field.allowReserved === true) note(`allowReserved of ${mediaType} field ${name} (reserved characters are read either way)`, `${at}/allowReserved`);
+  }
 }
 
 /** The variant the rest of the kit reads first: the first JSON one, else the first checked, else the first. */

@@ -9,7 +9,7 @@ import { compileContent, preferredVariant, type MediaVariant } from './content.j
 import { INT64_MAX, INT64_MIN, isInt64Projection, validationView, type JsonValue } from './json.js';
 import { compileLinks, type LinkContract } from './links.js';
 import { SECURITY_SCHEMES, securitySchemeTypeFor, type SchemeUse, type SecuritySchemeType } from './security/index.js';
-import type { MediaTypeCodec } from './media-types/index.js';
+import type { FormFields, MediaTypeCodec } from './media-types/index.js';
 import { parseParameters } from './parameter-values.js';
 import { compileParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
 import { compilePaths, templateParameters, type PathMatch } from './paths.js';
@@ -70,6 +70,8 @@ export interface RequestBodyContract {
   readonly variants: readonly MediaVariant[];
   /** Whether the preferred schema is of JSON objects only (`type: object`): any other value is refused (rules.ts, the object rule). */
   readonly objectsOnly: boolean;
+  /** The preferred variant's fields, where it is a form (content.ts): what its codec types them by. */
+  readonly fields?: FormFields | undefined;
 }
 
 export interface OperationContract {
@@ -171,10 +173,8 @@ interface Sources {
   readonly locate: (object: Schema, fallback: string) => string;
   readonly shapeOf: (schema: Schema) => ObjectShape;
   readonly refuse: (feature: string, pointer: string) => void;
-  /** Told each media type no codec serves: it is served unchecked, and named among the contract's unchecked features. */
-  readonly unchecked: (mediaType: string, pointer: string) => void;
-  /** Told what else is served but not checked (Contract.unchecked). */
-  readonly note: (feature: string, pointer: string) => void;
+  /** Told each part of a content map served unchecked (a media type no codec serves, …): named among the contract's unchecked features. */
+  readonly unchecked: (feature: string, pointer: string) => void;
 }
 
 function createSources(document: Schema, refuse: Sources['refuse'], note: Sources['refuse']): Sources {
@@ -256,10 +256,7 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
     }
     return pointer;
   };
-  const unchecked = (mediaType: string, pointer: string): void => {
-    note(`the media type ${mediaType} (read and served unchecked)`, pointer);
-  };
-  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse, unchecked, note };
+  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse, unchecked: note };
 }
 
 function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => ObjectShape {
@@ -355,11 +352,17 @@ function compileRequestBody(raw: unknown, declaredAt: string, sources: Sources):
     codec: served.codec,
     schema,
     validate: served.validate ?? (() => ANY_BODY),
-    // The properties of a JSON body (the reference's store keeps those); a form's or another type's are not read yet.
-    shape: sources.shapeOf(served.codec.name === 'json' ? schema : {}),
+    // The properties of a body of fields, JSON or a form (the reference's store keeps those); another type's are not read.
+    shape: sources.shapeOf(fieldsOf(served) ? schema : {}),
     variants,
-    objectsOnly: served.codec.name === 'json' && ofObjects(schema, sources.resolve, 0),
+    objectsOnly: fieldsOf(served) && ofObjects(schema, sources.resolve, 0),
+    fields: served.fields,
   };
+}
+
+/** Whether a variant's values are objects of named fields: JSON, or a codec of fields (a form, multipart). */
+function fieldsOf(variant: MediaVariant): boolean {
+  return variant.codec.name === 'json' || variant.codec.fields === true;
 }
 
 /** Whether a schema admits JSON objects only: `type: object`, or a part of its `allOf` that is. */

@@ -84,7 +84,7 @@ export interface ParameterSources {
   readonly locate: (object: Schema, fallback: string) => string;
   readonly refuse: RefuseFeature;
   /** Told what is served but not checked (Contract.unchecked). */
-  readonly note: RefuseFeature;
+  readonly unchecked: RefuseFeature;
 }
 
 /** The key a parameter's value has among its location's (a header's name in lower case). */
@@ -177,7 +177,7 @@ const NOTHING_TYPED = { shape: 'primitive', array: false, scalar: undefined, pro
 
 /** A parameter read as its text, unchecked, and named so (Contract.unchecked). */
 function unchecked(placed: Placed, sources: ParameterSources, feature: string, pointer: string, schema: Schema = {}): ParameterContract {
-  sources.note(`${feature}: its text is passed through unchecked`, pointer);
+  sources.unchecked(`${feature}: its text is passed through unchecked`, pointer);
   return { ...placed, ...NOTHING_TYPED, schema, reading: 'unchecked', serialization: undefined, validate: undefined };
 }
 

@@ -1,31 +1,25 @@
 /**
  * What the reference answers to each operation of its contract. The operations of the store's
- * resource pattern (src/openapi/resources.ts) are stateful: create (or replace) by the collection's
- * create, read, replace and delete of an item, the list of the collection. Every other operation
+ * resource patterns (src/openapi/resources.ts) are stateful (resource-answers.ts, lists.ts): the
+ * collection's create and list, an item's read, replace, update and delete. Every other operation
  * is answered from the contract's examples, as the mock would; an operation without one with a
  * value generated from its success's schema once, at start-up (generated.ts), the same for a seed.
  * docs/reference-server.md has the conventions.
  */
-import { integerText, isJsonObject, isLosslessNumber, LosslessNumber, negotiate, quoteJson, resourcePatterns, stringifyJson, type Contract, type JsonObject, type JsonValue, type MediaVariant, type OperationContract, type ParsedParameters, type ResourcePattern, type ResourceRole, type Schema } from '../openapi/portable.js';
-import { chooseVariant, JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
+import { negotiate, resourcePatterns, serialiseBody, stringifyJson, type Contract, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
+import { chooseVariant, JSON_HEADERS, PlantStoreError } from '../http/portable.js';
 import { generateValue } from './generated.js';
-import type { PlantStore } from './store.js';
+import { listAnswer, listShape } from './lists.js';
+import { createAnswer, itemAnswer, parentCheck, replaceAnswer, success, successOf, updateAnswer, type OperationAnswer } from './resource-answers.js';
 
-/** An admitted request: its operation's answer, its parameters and the store of its session. */
-export interface StoreAdmitted extends Admitted {
-  readonly answer: OperationAnswer;
-  readonly parameters: ParsedParameters;
-  readonly store: PlantStore;
-  /** The request's Accept, where the operation's answers are negotiated (src/http/negotiation.ts). */
-  readonly accept?: string | undefined;
-}
-
-export type OperationAnswer = (admitted: StoreAdmitted, body: JsonValue | undefined) => AppResponse | PlantStoreError;
+export type { OperationAnswer, StoreAdmitted } from './resource-answers.js';
 
 /** How the reference answers its contract: each operation's answer, and which come from examples. */
 export interface ReferencePlan {
   readonly answers: ReadonlyMap<OperationContract, OperationAnswer>;
   readonly patterns: readonly ResourcePattern[];
+  /** Operations whose answer reads the request's Content-Type (an update: merge patch or partial object). */
+  readonly readsContentType: ReadonlySet<OperationContract>;
   /** Operations outside the pattern, answered from the contract's examples (named at start-up). */
   readonly fromExamples: readonly OperationContract[];
   /** Operations outside the pattern without an example, answered with a value generated from their schema (named at start-up). */
@@ -37,134 +31,6 @@ export interface ReferencePlan {
 export interface PlanOptions {
   /** Seed of the generated answers: the same seed, the same answers (generated.ts's default otherwise). */
   readonly seed?: string | undefined;
-}
-
-/** A declared property of a body: its name, its JSON key text (`"name":`), and whether the contract types it integer. */
-interface Member {
-  readonly name: string;
-  readonly key: string;
-  readonly integer: boolean;
-}
-
-function membersOf(contract: Contract, operation: OperationContract): Member[] {
-  return [...(operation.requestBody?.shape.properties ?? [])].map(([name, schema]) => ({ name, key: `${JSON.stringify(name)}:`, integer: contract.resolve(schema).type === 'integer' }));
-}
-
-/** The status of an operation's success - its lowest declared 2xx - and whether it carries JSON. */
-function successOf(operation: OperationContract): { status: number; json: boolean } {
-  const status = operation.declaredStatuses.find((s) => s >= 200 && s < 300) ?? 200;
-  return { status, json: operation.response(status)?.validateBody !== undefined };
-}
-
-function success(status: number, json: boolean, text: string): AppResponse {
-  return json ? { status, headers: JSON_HEADERS, body: text } : { status, headers: {}, body: '' };
-}
-
-/**
- * The declared properties of a body, integers in canonical form (1e2 and 100.0 are stored as
- * 100), as an object and as its JSON text written member by member while it is built; and the
- * canonical integer text of the property `keyProperty`, if it is one.
- */
-function storedForm(members: readonly Member[], body: JsonObject, keyProperty?: string): { item: JsonObject; text: string; key: string | undefined } {
-  const item: JsonObject = {};
-  let key: string | undefined;
-  let text = '';
-  for (const { name, key: keyText, integer: declaredInteger } of members) {
-    const value = body[name];
-    if (value === undefined || !Object.hasOwn(body, name)) continue;
-    const integer = declaredInteger && isLosslessNumber(value) ? integerText(value) : undefined;
-    let member: string;
-    if (integer === undefined) {
-      item[name] = value;
-      member = typeof value === 'string' ? quoteJson(value) : stringifyJson(value);
-    } else {
-      member = integer;
-      item[name] = isLosslessNumber(value) && value.value === integer ? value : new LosslessNumber(integer);
-      if (name === keyProperty) key = integer;
-    }
-    text += (text === '' ? '{' : ',') + keyText + member;
-  }
-  return { item, text: text === '' ? '{}' : `${text}}`, key };
-}
-
-/** The collection's create: stores the declared properties under the exact key, answers them as stored. */
-function createAnswer(contract: Contract, pattern: ResourcePattern, operation: OperationContract): OperationAnswer {
-  const members = membersOf(contract, operation);
-  const { status, json } = successOf(operation);
-  return ({ store }, body) => {
-    // An optional body left out: nothing to create, and nothing to key it by.
-    if (body === undefined) return new PlantStoreError('invalid_body', `body: is required to create an item (it holds the key ${pattern.keyProperty})`);
-    // The store keeps objects: a schema that allows other values does not make them items.
-    if (!isJsonObject(body)) return notAnObject();
-    const { item, text, key } = storedForm(members, body, pattern.keyProperty);
-    if (key === undefined) throw new Error(`the contract validated a body without an integer ${pattern.keyProperty}`);
-    store.put(key, item);
-    return success(status, json, text);
-  };
-}
-
-/** The item's key, exactly, from its path parameter (canonical integer text). */
-function keyOf(pattern: ResourcePattern, parameters: ParsedParameters): string {
-  const value = parameters.path[pattern.keyParameter ?? ''];
-  if (isLosslessNumber(value)) return integerText(value) ?? value.value;
-  if (typeof value === 'string') return value;
-  throw new Error(`the item path ${pattern.item ?? ''} gave no ${pattern.keyParameter ?? ''}`);
-}
-
-function notAnObject(): PlantStoreError {
-  return new PlantStoreError('invalid_body', 'body: must be an object');
-}
-
-function noSuchItem(pattern: ResourcePattern, key: string): PlantStoreError {
-  return new PlantStoreError('no_such_item', `path parameter ${pattern.keyParameter ?? ''}: nothing is stored under ${key}`);
-}
-
-function itemAnswer(contract: Contract, pattern: ResourcePattern, role: 'read' | 'replace' | 'remove', operation: OperationContract): OperationAnswer {
-  const { status, json } = successOf(operation);
-  const members = membersOf(contract, operation).filter((member) => member.name !== pattern.keyProperty);
-  return ({ store, parameters }, body) => {
-    const key = keyOf(pattern, parameters);
-    if (role === 'replace') {
-      if (body !== undefined && !isJsonObject(body)) return notAnObject();
-      // The path names the item: its key is the path's, whatever the body says (RFC 9110, section 9.3.4).
-      const { item } = storedForm(members, body ?? {});
-      const stored = store.put(key, { ...item, [pattern.keyProperty]: new LosslessNumber(key) });
-      return success(status, json, stringifyJson(stored));
-    }
-    const item = store.get(key);
-    if (item === undefined) return noSuchItem(pattern, key);
-    if (role === 'remove') store.delete(key);
-    return success(status, json, stringifyJson(item));
-  };
-}
-
-/**
- * The collection's list, by convention (docs/reference-server.md): a query parameter that names a
- * string property of the items keeps those whose property equals it (one of them, for an array);
- * another integer query parameter (`limit`, whatever its name) caps the count. Oldest first.
- */
-function listAnswer(contract: Contract, operation: OperationContract, itemSchema: Schema): OperationAnswer {
-  const { status, json } = successOf(operation);
-  const properties = contract.shapeOf(itemSchema).properties;
-  const filters = operation.parameters.filter((p) => p.in === 'query' && p.scalar === 'string' && contract.resolve(properties.get(p.name) ?? {}).type === 'string');
-  const caps = operation.parameters.filter((p) => p.in === 'query' && !p.array && p.scalar === 'integer' && !properties.has(p.name));
-  return ({ store, parameters }) => {
-    let limit = Infinity;
-    for (const cap of caps) {
-      const value = parameters.query[cap.name];
-      if (isLosslessNumber(value)) limit = Math.min(limit, Number(value.value));
-    }
-    const wanted = filters.flatMap((filter) => {
-      const value = parameters.query[filter.name];
-      return value === undefined ? [] : [{ name: filter.name, values: new Set<JsonValue>(Array.isArray(value) ? value : [value]) }];
-    });
-    const items: string[] = [];
-    for (const item of store.values()) {
-      if (items.length >= limit) break;
-      if (wanted.every(({ name, values }) => values.has(item[name] ?? null))) items.push(stringifyJson(item));
-    }
-    return success(status, json, `[${items.join(',')}]`);
-  };
 }
 
 /**
@@ -198,24 +64,33 @@ function negotiatedExample(status: number, variants: readonly MediaVariant[]): O
     const example = chosen.variant.example ?? null;
     // An example of a range (`*` + `/*`) that is JSON goes out as JSON where the client takes it.
     const mediaType = chosen.variant.essence.includes('*') && typeof example !== 'string' && negotiate(accept, ['application/json']) !== undefined ? 'application/json' : chosen.mediaType;
+    // A form's example (an object) is written as its codec writes it, with any parameter it adds (a boundary).
+    if (chosen.variant.codec.fields === true && typeof example !== 'string') {
+      const { contentType, bytes } = serialiseBody(chosen.variant.codec, mediaType, example, chosen.variant.fields);
+      return { status, headers: { 'content-type': contentType }, body: new TextDecoder().decode(bytes) };
+    }
     const text = typeof example === 'string' && chosen.variant.codec.name !== 'json' ? example : stringifyJson(example);
     // Text is written as UTF-8 (the socket layer's encoding), and says so (RFC 9110, section 8.3.2).
     return { status, headers: { 'content-type': mediaType.startsWith('text/') ? `${mediaType}; charset=utf-8` : mediaType }, body: text };
   };
 }
 
-function statefulAnswer(contract: Contract, pattern: ResourcePattern, role: ResourceRole, operation: OperationContract): OperationAnswer | undefined {
+function statefulAnswer(contract: Contract, patterns: readonly ResourcePattern[], pattern: ResourcePattern, role: ResourceRole, operation: OperationContract): OperationAnswer | undefined {
   switch (role) {
     case 'create':
-      return createAnswer(contract, pattern, operation);
+      return createAnswer(contract, pattern, operation, parentCheck(patterns, pattern, operation));
     case 'list': {
-      // A list is an array of items; a list shaped otherwise (a page object) is answered from its examples.
-      const schema = operation.response(successOf(operation).status)?.schema;
-      const resolved = schema === undefined ? undefined : contract.resolve(schema);
-      return resolved?.type === 'array' ? listAnswer(contract, operation, (resolved.items ?? {}) as Schema) : undefined;
+      // A list is an array of items, or an envelope holding one; a list shaped otherwise is answered from its examples.
+      const shape = listShape(contract, pattern, operation);
+      return shape === undefined ? undefined : listAnswer(contract, pattern, operation, shape, parentCheck(patterns, pattern, operation));
     }
+    case 'replace':
+      return replaceAnswer(contract, pattern, operation, parentCheck(patterns, pattern, operation));
+    case 'update':
+      // A JSON Patch (RFC 6902, an array of operations) is not an item's members: answered from examples.
+      return operation.requestBody?.variants.some((variant) => variant.codec.name === 'json' && variant.essence !== 'application/json-patch+json') === true ? updateAnswer(contract, pattern, operation) : undefined;
     default:
-      return itemAnswer(contract, pattern, role, operation);
+      return itemAnswer(pattern, role, operation);
   }
 }
 
@@ -241,10 +116,12 @@ function generatedAnswer(contract: Contract, operation: OperationContract, seed:
 export function planReference(contract: Contract, options: PlanOptions = {}): ReferencePlan {
   const patterns = resourcePatterns(contract);
   const answers = new Map<OperationContract, OperationAnswer>();
+  const readsContentType = new Set<OperationContract>();
   for (const pattern of patterns) {
     for (const [role, operation] of pattern.operations) {
-      const answer = statefulAnswer(contract, pattern, role, operation);
+      const answer = statefulAnswer(contract, patterns, pattern, role, operation);
       if (answer) answers.set(operation, answer);
+      if (answer && role === 'update') readsContentType.add(operation);
     }
   }
   const fromExamples: OperationContract[] = [];
@@ -262,5 +139,5 @@ export function planReference(contract: Contract, options: PlanOptions = {}): Re
     generated.push(operation);
     if (!made.valid) invalid.push(operation);
   }
-  return { answers, patterns, fromExamples, generated, invalid };
+  return { answers, patterns, readsContentType, fromExamples, generated, invalid };
 }

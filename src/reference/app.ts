@@ -37,8 +37,9 @@ export const STORE_ADMIN_PATH = `${ADMIN_PREFIX}/store`;
  */
 export function createStoreApp(contract: Contract, options: AppOptions): App {
   if (options.tokens.length === 0) throw new Error('the reference server needs at least one token');
-  const sessions = new Sessions(options.maxEntries ?? DEFAULT_MAX_ENTRIES);
   const plan = planReference(contract);
+  // A store's calls that name no scope (`app.store.get(id)`) read the contract's first collection.
+  const sessions = new Sessions(options.maxEntries ?? DEFAULT_MAX_ENTRIES, plan.patterns[0]?.collection ?? '');
 
   // Worked out once per operation, so that admitting a request without parameters or session makes no object.
   const prepared = new Map<OperationContract, StoreAdmitted>();
@@ -63,7 +64,8 @@ export function createStoreApp(contract: Contract, options: AppOptions): App {
         const session = headerValue(request.headers, SESSION_HEADER);
         // Accept is read only where it picks the answer's media type (none of the bundled contract's).
         const accept = negotiated.size > 0 && negotiated.has(operation) ? headerValue(request.headers, 'accept') : undefined;
-        return session === undefined && parameters === NO_PARAMETERS && accept === undefined ? base : { ...base, parameters, store: sessions.store(session), accept };
+        const contentType = plan.readsContentType.has(operation) ? headerValue(request.headers, 'content-type') : undefined;
+        return session === undefined && parameters === NO_PARAMETERS && accept === undefined && contentType === undefined ? base : { ...base, parameters, store: sessions.store(session), accept, contentType };
       },
       respond: (admitted, body) => admitted.answer(admitted, body),
     },

@@ -1,57 +1,102 @@
 /**
- * The reference implementation's in-memory store: plants keyed by their exact id (the decimal
- * text of the integer), at most `maxEntries` of them. When full, the plant stored longest ago
- * is forgotten, so a long fuzzing run cannot exhaust memory and rule 1 still holds for every
- * valid NewPlant (a full store never refuses one).
+ * The reference implementation's in-memory store: items keyed by their collection's scope and
+ * their exact key, at most `maxEntries` of them across every scope. A scope is the collection's
+ * path with its parents' keys filled in (`/plants`, `/gardens/7/beds`, answers.ts), so that two
+ * collections, or the beds of two gardens, never see each other's items. A key is its exact text:
+ * an integer's canonical decimal text as `integerText` gives it, a string as it is. When full, the
+ * item stored longest ago is forgotten, so a long fuzzing run cannot exhaust memory and rule 1
+ * still holds for every valid create (a full store never refuses one).
  */
 import type { JsonObject } from '../openapi/portable.js';
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
 
+/** Separates a scope from a key in the age order's entries: a path never holds it. */
+const SEPARATOR = '\u0000';
+
 export class PlantStore {
   readonly maxEntries: number;
-  readonly #plants = new Map<string, JsonObject>();
+  /** The scope of the calls that name none: the contract's first collection (createStoreApp), `''` by default. */
+  readonly defaultScope: string;
+  /** Every item by scope and key, in age order (the first is the one stored longest ago). */
+  readonly #age = new Map<string, JsonObject>();
+  /** The items of each scope, in age order. */
+  readonly #scopes = new Map<string, Map<string, JsonObject>>();
+  #sequence = 0n;
 
-  constructor(maxEntries: number = DEFAULT_MAX_ENTRIES) {
+  constructor(maxEntries: number = DEFAULT_MAX_ENTRIES, defaultScope = '') {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
     this.maxEntries = maxEntries;
+    this.defaultScope = defaultScope;
   }
 
   /**
-   * Stores (or replaces) the plant with this id - an integer, or its canonical decimal text as
-   * `integerText` gives it - and returns it as stored.
+   * Stores (or replaces) the item with this key - an integer, or its exact text (an integer's as
+   * `integerText` gives it) - in a scope, and returns it as stored.
    */
-  put(id: bigint | string, plant: JsonObject): JsonObject {
+  put(id: bigint | string, plant: JsonObject, scope: string = this.defaultScope): JsonObject {
     const key = typeof id === 'string' ? id : id.toString();
-    // delete first: a replaced plant counts as the newest.
-    if (!this.#plants.delete(key) && this.#plants.size >= this.maxEntries) {
-      const oldest = this.#plants.keys().next();
-      if (oldest.done !== true) this.#plants.delete(oldest.value);
+    // delete first: a replaced item counts as the newest.
+    if (!this.#forget(scope, key) && this.#age.size >= this.maxEntries) {
+      const oldest = this.#age.keys().next();
+      if (oldest.done !== true) {
+        const at = oldest.value.indexOf(SEPARATOR);
+        this.#forget(oldest.value.slice(0, at), oldest.value.slice(at + 1));
+      }
     }
-    this.#plants.set(key, plant);
+    let items = this.#scopes.get(scope);
+    if (items === undefined) {
+      items = new Map();
+      this.#scopes.set(scope, items);
+    }
+    items.set(key, plant);
+    this.#age.set(scope + SEPARATOR + key, plant);
     return plant;
   }
 
-  get(id: bigint | string): JsonObject | undefined {
-    return this.#plants.get(typeof id === 'string' ? id : id.toString());
+  get(id: bigint | string, scope: string = this.defaultScope): JsonObject | undefined {
+    return this.#scopes.get(scope)?.get(typeof id === 'string' ? id : id.toString());
   }
 
-  /** Forgets the plant with this id; whether there was one. */
-  delete(id: bigint | string): boolean {
-    return this.#plants.delete(typeof id === 'string' ? id : id.toString());
+  /** Forgets the item with this key; whether there was one. */
+  delete(id: bigint | string, scope: string = this.defaultScope): boolean {
+    return this.#forget(scope, typeof id === 'string' ? id : id.toString());
   }
 
-  /** The plants, stored longest ago first (a replaced one counts as new). */
-  values(): IterableIterator<JsonObject> {
-    return this.#plants.values();
+  #forget(scope: string, key: string): boolean {
+    const items = this.#scopes.get(scope);
+    if (items?.delete(key) !== true) return false;
+    if (items.size === 0) this.#scopes.delete(scope);
+    this.#age.delete(scope + SEPARATOR + key);
+    return true;
   }
 
+  /** The items of a scope, stored longest ago first (a replaced one counts as new). */
+  values(scope: string = this.defaultScope): IterableIterator<JsonObject> {
+    return (this.#scopes.get(scope) ?? new Map<string, JsonObject>()).values();
+  }
+
+  /** The keys and items of a scope, in the order of `values`. */
+  entries(scope: string = this.defaultScope): IterableIterator<[string, JsonObject]> {
+    return (this.#scopes.get(scope) ?? new Map<string, JsonObject>()).entries();
+  }
+
+  /** The next number of the store's sequence (1, 2, ...): the keys the server assigns to integer-keyed items. */
+  nextSequence(): bigint {
+    this.#sequence += 1n;
+    return this.#sequence;
+  }
+
+  /** How many items the store holds, in every scope. */
   get size(): number {
-    return this.#plants.size;
+    return this.#age.size;
   }
 
+  /** Forgets every item, and starts the sequence again. */
   clear(): void {
-    this.#plants.clear();
+    this.#age.clear();
+    this.#scopes.clear();
+    this.#sequence = 0n;
   }
 }
 
@@ -68,9 +113,13 @@ export class Sessions {
   readonly #named = new Map<string, PlantStore>();
   readonly #maxEntries: number;
 
-  constructor(maxEntries: number = DEFAULT_MAX_ENTRIES) {
+  readonly #defaultScope: string;
+
+  /** `defaultScope`: the scope of a store's calls that name none (PlantStore). */
+  constructor(maxEntries: number = DEFAULT_MAX_ENTRIES, defaultScope = '') {
     this.#maxEntries = maxEntries;
-    this.default = new PlantStore(maxEntries);
+    this.#defaultScope = defaultScope;
+    this.default = new PlantStore(maxEntries, defaultScope);
   }
 
   /** The store of a session (created on first use), or the default store. */
@@ -79,13 +128,13 @@ export class Sessions {
     let store = this.#named.get(session);
     if (store === undefined) {
       if (this.#named.size >= MAX_SESSIONS) this.#named.delete(this.#named.keys().next().value as string);
-      store = new PlantStore(this.#maxEntries);
+      store = new PlantStore(this.#maxEntries, this.#defaultScope);
     } else this.#named.delete(session);
     this.#named.set(session, store);
     return store;
   }
 
-  /** Empties a session's store (the default store for undefined); how many plants it held. */
+  /** Empties a session's store (the default store for undefined); how many items it held. */
   clear(session: string | undefined): number {
     const store = session === undefined ? this.default : this.#named.get(session);
     const size = store?.size ?? 0;

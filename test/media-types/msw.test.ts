@@ -13,7 +13,21 @@ import { MEDIA_FILE } from './fixture.js';
 const document = parseYaml(readFileSync(MEDIA_FILE, 'utf8')) as Record<string, unknown>;
 const reference = plantStoreHandlers({ baseUrl: 'http://media.test', contract: document, tokens: ['t'] });
 const examples = plantStoreHandlers({ baseUrl: 'http://media-examples.test', contract: document, mode: 'examples' });
-const server = setupServer(...reference.handlers, ...examples.handlers);
+/** A collection whose create takes a form or multipart (a binary photo part), in the resource pattern. */
+const plant = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string' }, height: { type: 'integer', minimum: 1 }, photo: { type: 'string', contentMediaType: 'image/png' } } };
+const forms = plantStoreHandlers({
+  baseUrl: 'http://forms.test',
+  tokens: ['t'],
+  contract: {
+    openapi: '3.1.0',
+    info: { title: 'forms', version: '1' },
+    paths: {
+      '/plants': { post: { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: plant }, 'multipart/form-data': { schema: plant } } }, responses: { '201': { description: 'kept', content: { 'application/json': { schema: plant } } } } } },
+      '/plants/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }], responses: { '200': { description: 'one', content: { 'application/json': { schema: plant } } } } } },
+    },
+  },
+});
+const server = setupServer(...reference.handlers, ...examples.handlers, ...forms.handlers);
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
@@ -40,5 +54,26 @@ describe('MSW handlers of every media type', () => {
     expect(await call('http://media-examples.test/notes', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' })).toEqual([200, 'text/plain', 'noted']);
     expect(await call('http://media-examples.test/reports/7/title', { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: '{}' })).toEqual([200, 'application/vnd.api+json', '{"data":{"id":"7","type":"reports"}}']);
     expect(await call('http://media-examples.test/anything')).toEqual([200, 'application/json', '{"ok":true}']);
+  });
+});
+
+describe('MSW handlers of a contract that takes forms', () => {
+  test('a form is stored as sent (int64 exact), one that breaks a constraint is refused and not stored', async () => {
+    const form = new URLSearchParams({ id: '9007199254740993', name: 'Fern & Moss', height: '2' });
+    expect(await call('http://forms.test/plants', { method: 'POST', body: form })).toEqual([201, 'application/json', '{"id":9007199254740993,"name":"Fern & Moss","height":2}']);
+    expect((await call('http://forms.test/plants/9007199254740993'))[2]).toBe('{"id":9007199254740993,"name":"Fern & Moss","height":2}');
+    expect((await call('http://forms.test/plants', { method: 'POST', body: new URLSearchParams({ id: '5', name: 'x', height: '0' }) }))[0]).toBe(400);
+    expect((await call('http://forms.test/plants/5'))[0]).toBe(404);
+  });
+
+  test('a multipart create with a binary part keeps its bytes', async () => {
+    const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const form = new FormData();
+    form.append('id', '6');
+    form.append('name', 'Moss');
+    form.append('photo', new Blob([bytes], { type: 'image/png' }), 'moss.png');
+    const [status, , body] = await call('http://forms.test/plants', { method: 'POST', body: form });
+    expect(status).toBe(201);
+    expect((JSON.parse(body) as { photo: string }).photo).toBe(String.fromCharCode(...bytes));
   });
 });

@@ -55,6 +55,13 @@ function scenarios(name: string, call: () => Call): void {
       expect(JSON.parse((await call()('GET', '/plants/7', AUTH)).body)).toEqual({ name: 'Fern II', tag: 'shade', id: 7 });
     });
 
+    it('PUT to an id nothing is stored under is the declared 404 (the contract declares no 201), and stores nothing', async () => {
+      const refused = await call()('PUT', '/plants/4242', JSON_BODY, '{"name":"Ghost"}');
+      expect(refused.status).toBe(404);
+      expect(JSON.parse(refused.body)).toEqual({ error: 404, message: 'path parameter id: nothing is stored under 4242' });
+      expect((await call()('GET', '/plants/4242', AUTH)).status).toBe(404);
+    });
+
     it('a bad path or query parameter is a 400 Error naming it, and changes nothing', async () => {
       for (const [url, message] of [
         ['/plants/abc', 'path parameter id: must be an integer'],

@@ -1,6 +1,6 @@
 /**
  * Bodies read as bytes: `application/octet-stream` (RFC 2046, section 4.5.1), and every media type
- * the kit has no codec for (XML, images, PDF, forms for now), which it reads and serves without
+ * the kit has no codec for (XML, images, PDF), which it reads and serves without
  * checking them (`unchecked`, named when a contract is loaded: docs/contracts.md). The value is
  * the bytes as a string of one character per byte (codec.ts, `decodeBody`), so nothing is lost.
  */

@@ -8,16 +8,21 @@ import { mediaTypeEssence, structuredSuffix } from './essence.js';
 import { octetStreamCodec } from './bytes.js';
 import { jsonCodec } from './json.js';
 import { textCodec } from './text.js';
+import { formCodec } from './urlencoded.js';
+import { multipartCodec } from './multipart.js';
 
 export * from './codec.js';
 export * from './essence.js';
 export { jsonCodec } from './json.js';
 export { textCodec } from './text.js';
 export { octetStreamCodec, uncheckedCodec } from './bytes.js';
+export { formCodec } from './urlencoded.js';
+export { multipartCodec } from './multipart.js';
+export { formFields, isJsonMediaType } from './form-fields.js';
 export * from './negotiation.js';
 
 /** Every codec of the kit. Adding a media type: its file here, and its line in this list. */
-export const CODECS: readonly MediaTypeCodec[] = [jsonCodec, textCodec, octetStreamCodec];
+export const CODECS: readonly MediaTypeCodec[] = [jsonCodec, textCodec, octetStreamCodec, formCodec, multipartCodec];
 
 /** The codec for a media type (a Content-Type, parameters and case as they come), among `codecs`; undefined when none serves it. */
 export function codecFor(mediaType: string | undefined, codecs: readonly MediaTypeCodec[] = CODECS): MediaTypeCodec | undefined {
