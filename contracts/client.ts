@@ -25,6 +25,7 @@ import {
   parseJson,
   resourcePatterns,
   serialiseBody,
+  serialiseParameter,
   stringifyJson,
   type Contract,
   type JsonValue,
@@ -54,7 +55,7 @@ type ParametersOf<Op, In extends string> = Op extends { parameters: infer P } ? 
 type BodyOf<Op> = Op extends { requestBody?: infer B } ? (B extends { content: { 'application/json': infer J } } ? J | Extract<B, undefined> : B) : undefined;
 
 /** What a call of an operation takes: its path and query parameters and its body, each where the operation has them. */
-export type OperationInput<Op> = Part<ParametersOf<Op, 'path'>, 'path'> & Part<ParametersOf<Op, 'query'>, 'query'> & Part<ParametersOf<Op, 'header'>, 'headers'> & Part<BodyOf<Op>, 'body'>;
+export type OperationInput<Op> = Part<ParametersOf<Op, 'path'>, 'path'> & Part<ParametersOf<Op, 'query'>, 'query'> & Part<ParametersOf<Op, 'header'>, 'headers'> & Part<ParametersOf<Op, 'cookie'>, 'cookies'> & Part<BodyOf<Op>, 'body'>;
 
 /** One method per operation of `Ops` (openapi-typescript's `operations` of the contract). */
 export type OperationClient<Ops = operations> = { readonly [K in keyof Ops & string]: (input: OperationInput<Ops[K]>) => Promise<OperationResult<Ops[K]>> };
@@ -97,6 +98,7 @@ export interface OperationRequest {
   readonly path?: Readonly<Record<string, unknown>>;
   readonly query?: Readonly<Record<string, unknown>>;
   readonly headers?: Readonly<Record<string, unknown>>;
+  readonly cookies?: Readonly<Record<string, unknown>>;
   readonly body?: unknown;
 }
 
@@ -137,16 +139,17 @@ export function createClient<Ops = operations>(baseUrl: string | URL, token: str
   return client as unknown as OperationClient<Ops>;
 }
 
-/** A parameter value as text: bigint and numbers digit for digit, an array's items each. */
-function texts(value: unknown): string[] {
-  return (Array.isArray(value) ? (value as unknown[]) : [value]).map((item) => (typeof item === 'string' ? item : stringifyJson(item)));
+/** The text a parameter's value is sent as (src/openapi's serialiseParameter, the one writer of every style): a path segment or header field. */
+function styledText(parameter: ParameterContract, value: unknown): string {
+  const serialised = serialiseParameter(parameter, value);
+  if (!('text' in serialised)) throw new TypeError(`the ${parameter.style} style writes ${parameter.in} parameter ${parameter.name} as parts, not one text`);
+  return serialised.text;
 }
 
-/** The text a parameter's value is sent as, in the parameter's style (src/openapi/parameter-styles/): a path segment or header field. */
-function styledText(parameter: ParameterContract, value: unknown): string {
-  const serialised = parameter.serialization.serialise(parameter, texts(value));
-  if (!('text' in serialised)) throw new TypeError(`the ${parameter.serialization.name} style writes ${parameter.in} parameter ${parameter.name} as query pairs`);
-  return serialised.text;
+/** The parts a query or cookie parameter's value is sent as (`name=value`, encoded). */
+function styledParts(parameter: ParameterContract, value: unknown): readonly string[] {
+  const serialised = serialiseParameter(parameter, value);
+  return 'parts' in serialised ? serialised.parts : [serialised.text];
 }
 
 /** The operation's URL under `baseUrl` (its path prefix kept), each parameter in its style (OpenAPI 3.1, section 4.8.12.4). */
@@ -160,12 +163,9 @@ export function operationUrl(operation: OperationContract, baseUrl: string | URL
     return styledText(parameter, value);
   });
   const url = new URL(path.replace(/^\//, ''), base);
-  for (const parameter of operation.parameters.filter((p) => p.in === 'query')) {
-    const value = request.query?.[parameter.name];
-    if (value === undefined) continue;
-    const serialised = parameter.serialization.serialise(parameter, texts(value));
-    for (const [name, text] of 'pairs' in serialised ? serialised.pairs : [[parameter.name, serialised.text] as const]) url.searchParams.append(name, text);
-  }
+  // The parts come encoded by their style (allowReserved kept): joined as they are, not re-encoded by URLSearchParams.
+  const parts = operation.parameters.filter((p) => p.in === 'query' && request.query?.[p.name] !== undefined).flatMap((p) => styledParts(p, request.query?.[p.name]));
+  if (parts.length > 0) url.search = `${url.search === '' ? '' : `${url.search.slice(1)}&`}${parts.join('&')}`;
   return url;
 }
 
@@ -191,6 +191,9 @@ export async function callOperation(operation: OperationContract, baseUrl: strin
     const value = request.headers?.[parameter.name];
     if (value !== undefined) headers[parameter.name.toLowerCase()] = styledText(parameter, value);
   }
+  // Cookie parameters are cookie-pairs of one Cookie field (RFC 6265, section 4.2.1).
+  const cookies = operation.parameters.filter((p) => p.in === 'cookie' && request.cookies?.[p.name] !== undefined).flatMap((p) => styledParts(p, request.cookies?.[p.name]));
+  if (cookies.length > 0) headers.cookie = cookies.join('; ');
   const body = request.body === undefined ? undefined : requestBodyOf(operation, request.body);
   if (body !== undefined) headers['content-type'] = body.contentType;
   // The kit's clients hold one bearer token (RFC 6750), sent to every operation.

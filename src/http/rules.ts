@@ -24,7 +24,7 @@
  * is also a new setting: a field of `RuleSettings`, an option of createPipeline, and the
  * servers' and the command line's options that set it.)
  */
-import { formatIssues, httpBearer, isJsonObject, isParameterProblem, Malformed, variantFor, mediaTypeEssence, type Contract, type CredentialPolicy, type CredentialRefusal, type JsonValue, type MediaTypeCodec, type MediaVariant, type OperationContract, type ParsedParameters, type SchemeInUse } from '../openapi/portable.js';
+import { cookiePairs, formatIssues, httpBearer, isJsonObject, isParameterProblem, Malformed, variantFor, mediaTypeEssence, type Contract, type CredentialPolicy, type CredentialRefusal, type JsonValue, type MediaTypeCodec, type MediaVariant, type OperationContract, type ParsedParameters, type SchemeInUse } from '../openapi/portable.js';
 import { PlantStoreError, truncate } from './errors.js';
 import { headerValue, type RequestHead } from './exchange.js';
 
@@ -232,12 +232,8 @@ export function bearerRefusal(authorization: string | undefined, accept: TokenPo
 function credentialAt(request: RequestHead, location: SchemeInUse['credential']): string | undefined {
   if (location.in === 'header') return headerValue(request.headers, location.name);
   if (location.in === 'query') return new URLSearchParams(splitTarget(request.url ?? '/').query).get(location.name) ?? undefined;
-  // RFC 6265, section 4.2.1: cookie-string = cookie-pair *( ";" SP cookie-pair )
-  for (const pair of (headerValue(request.headers, 'cookie') ?? '').split(';')) {
-    const equals = pair.indexOf('=');
-    if (equals !== -1 && pair.slice(0, equals).trim() === location.name) return pair.slice(equals + 1).trim();
-  }
-  return undefined;
+  // RFC 6265, section 4.2.1, read as cookie parameters are (parameter-styles/): the value as it came, unquoted.
+  return cookiePairs(headerValue(request.headers, 'cookie')).find((pair) => pair.name === location.name)?.raw;
 }
 
 // ---- the head rules ------------------------------------------------------------------------

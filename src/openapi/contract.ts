@@ -10,7 +10,8 @@ import { INT64_MAX, INT64_MIN, isInt64Projection, validationView, type JsonValue
 import { compileLinks, type LinkContract } from './links.js';
 import { SECURITY_SCHEMES, securitySchemeTypeFor, type SchemeUse, type SecuritySchemeType } from './security/index.js';
 import type { FormFields, MediaTypeCodec } from './media-types/index.js';
-import { compileParameters, parseParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
+import { parseParameters } from './parameter-values.js';
+import { compileParameters, type ParameterContract, type ParameterProblem, type ParsedParameters, type RequestParameters } from './parameters.js';
 import { compilePaths, templateParameters, type PathMatch } from './paths.js';
 import { formatFeatures } from './refusal.js';
 import { hiddenIn, schemaView, type Direction, type SchemaView } from './schema-views.js';
@@ -23,6 +24,7 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 export type { BodyValidator, Schema, Unsupported, Validation, ValidationIssue } from './types.js';
 export * from './links.js';
 export * from './parameters.js';
+export * from './parameter-values.js';
 export type { PathMatch } from './paths.js';
 export { variantFor, type MediaVariant } from './content.js';
 
@@ -85,7 +87,7 @@ export interface OperationContract {
   readonly security: readonly (readonly SecurityScheme[])[];
   /** `security` with each scheme's type and credential location (the pipeline's credentials rule reads these). */
   readonly securedBy: readonly (readonly SchemeInUse[])[];
-  /** Path, query and header parameters: the path item's, overridden by the operation's own. */
+  /** Path, query, header and cookie parameters: the path item's, overridden by the operation's own. */
   readonly parameters: readonly ParameterContract[];
   /** The request's parameters as typed values (int64 exact), or a problem naming the parameter. */
   parseParameters(request: RequestParameters): ParsedParameters | ParameterProblem;

@@ -48,12 +48,59 @@ describe.concurrent('--contract', () => {
     }
   });
 
-  it.for(['serve', 'mock', 'proxy --upstream http://127.0.0.1:9', 'conform --base-url http://127.0.0.1:9 --token t'])('%s refuses a contract with a cookie parameter, naming it (exit 2)', async (command, { expect }) => {
+  it.for(['serve', 'mock', 'proxy --upstream http://127.0.0.1:9', 'conform --base-url http://127.0.0.1:9 --token t'])('%s refuses a contract with a parameter in a place OpenAPI has not, naming it (exit 2)', async (command, { expect }) => {
     const file = join(dir, `${command.split(' ')[0] ?? 'x'}.yaml`);
-    writeFileSync(file, "openapi: 3.1.0\ninfo: { title: c, version: '1' }\npaths:\n  /a:\n    get:\n      parameters: [ { name: s, in: cookie, schema: { type: string } } ]\n      responses: { '200': { description: ok } }\n");
+    writeFileSync(file, "openapi: 3.1.0\ninfo: { title: c, version: '1' }\npaths:\n  /a:\n    get:\n      parameters: [ { name: s, in: body, schema: { type: string } } ]\n      responses: { '200': { description: ok } }\n");
     const ran = run([...command.split(' '), '--contract', file]);
     expect(await ran.exit).toBe(2);
-    expect(ran.stderr()).toContain('the cookie parameter s at /paths/~1a/get/parameters/0');
+    expect(ran.stderr()).toContain('a parameter in body at /paths/~1a/get/parameters/0');
+  });
+
+  it('serve --contract reads cookie parameters from the Cookie field: a required one missing is a 400 in the contract\'s error shape, present it is accepted', async ({ expect }) => {
+    const file = join(dir, 'cookie.yaml');
+    writeFileSync(
+      file,
+      [
+        'openapi: 3.1.0',
+        "info: { title: cookies, version: '1' }",
+        'paths:',
+        '  /greeting:',
+        '    get:',
+        '      operationId: greet',
+        '      parameters:',
+        '        - { name: visitor, in: cookie, required: true, schema: { type: integer, format: int64 } }',
+        '        - { name: prefs, in: cookie, explode: true, schema: { type: object, properties: { lang: { type: string, enum: [en, fr] } } } }',
+        '      responses:',
+        "        '200': { description: ok, content: { application/json: { schema: { type: object }, example: { hello: world } } } }",
+        "        '400': { description: bad, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }",
+        'components:',
+        '  schemas:',
+        '    Error: { type: object, required: [error, message], properties: { error: { type: integer }, message: { type: string } } }',
+        '',
+      ].join('\n'),
+    );
+    const started = run(['serve', '--port', '0', '--token', 'secret', '--contract', file]);
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!started.stdout().includes('operations:')) {
+        if (started.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start: ${started.stdout()}${started.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const url = /listening on (http:\/\/\S+)/.exec(started.stdout())?.[1] ?? '';
+      const missing = await fetch(`${url}/greeting`, { headers: { cookie: 'other=1' } });
+      expect(missing.status).toBe(400);
+      const refusal = (await missing.json()) as { error: number; message: string };
+      expect(refusal).toEqual({ error: 400, message: expect.stringContaining('cookie parameter visitor: is required') as unknown });
+      const wrong = await fetch(`${url}/greeting`, { headers: { cookie: 'visitor=9223372036854775807; lang=de' } });
+      expect(wrong.status).toBe(400);
+      expect(((await wrong.json()) as { message: string }).message).toContain('cookie parameter prefs item lang');
+      const accepted = await fetch(`${url}/greeting`, { headers: { cookie: 'visitor=9223372036854775807; lang=fr' } });
+      expect(accepted.status).toBe(200);
+      expect(await accepted.json()).toEqual({ hello: 'world' });
+    } finally {
+      started.child.kill('SIGTERM');
+      await started.exit;
+    }
   });
 
   it('verify --contract lints the pact files against the contract first: a pact outside it fails (exit 1) before any request', async ({ expect }) => {

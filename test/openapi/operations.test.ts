@@ -101,11 +101,8 @@ describe('links and security', () => {
 
 describe('a contract the kit cannot serve exactly is refused at load, every feature named with where it is', () => {
   it.each([
-    [{ paths: { '/a': { get: { parameters: [{ name: 's', in: 'cookie', schema: { type: 'string' } }], responses: ok } } } }, 'the cookie parameter s at /paths/~1a/get/parameters/0'],
-    [{ paths: { '/a/{x}': { get: { parameters: [{ name: 'x', in: 'path', required: true, style: 'matrix', schema: { type: 'string' } }], responses: ok } } } }, 'the matrix style of path parameter x at /paths/~1a~1{x}/get/parameters/0/style'],
-    [{ paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', style: 'deepObject', schema: { type: 'object' } }], responses: ok } } } }, 'the deepObject style of query parameter q at /paths/~1a/get/parameters/0/style'],
-    [{ paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'object' } }], responses: ok } } } }, 'query parameter q of type "object" (the kit reads integer, number, boolean, string and arrays of them) at /paths/~1a/get/parameters/0/schema'],
-    [{ paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', content: { 'application/json': {} } }], responses: ok } } } }, 'query parameter q described by content rather than schema at /paths/~1a/get/parameters/0'],
+    // Cookie parameters, every style, objects and `content` are read now (test/openapi/parameter-styles.test.ts); a location OpenAPI does not have is still refused.
+    [{ paths: { '/a': { get: { parameters: [{ name: 's', in: 'body', schema: { type: 'string' } }], responses: ok } } } }, 'a parameter in body at /paths/~1a/get/parameters/0'],
     [{ paths: { '/a': { get: { security: [{ key: [] }], responses: ok } } }, components: { securitySchemes: { key: { type: 'mutualTLS' } } } }, 'the security scheme key (mutualTLS; the kit serves http bearer, http basic, apiKey, oauth2, openIdConnect only) at /components/securitySchemes/key'],
     [{ paths: { '/a': { get: { security: [{ nowhere: [] }], responses: ok } } } }, 'the undeclared security scheme nowhere at /paths/~1a/get/security/0'],
     [{ paths: { '/a/{x}.json': { get: { parameters: [{ name: 'x', in: 'path', required: true, schema: { type: 'string' } }], responses: ok } } } }, 'the path segment {x}.json, which mixes text and a parameter at /paths/~1a~1{x}.json'],
@@ -121,13 +118,13 @@ describe('a contract the kit cannot serve exactly is refused at load, every feat
   });
 
   it('names every feature at once, with the file: each feature once, with its count of places and the first three', () => {
-    const cookies = Array.from({ length: 5 }, (_, index) => ({ name: `c${index}`, in: 'cookie' }));
-    const refusing = { openapi: '3.1.0', paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', content: {} }, ...cookies], security: [{ nowhere: [] }], responses: { '200': { description: 'x' } } } }, '/b': { get: { security: [{ nowhere: [] }], responses: { '200': { description: 'x' } } } } } };
+    const places = Array.from({ length: 5 }, (_, index) => ({ name: `c${index}`, in: `place${index}` }));
+    const refusing = { openapi: '3.1.0', paths: { '/a': { get: { parameters: [{ name: 'q', in: 'body' }, ...places], security: [{ nowhere: [] }], responses: { '200': { description: 'x' } } } }, '/b': { get: { security: [{ nowhere: [] }], responses: { '200': { description: 'x' } } } } } };
     expect(() => compileContract(refusing, 'c.yaml')).toThrow(
       [
         'the contract c.yaml uses what the kit cannot serve exactly (docs/contracts.md):',
-        '  - query parameter q described by content rather than schema at /paths/~1a/get/parameters/0',
-        ...cookies.map((_, index) => `  - the cookie parameter c${index} at /paths/~1a/get/parameters/${index + 1}`),
+        '  - a parameter in body at /paths/~1a/get/parameters/0',
+        ...places.map((_, index) => `  - a parameter in place${index} at /paths/~1a/get/parameters/${index + 1}`),
         '  - the undeclared security scheme nowhere at 2 places: /paths/~1a/get/security/0, /paths/~1b/get/security/0',
       ].join('\n'),
     );

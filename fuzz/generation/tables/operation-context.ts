@@ -8,7 +8,7 @@
  * a request (OperationContract.parseParameters, what the kit's pipeline runs) accepts it.
  */
 import fc from 'fast-check';
-import type { Contract, OperationContract, ParameterContract } from '../../../src/openapi/index.js';
+import { serialiseParameter, type Contract, type OperationContract, type ParameterContract } from '../../../src/openapi/index.js';
 import { writeJson, type JsonModel } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Content, Profile, RequestCase } from '../../../oracle/index.js';
@@ -51,32 +51,35 @@ export function carriable(parameter: ParameterContract, text: ParameterText): bo
   return true;
 }
 
-/** The request target and header fields of the operation with these parameter values (OpenAPI 3.1 default styles: simple, form). */
-export function requestTarget(operation: OperationContract, values: ParameterTexts): { path: string; query: string; headers: Record<string, string> } {
+/**
+ * The request target and header fields of the operation with these parameter values, each written
+ * in its style by the kit's one writer (serialiseParameter; cookies as one Cookie field), and the
+ * path segments as the operation reads them. An object-valued parameter is still given as its JSON
+ * text here: drawing objects is issue 29's.
+ */
+export function requestTarget(operation: OperationContract, values: ParameterTexts): { path: string; query: string; headers: Record<string, string>; segments: Record<string, string> } {
   let path = operation.path;
   const query: string[] = [];
+  const cookies: string[] = [];
   const headers: Record<string, string> = {};
+  const segments: Record<string, string> = {};
   for (const parameter of operation.parameters) {
     const text = values[parameterKey(parameter)];
     if (text === undefined) continue;
-    const items = typeof text === 'string' ? [text] : text;
-    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, items.map(encodeURIComponent).join(','));
-    else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = items.join(',');
-    else if (parameter.array && parameter.explode) query.push(...items.map((item) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(item)}`));
-    else query.push(`${encodeURIComponent(parameter.name)}=${items.map(encodeURIComponent).join(',')}`);
+    const serialised = serialiseParameter(parameter, text);
+    const written = 'text' in serialised ? serialised.text : serialised.parts;
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, (segments[parameter.name] = String(written)));
+    else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = String(written);
+    else (parameter.in === 'cookie' ? cookies : query).push(...(typeof written === 'string' ? [written] : written));
   }
-  return { path, query: query.join('&'), headers };
+  if (cookies.length > 0) headers.cookie = cookies.join('; ');
+  return { path, query: query.join('&'), headers, segments };
 }
 
 /** Whether the operation reads these values as valid parameters: the contract's own judgement. */
 export function parametersValid(operation: OperationContract, values: ParameterTexts): boolean {
   const target = requestTarget(operation, values);
-  const path: Record<string, string> = {};
-  for (const parameter of operation.parameters) {
-    const text = values[parameterKey(parameter)];
-    if (parameter.in === 'path' && text !== undefined) path[parameter.name] = (typeof text === 'string' ? [text] : text).map(encodeURIComponent).join(',');
-  }
-  return !('problem' in operation.parseParameters({ path, query: target.query, headers: target.headers }));
+  return !('problem' in operation.parseParameters({ path: target.segments, query: target.query, headers: target.headers }));
 }
 
 /** The plain values of the operation's required parameters (and of none other): different for each `n` where the schema allows. */

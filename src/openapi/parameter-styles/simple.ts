@@ -1,29 +1,33 @@
 /**
  * The `simple` style (OpenAPI 3.1, section 4.8.12.4; RFC 6570's `{var}`), the default in the path
- * and in headers: a scalar as it is, an array's items separated by commas. `explode` changes
- * nothing for a scalar or an array. A path segment is percent-encoded; a header field is not.
+ * and in headers: a primitive as it is, an array's items separated by commas, an object's names
+ * and values separated by commas (`R,100,G,200`), or exploded as `R=100,G=200`. A path segment is
+ * percent-encoded; a header field is not (its items are trimmed: RFC 9110, section 5.6.1).
  */
-import type { ParameterStyle } from './style.js';
+import type { ParameterStyle, StyledParameter, StyleSource } from './style.js';
+import { encodeItems, flatTexts, valueOfRaws } from './wire.js';
+import { isObjectTexts } from './style.js';
+
+/** The parameter's text: a path segment as written, a header field (given twice, one list: RFC 9110, section 5.3). */
+function textOf(parameter: StyledParameter, { request }: StyleSource): string | undefined {
+  if (parameter.in === 'path') return request.path[parameter.name];
+  const value = request.headers[parameter.name.toLowerCase()];
+  return typeof value === 'string' ? value : value?.join(', ');
+}
 
 export const simpleStyle: ParameterStyle = {
   name: 'simple',
   locations: ['path', 'header'],
-  parse: (parameter, { request }) => {
-    if (parameter.in === 'path') {
-      const raw = request.path[parameter.name];
-      if (raw === undefined) return [];
-      try {
-        // Split before decoding: a `%2C` is a comma inside an item.
-        return (parameter.array ? raw.split(',') : [raw]).map(decodeURIComponent);
-      } catch {
-        return { styleProblem: 'not valid percent-encoding' };
-      }
-    }
-    const value = request.headers[parameter.name.toLowerCase()];
-    // A field given twice is one list (RFC 9110, section 5.3).
-    const text = typeof value === 'string' ? value : value?.join(', ');
-    if (text === undefined) return [];
-    return parameter.array ? text.split(',').map((item) => item.trim()) : [text.trim()];
+  shapes: ['primitive', 'array', 'object'],
+  parse: (parameter, source) => {
+    const text = textOf(parameter, source);
+    if (text === undefined) return undefined;
+    const trim = parameter.in === 'header' ? (item: string): string => item.trim() : (item: string): string => item;
+    if (parameter.shape === 'primitive') return valueOfRaws(parameter, [trim(text)], false);
+    return valueOfRaws(parameter, text.split(',').map(trim), parameter.shape === 'object' && parameter.explode);
   },
-  serialise: (parameter, items) => ({ text: parameter.in === 'path' ? items.map(encodeURIComponent).join(',') : items.join(',') }),
+  serialise: (parameter, value) => {
+    if (isObjectTexts(value) && parameter.explode) return { text: value.entries.map(([name, text]) => `${encodeItems(parameter, [name]).join('')}=${encodeItems(parameter, [text]).join('')}`).join(',') };
+    return { text: encodeItems(parameter, flatTexts(value)).join(',') };
+  },
 };
