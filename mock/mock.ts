@@ -15,7 +15,8 @@
  *   declares, application/json, a body its schema accepts, the headers it requires. Anything
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
-import { loadContract, validationView, type JsonValue, type OperationContract } from '../src/openapi/index.js';
+import { existsSync } from 'node:fs';
+import { loadContract, validationView, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
 import { acceptAnyToken, createPipeline, headerValue, journalSeams, negotiatedOperations, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Pipeline, type Reply, type RequestHead, type ServerSettings } from '../src/http/index.js';
 import { internal, keepContract } from './keep-contract.js';
 import { deliveryFor, deliveryPreferences, delayPicker } from './prefer.js';
@@ -59,11 +60,27 @@ function target(url: string): { path: string; query: Record<string, string | str
   return { path, query };
 }
 
+/**
+ * What Prism reads (docs/mock.md). A contract the kit read as it is written (OpenAPI 3.1 or 3.2,
+ * in one file or several): its file, as `prism mock FILE` reads it, Prism resolving `$ref`s to
+ * the files beside it. A Swagger 2.0 or OpenAPI 3.0 contract: the 3.1 document the kit upgraded
+ * it to, the one the guard holds Prism's answers to - Prism's own reading of 2.0 (a boolean
+ * `exclusiveMaximum`, `x-nullable`) would generate values the guard then refuses as a defect.
+ * A contract compiled from data, without a file: its document.
+ */
+function prismDocument(contract: Contract): string | Record<string, unknown> {
+  const upgraded = contract.writtenIn?.endsWith(UPGRADED) === true;
+  return upgraded || !existsSync(contract.file) ? contract.document : contract.file;
+}
+
+/** How a contract's heading ends when the kit upgraded it (contract.ts, headingOf). */
+const UPGRADED = 'read as 3.1';
+
 /** Loads Prism (about a second: its modules are large) and puts it behind the pipeline. */
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const contract = options.contract ?? loadContract();
   const dynamic = options.dynamic ?? false;
-  const engine: PrismEngine = await loadPrism({ document: contract.file, dynamic, seed: options.seed });
+  const engine: PrismEngine = await loadPrism({ document: prismDocument(contract), dynamic, seed: options.seed });
   const delayMs = options.delayMs ?? 0;
 
   const pick = delayPicker(options.seed);
