@@ -24,8 +24,7 @@ function valueOf(contract: Contract, schema: Schema | undefined): JsonValue {
 /** A scalar parameter's text (an array's first item, an object's JSON: good enough for the styles of simple contracts). */
 function text(value: JsonValue): string {
   if (Array.isArray(value)) return value.length === 0 ? 'x' : text(value[0] as JsonValue);
-  if (typeof value === 'object' && value !== null && !('isLosslessNumber' in value)) return stringifyJson(value);
-  return String(value);
+  return typeof value === 'string' ? value : stringifyJson(value);
 }
 
 function credential(type: string, headers: Record<string, string>, query: URLSearchParams, location: { in: string; name: string }): void {
@@ -54,7 +53,7 @@ export function operationRequest(contract: Contract, operation: OperationContrac
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text(valueOf(contract, parameter.schema))));
     else if (!parameter.required) continue;
     else if (parameter.in === 'query') query.set(parameter.name, text(valueOf(contract, parameter.schema)));
-    else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = text(valueOf(contract, parameter.schema));
+    else headers[parameter.name.toLowerCase()] = text(valueOf(contract, parameter.schema));
   }
   for (const use of operation.securedBy[0] ?? []) credential(use.type.name, headers, query, use.credential);
   const sent = body(contract, operation, headers);
