@@ -103,7 +103,11 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     try {
       // Prism sees plain numbers: an id beyond 2^53 arrives rounded, which does not matter -
       // the pipeline has validated it exactly, and Prism does not validate or echo it.
-      answer = await engine.answer({ method: admitted.operation.method, path: admitted.path, body: body === undefined ? undefined : validationView(body), accept: admitted.accept, contentType: admitted.contentType }, admitted.preferences);
+      const request = { method: admitted.operation.method, path: admitted.path, body: body === undefined ? undefined : validationView(body), accept: admitted.accept, contentType: admitted.contentType };
+      answer = await engine.answer(request, admitted.preferences);
+      // --dynamic, and an answer with examples but no schema: Prism has nothing to generate from
+      // and declines; its example is answered instead. (Asked for per request, Prism's refusal stands.)
+      if (answer.kind === 'problem' && dynamic && !admitted.preferred) answer = await engine.answer(request, { dynamic: false });
     } catch (cause) {
       return internal(`Prism failed (${cause instanceof Error ? cause.message : String(cause)})`, cause);
     }

@@ -81,6 +81,22 @@ paths:
               schema: {type: array, items: {type: object, properties: {size: {type: [integer, 'null']}, glaze: {type: [string, 'null']}}}}
 `;
 
+/** Written for this test: an answer with an example and no schema, as many public contracts have. */
+const VERSIONS_31 = `
+openapi: 3.1.0
+info: {title: Versions, version: '1.0'}
+paths:
+  /:
+    get:
+      operationId: listVersions
+      responses:
+        '200':
+          description: the versions
+          content:
+            application/json:
+              example: {versions: [v1, v2]}
+`;
+
 function written(name: string, text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'plant-store-mock-')), name);
   writeFileSync(file, text);
@@ -117,6 +133,11 @@ describe('the mock starts on every contract and answers each operation', () => {
         expect(status, `${operation}: ${body}`).toBeLessThan(300);
       }
     }
+  });
+
+  it('--dynamic on an answer with examples and no schema: its example, Prism having nothing to generate from', async () => {
+    const contract = compileContract(parseYaml(VERSIONS_31) as Record<string, unknown>, '<versions, in memory>');
+    expect(await statusesOf(contract, true)).toEqual([{ operation: 'GET listVersions', status: 200, body: '{"versions":["v1","v2"]}' }]);
   });
 
   it('a contract given as data, without a file: Prism reads its 3.1 document', async () => {
