@@ -70,7 +70,9 @@ function target(url: string): { path: string; query: Record<string, string | str
  */
 function prismDocument(contract: Contract): string | Record<string, unknown> {
   const upgraded = contract.writtenIn?.endsWith(UPGRADED) === true;
-  return upgraded || !existsSync(contract.file) ? contract.document : contract.file;
+  // A copy: Prism dereferences what it is given in place, and the kit's own reading of the
+  // document (its $refs, pointers and examples) must not change under the reference or the journal.
+  return upgraded || !existsSync(contract.file) ? structuredClone(contract.document) : contract.file;
 }
 
 /** How a contract's heading ends when the kit upgraded it (contract.ts, headingOf). */

@@ -160,6 +160,8 @@ describe('where Prism and the guard disagree, the mock names it', () => {
     const contract = await openContract(written('shed.yaml', SHED_30));
     expect(unwritableAnswers(contract.operations)).toEqual(['GET /tools/{toolId} 200 application/xml']);
     const server = await startMock({ contract });
+    // Prism read a copy of the upgraded document: the kit's own is as it was, its $refs in place.
+    expect(JSON.stringify(contract.document)).toContain('"$ref":"#/components/schemas/Tool"');
     try {
       const xml = await fetch(`${server.url}/tools/1`, { headers: { accept: 'application/xml', 'x-shed-key': 'k' } });
       expect(xml.status).toBe(406);
