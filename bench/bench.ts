@@ -13,13 +13,14 @@
  * --compare adds that checkout's reference implementation as the target `before`, loaded in the
  * same rounds: a before/after figure for a change to src/ (e.g. a `git worktree` of main).
  */
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { conformAvailable, measureConform, type ConformFigures } from './conform.js';
 import { runLoad, type LoadResult } from './load.js';
 import { hotFunctions, newestProfile, type HotFunction } from './profile.js';
-import { measureStartup, type StartupFigure } from './startup.js';
+import { writeLargeContract } from './large-contract.js';
+import { largeContractCommand, measureStartup, STARTUP_COMMANDS, type StartupFigure } from './startup.js';
 import { describeMachine, fixed, machine, RESULTS_DIR, runMain, sleep, exitWithUsage, writeResult } from './report.js';
 import { goalsLine, median, meets, pairedDifference, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
 import { baselineTarget, cpuSeconds, mockTarget, paddedTarget, PADDING_US, prismTarget, proxyTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
@@ -104,7 +105,14 @@ function perConformCpuSecond(run: ConformFigures): number {
 /** Start-up of each command until its first line (bench/startup.ts), printed; its goals as targets. */
 async function startupFigures(): Promise<{ figures: StartupFigure[]; targets: Target[] }> {
   process.stdout.write(`start-up: ${startupRuns} runs of each command, in alternating order, until its first line of output\n`);
-  const figures = await measureStartup(startupRuns);
+  // Written for this run and removed after it: the large contract is generated, never committed.
+  const large = writeLargeContract();
+  let figures: StartupFigure[];
+  try {
+    figures = await measureStartup(startupRuns, [...STARTUP_COMMANDS, largeContractCommand(large)]);
+  } finally {
+    rmSync(dirname(large), { recursive: true, force: true });
+  }
   const machineMs = figures[0]?.medianMs ?? Number.NaN;
   process.stdout.write(
     table(

@@ -44,6 +44,10 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
 
 /** An answer of a media type other than JSON: its text as Prism gives it (a string example), checked where a schema can be. */
 function keepOther(what: string, answer: PrismResponse, variant: MediaVariant, declared: ResponseContract['headers']): AppResponse | PlantStoreError {
+  // Data, not text, for a media type no codec writes (XML, say): Prism generates JSON where the
+  // contract has no text example, and JSON labelled XML would be a lie. The media type is the
+  // one the mock cannot produce here; the client may ask for another the operation answers with.
+  if (typeof answer.body !== 'string' && variant.codec.name === 'unchecked' && !variant.essence.includes('*')) return cannotWrite(variant.essence);
   const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
   const validation = variant.validate?.(text);
   if (validation !== undefined && !validation.valid) return internal(`${what} breaks the contract (${formatIssues(validation.issues)})`);
@@ -59,4 +63,24 @@ function declaredHeaders(given: Readonly<Record<string, string>>): Record<string
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(given)) if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
   return headers;
+}
+
+/** The 406 of a media type the mock has no text of and cannot write from data (docs/mock.md). */
+export function cannotWrite(mediaType: string): PlantStoreError {
+  return new PlantStoreError('not_acceptable', `accept: the mock answers ${mediaType} only with a text example of the contract, and this answer has none (Prism writes no ${mediaType} from a schema); ask for another media type the operation answers with`);
+}
+
+/**
+ * Where the mock and the contract part: each answer of a media type no codec writes (XML, say)
+ * without a text example, as `METHOD /path status media-type`. Prism would generate JSON there;
+ * the mock answers a request that asks for it with cannotWrite's 406 and names these at start-up.
+ */
+export function unwritableAnswers(operations: readonly OperationContract[]): string[] {
+  return operations.flatMap((operation) =>
+    operation.responses.flatMap((response) =>
+      response.variants
+        .filter((variant) => variant.codec.name === 'unchecked' && !variant.essence.includes('*') && typeof variant.example !== 'string')
+        .map((variant) => `${operation.method} ${operation.path} ${response.status} ${variant.essence}`),
+    ),
+  );
 }

@@ -15,7 +15,8 @@
  *   declares, application/json, a body its schema accepts, the headers it requires. Anything
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
-import { loadContract, validationView, type JsonValue, type OperationContract } from '../src/openapi/index.js';
+import { existsSync } from 'node:fs';
+import { loadContract, validationView, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
 import { acceptAnyToken, createPipeline, headerValue, journalSeams, negotiatedOperations, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Pipeline, type Reply, type RequestHead, type ServerSettings } from '../src/http/index.js';
 import { internal, keepContract } from './keep-contract.js';
 import { deliveryFor, deliveryPreferences, delayPicker } from './prefer.js';
@@ -59,11 +60,29 @@ function target(url: string): { path: string; query: Record<string, string | str
   return { path, query };
 }
 
+/**
+ * What Prism reads (docs/mock.md). A contract the kit read as it is written (OpenAPI 3.1 or 3.2,
+ * in one file or several): its file, as `prism mock FILE` reads it, Prism resolving `$ref`s to
+ * the files beside it. A Swagger 2.0 or OpenAPI 3.0 contract: the 3.1 document the kit upgraded
+ * it to, the one the guard holds Prism's answers to - Prism's own reading of 2.0 (a boolean
+ * `exclusiveMaximum`, `x-nullable`) would generate values the guard then refuses as a defect.
+ * A contract compiled from data, without a file: its document.
+ */
+function prismDocument(contract: Contract): string | Record<string, unknown> {
+  const upgraded = contract.writtenIn?.endsWith(UPGRADED) === true;
+  // A copy: Prism dereferences what it is given in place, and the kit's own reading of the
+  // document (its $refs, pointers and examples) must not change under the reference or the journal.
+  return upgraded || !existsSync(contract.file) ? structuredClone(contract.document) : contract.file;
+}
+
+/** How a contract's heading ends when the kit upgraded it (contract.ts, headingOf). */
+const UPGRADED = 'read as 3.1';
+
 /** Loads Prism (about a second: its modules are large) and puts it behind the pipeline. */
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const contract = options.contract ?? loadContract();
   const dynamic = options.dynamic ?? false;
-  const engine: PrismEngine = await loadPrism({ document: contract.file, dynamic, seed: options.seed });
+  const engine: PrismEngine = await loadPrism({ document: prismDocument(contract), dynamic, seed: options.seed });
   const delayMs = options.delayMs ?? 0;
 
   const pick = delayPicker(options.seed);
@@ -86,7 +105,11 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     try {
       // Prism sees plain numbers: an id beyond 2^53 arrives rounded, which does not matter -
       // the pipeline has validated it exactly, and Prism does not validate or echo it.
-      answer = await engine.answer({ method: admitted.operation.method, path: admitted.path, body: body === undefined ? undefined : validationView(body), accept: admitted.accept, contentType: admitted.contentType }, admitted.preferences);
+      const request = { method: admitted.operation.method, path: admitted.path, body: body === undefined ? undefined : validationView(body), accept: admitted.accept, contentType: admitted.contentType };
+      answer = await engine.answer(request, admitted.preferences);
+      // --dynamic, and an answer with examples but no schema: Prism has nothing to generate from
+      // and declines; its example is answered instead. (Asked for per request, Prism's refusal stands.)
+      if (answer.kind === 'problem' && dynamic && !admitted.preferred) answer = await engine.answer(request, { dynamic: false });
     } catch (cause) {
       return internal(`Prism failed (${cause instanceof Error ? cause.message : String(cause)})`, cause);
     }

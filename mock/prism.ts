@@ -8,8 +8,11 @@
 import type { IHttpConfig, IHttpOperationConfig, IHttpRequest } from '@stoplight/prism-http';
 
 export interface PrismOptions {
-  /** The OpenAPI document Prism reads (openapi.yaml of the kit). */
-  readonly document: string;
+  /**
+   * What Prism reads: the contract's file as the user wrote it (2.0, 3.0, 3.1, `$ref`s to files
+   * beside it - Prism resolves them itself), or, for a contract given as data, its 3.1 document.
+   */
+  readonly document: string | Record<string, unknown>;
   /** Generated data (json-schema-faker) instead of the declared examples. */
   readonly dynamic: boolean;
   /** Seed of the generated data; with one, every generated answer is the same for the same request. */
@@ -64,7 +67,7 @@ export async function loadPrism(options: PrismOptions): Promise<PrismEngine> {
     import('@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js'),
   ]);
   const operations = await getHttpOperationsFromSpec(options.document);
-  if (operations.length === 0) throw new Error(`Prism found no operation in ${options.document}`);
+  if (operations.length === 0) throw new Error(`Prism found no operation in ${typeof options.document === 'string' ? options.document : 'the contract'}`);
   // Prism logs every negotiation step; the socket layer logs one line per request instead.
   const logger = createLogger('mock', { level: 'silent' });
   const base = {

@@ -13,12 +13,15 @@ function record(value: unknown): Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Schema) : {};
 }
 
-/** The example value an OpenAPI media type or header object declares first, `$ref`s followed; undefined when none. */
+/** The example value an OpenAPI media type or header object declares first (else its schema's), `$ref`s followed; undefined when none. */
 function firstExample(contract: Contract, node: Schema): unknown {
   const [first] = Object.values(record(node.examples));
   if (first !== undefined) return contract.resolve(record(first)).value;
   if (node.example !== undefined) return node.example;
-  return record(contract.resolve(record(node.schema))).example;
+  const schema = record(contract.resolve(record(node.schema)));
+  if (schema.example !== undefined) return schema.example;
+  // JSON Schema's `examples` (2020-12, section 9.5): what the upgrade makes of 3.0's schema `example`.
+  return Array.isArray(schema.examples) ? (schema.examples[0] as unknown) : undefined;
 }
 
 /** The success example answer of each operation, worked out once: an operation without one is a defect of the contract's examples, said in a 500 Error. */

@@ -8,10 +8,13 @@
  *
  * Runtime-neutral: nothing here, or in what it imports, needs a Node built-in. The contract comes
  * in as data - `plant-store-kit/openapi.json`, the kit's openapi.yaml parsed at build time, or
- * any parsed OpenAPI 3.1 document. docs/msw.md tells how to use it.
+ * any parsed OpenAPI document: 3.1 and 3.2 as they are, Swagger 2.0 and OpenAPI 3.0 upgraded to
+ * 3.1 in memory by Scalar's upgrader (browser-safe, as src/openapi/upgrade.ts uses it in Node).
+ * docs/msw.md tells how to use it.
  */
+import { upgrade } from '@scalar/openapi-upgrader';
 import { http, type HttpHandler } from 'msw';
-import { compileContract, type Contract, type Schema } from '../src/openapi/portable.js';
+import { compileContract, needsUpgrade, upgradeDocumentWith, writtenIn, type Contract, type Schema } from '../src/openapi/portable.js';
 import { acceptAnyToken, acceptTokens, createJournal, createPipeline, journalSeams, type Admitted, type AppRequest, type AppResponse, type GivenCredentials, type Journal, type JournalEntry, type JournalOptions, type Pipeline } from '../src/http/portable.js';
 import { createStoreApp, type PlantStore } from '../src/reference/portable.js';
 import { exampleAnswers } from './examples.js';
@@ -27,7 +30,7 @@ export interface PlantStoreHandlersOptions {
    * whatever its path: one the contract does not declare gets the kit's 404 Error.
    */
   readonly baseUrl: string;
-  /** The contract: a parsed OpenAPI 3.1 document (`plant-store-kit/openapi.json`), or one compiled already. */
+  /** The contract: a parsed OpenAPI document (`plant-store-kit/openapi.json`; 2.0 and 3.0 are upgraded to 3.1 in memory, the object given left as it is), or one compiled already. */
   readonly contract: Schema | Contract;
   /** `reference` (default): the stateful reference store. `examples`: the contract's examples, no state. */
   readonly mode?: 'reference' | 'examples';
@@ -66,7 +69,7 @@ export interface PlantStoreHandlers {
 const NO_BODY = new Set([101, 204, 205, 304]);
 
 export function plantStoreHandlers(options: PlantStoreHandlersOptions): PlantStoreHandlers {
-  const contract = isCompiled(options.contract) ? options.contract : compileContract(options.contract, '<msw>');
+  const contract = isCompiled(options.contract) ? options.contract : compileDocument(options.contract);
   const journal = createJournal(options.journal);
   const settings = {
     contract,
@@ -118,6 +121,13 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): PlantSto
 /** The default `onDefect`: never silent, and console.error rather than process.stderr, which the browser lacks. */
 function reportDefectToConsole(cause: unknown): void {
   console.error('plant-store-kit/msw: a request was answered 500 because of a defect of the kit:', cause);
+}
+
+/** A parsed document compiled; Swagger 2.0 and OpenAPI 3.0 upgraded first, on a copy (the upgrade changes what it is given). */
+function compileDocument(document: Schema): Contract {
+  if (!needsUpgrade(document)) return compileContract(document, '<msw>');
+  const upgraded = upgradeDocumentWith((given, version) => upgrade(given as Parameters<typeof upgrade>[0], version), structuredClone(document));
+  return compileContract(upgraded, '<msw>', { writtenIn: writtenIn(document) });
 }
 
 function isCompiled(contract: Schema | Contract): contract is Contract {

@@ -1,5 +1,6 @@
 /** What `plant-store mock` does (its options and help are cli/mock.ts); `start` starts the mock with it too. */
-import { startMock, type StartedServer } from '../../api/index.js';
+import { startMock, type Contract, type StartedServer } from '../../api/index.js';
+import { unwritableAnswers } from '../../mock/index.js';
 import type { Io } from '../command.js';
 import { credentialsFor } from '../options.js';
 import { MOCK_EXAMPLE_TOKEN, type MockBehaviour, type MockCliOptions } from '../mock.js';
@@ -37,12 +38,19 @@ export function describeBehaviour(options: MockBehaviour): string {
   return `${data}${options.delay > 0 ? `, ${options.delay} ms latency` : ''}`;
 }
 
+/** The answers the mock cannot write (mock/keep-contract.ts): named, never a reason to refuse the contract. */
+function unwritableLine(contract: Contract): string {
+  const answers = unwritableAnswers(contract.operations);
+  return answers.length === 0 ? '' : `  answered 406 (no text example, and Prism writes none of this media type from a schema): ${answers.join(', ')}\n`;
+}
+
 export async function runMock(options: MockCliOptions, io: Io): Promise<Outcome> {
   const server = await startMockServer(options, '--port');
   io.out(
     `Plant Store mock (Prism) listening on ${server.url}, answering ${describeBehaviour(options)}\n` +
       `  token: any well-formed bearer token, e.g. ${server.token}\n` +
       contractLines(options.contract, server.url, server.token, { examples: [], generated: [], invalid: [], refusals: planRefusals(options.contract).notes }) +
+      unwritableLine(options.contract) +
       journalLine(server.url, { ...options, journal: true }),
   );
   await untilSignal();

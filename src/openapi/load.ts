@@ -32,9 +32,26 @@ const loaded = new Map<string, Contract>();
 /** Contracts whose reading failed in openContract: loadContract throws the same error again. */
 const failed = new Map<string, unknown>();
 
-/** The file's document; an integer beyond 2^53 as a bigint, until settleNumbers puts it where it belongs (exact-numbers.ts). */
+/**
+ * The document in a file; an integer beyond 2^53 as a bigint, until settleNumbers puts it where it
+ * belongs (exact-numbers.ts). JSON is YAML too, but JSON.parse reads it several times faster than
+ * the YAML parser (a large contract's start-up, bench/README.md): a file that starts with `{` and
+ * holds no run of 16 digits (where an integer could pass 2^53, which JSON.parse would round) is
+ * tried as JSON first, and read as YAML where it is not JSON (YAML's flow mappings start with `{` too).
+ */
+function parseDocumentText(text: string): unknown {
+  if (text.trimStart().startsWith('{') && !/\d{16}/.test(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // Not JSON: YAML's reading, and its error messages, below.
+    }
+  }
+  return parseYaml(text, { customTags: exactIntegers }) as unknown;
+}
+
 function parseFile(key: string): Schema {
-  return parseYaml(readFileSync(key, 'utf8'), { customTags: exactIntegers }) as Schema;
+  return parseDocumentText(readFileSync(key, 'utf8')) as Schema;
 }
 
 /** What a document needs before it compiles: an upgrade to 3.1, bundling its other files. */
@@ -104,5 +121,5 @@ async function prepare(key: string): Promise<Contract> {
  */
 export function readHeading(file: string = defaultContractFile()): ContractHeading {
   const key = resolve(file);
-  return loaded.get(key) ?? headingOf(parseYaml(readFileSync(key, 'utf8')) as Schema, key);
+  return loaded.get(key) ?? headingOf(parseFile(key), key);
 }

@@ -205,6 +205,9 @@ function readingOf(schema: Schema, resolve: (schema: Schema) => Schema): Pick<Pa
 
 function scalarOf(type: unknown): ParameterScalar | undefined {
   if (type === undefined) return 'string';
+  // `[T, "null"]` (3.1's nullable, and what the upgrader makes of 3.0's `nullable: true`): a
+  // parameter's text is never JSON null, so it reads as T, and the schema still accepts it.
+  if (Array.isArray(type)) return type.length === 2 && type.includes('null') ? scalarOf(type.find((item) => item !== 'null')) : undefined;
   return type === 'integer' || type === 'number' || type === 'boolean' || type === 'string' ? type : undefined;
 }
 

@@ -12,3 +12,5 @@ export * from './media-types/index.js';
 export * from './parameter-styles/index.js';
 export * from './security/index.js';
 export { asRecord } from './types.js';
+// The upgrade's fix-ups, without the upgrader itself: the MSW handlers bring it (msw/index.ts).
+export { needsUpgrade, upgradeDocumentWith, writtenIn, type Upgrader } from './upgrade.js';

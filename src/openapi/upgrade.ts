@@ -76,6 +76,25 @@ function dropLeftoverNullable(document: Schema): void {
   });
 }
 
+/** Scalar's `upgrade`, as the fix-ups below call it. */
+export type Upgrader = (document: Schema, version: '3.1') => unknown;
+
+/**
+ * The document as OpenAPI 3.1, upgraded by the `upgrade` given (Scalar's): synchronous, for a
+ * caller that has the upgrader loaded already (the MSW handlers import it; it is browser-safe).
+ * Other versions are returned as they are. The document given is changed.
+ */
+export function upgradeDocumentWith(upgrade: Upgrader, document: Schema): Schema {
+  if (!needsUpgrade(document)) return document;
+  const swagger = typeof document.swagger === 'string';
+  const produces = swagger ? operationProduces(document) : new Map<string, string[]>();
+  if (swagger) nullableFromExtension(document);
+  const upgraded = asRecord(upgrade(document, '3.1'));
+  rekeyResponses(upgraded, produces);
+  dropLeftoverNullable(upgraded);
+  return upgraded;
+}
+
 /**
  * The document as OpenAPI 3.1: Swagger 2.0 and OpenAPI 3.0 upgraded by @scalar/openapi-upgrader
  * (loaded on the first call), other versions returned as they are. The document given is changed.
@@ -83,11 +102,5 @@ function dropLeftoverNullable(document: Schema): void {
 export async function upgradeDocument(document: Schema): Promise<Schema> {
   if (!needsUpgrade(document)) return document;
   const { upgrade } = await import('@scalar/openapi-upgrader');
-  const swagger = typeof document.swagger === 'string';
-  const produces = swagger ? operationProduces(document) : new Map<string, string[]>();
-  if (swagger) nullableFromExtension(document);
-  const upgraded = asRecord(upgrade(document as Parameters<typeof upgrade>[0], '3.1'));
-  rekeyResponses(upgraded, produces);
-  dropLeftoverNullable(upgraded);
-  return upgraded;
+  return upgradeDocumentWith((given, version) => upgrade(given as Parameters<typeof upgrade>[0], version), document);
 }

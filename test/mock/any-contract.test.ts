@@ -1,0 +1,176 @@
+/**
+ * The mock on contracts as people write them (issue 28, item 8): Swagger 2.0, OpenAPI 3.0 with a
+ * server URL under a path prefix, 3.1's `type: [T, "null"]`, files split by `$ref`, the repository's
+ * examples, and a contract given as data. Each starts, and each operation answers one
+ * well-formed request (test/support/operation-requests.ts) with a status its contract declares,
+ * over a socket. Where Prism cannot write what the guard lets through (XML without a text
+ * example) the mock names it and answers a 406 in the contract's shape, never refusing the contract.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { unwritableAnswers } from '../../mock/index.js';
+import { compileContract, openContract, type Contract } from '../../src/openapi/index.js';
+import { operationRequests, sendEach } from '../support/operation-requests.js';
+import { startMock } from '../support/servers.js';
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+/** Written for this test: 3.0 as public contracts are, under a server path prefix, with an API key, nullable, problem+json and an XML alternative without an example. */
+const SHED_30 = `
+openapi: 3.0.3
+info: {title: Tool shed, version: '1.0'}
+servers: [{url: 'https://shed.example/api/v3'}]
+security: [{key: []}]
+paths:
+  /tools/{toolId}:
+    get:
+      operationId: getTool
+      parameters:
+        - {name: toolId, in: path, required: true, schema: {type: integer, format: int64}}
+        - {name: colour, in: query, schema: {type: string, nullable: true}}
+      responses:
+        '200':
+          description: a tool
+          content:
+            application/json: {schema: {$ref: '#/components/schemas/Tool'}}
+            application/xml: {schema: {$ref: '#/components/schemas/Tool'}}
+        '404':
+          description: none
+          content:
+            application/problem+json: {schema: {type: object, properties: {title: {type: string}, status: {type: integer}}}}
+  /tools:
+    post:
+      operationId: addTool
+      requestBody:
+        required: true
+        content:
+          application/json: {schema: {$ref: '#/components/schemas/Tool'}}
+      responses:
+        '201': {description: added, content: {application/json: {schema: {$ref: '#/components/schemas/Tool'}}}}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Shed-Key}
+  schemas:
+    Tool:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer, format: int64}
+        name: {type: string, example: spade}
+        owner: {type: string, nullable: true}
+`;
+
+/** Written for this test: 3.1 with nullable types in a query parameter and in the body. */
+const POTS_31 = `
+openapi: 3.1.0
+info: {title: Pots, version: '1.0'}
+paths:
+  /pots:
+    get:
+      operationId: listPots
+      parameters: [{name: size, in: query, schema: {type: [integer, 'null']}}]
+      responses:
+        '200':
+          description: pots
+          content:
+            application/json:
+              schema: {type: array, items: {type: object, properties: {size: {type: [integer, 'null']}, glaze: {type: [string, 'null']}}}}
+`;
+
+/** Written for this test: an answer with an example and no schema, as many public contracts have. */
+const VERSIONS_31 = `
+openapi: 3.1.0
+info: {title: Versions, version: '1.0'}
+paths:
+  /:
+    get:
+      operationId: listVersions
+      responses:
+        '200':
+          description: the versions
+          content:
+            application/json:
+              example: {versions: [v1, v2]}
+`;
+
+function written(name: string, text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'plant-store-mock-')), name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** Starts the mock on the contract and sends one request per operation; the statuses. */
+async function statusesOf(contract: Contract, dynamic: boolean): Promise<{ operation: string; status: number; body: string }[]> {
+  const server = await startMock({ contract, dynamic, seed: 'any-contract' });
+  try {
+    return await sendEach(server.url, operationRequests(contract));
+  } finally {
+    await server.close();
+  }
+}
+
+describe('the mock starts on every contract and answers each operation', () => {
+  const files = {
+    'examples/contracts/greenhouse-security.yaml': here('../../examples/contracts/greenhouse-security.yaml'),
+    'examples/contracts/nursery-split (three files)': here('../../examples/contracts/nursery-split/openapi.yaml'),
+    'examples/contracts/plant-store-full.yaml': here('../../examples/contracts/plant-store-full.yaml'),
+    'a Swagger 2.0 contract': here('../openapi/fixtures/swagger-2.yaml'),
+    'an OpenAPI 3.0 contract under a server path prefix': written('shed.yaml', SHED_30),
+    "3.1's nullable types": written('pots.yaml', POTS_31),
+  };
+
+  it.for(Object.entries(files))('%s, from its examples and generated', async ([name, file]) => {
+    const contract = await openContract(file);
+    // The Swagger 2.0 one has an exclusive bound, which Prism's generator reaches (below).
+    for (const dynamic of name.includes('Swagger') ? [false] : [false, true]) {
+      for (const { operation, status, body } of await statusesOf(contract, dynamic)) {
+        expect({ operation, dynamic, status, body: status < 300 ? '' : body }).toEqual({ operation, dynamic, status: expect.any(Number) as number, body: '' });
+        expect(status, `${operation}: ${body}`).toBeGreaterThanOrEqual(200);
+        expect(status, `${operation}: ${body}`).toBeLessThan(300);
+      }
+    }
+  });
+
+  it('--dynamic on an answer with examples and no schema: its example, Prism having nothing to generate from', async () => {
+    const contract = compileContract(parseYaml(VERSIONS_31) as Record<string, unknown>, '<versions, in memory>');
+    expect(await statusesOf(contract, true)).toEqual([{ operation: 'GET listVersions', status: 200, body: '{"versions":["v1","v2"]}' }]);
+  });
+
+  it('a contract given as data, without a file: Prism reads its 3.1 document', async () => {
+    const contract = compileContract(parseYaml(POTS_31) as Record<string, unknown>, '<pots, in memory>');
+    expect(await statusesOf(contract, false)).toEqual([{ operation: 'GET listPots', status: 200, body: expect.any(String) as string }]);
+  });
+});
+
+describe('where Prism and the guard disagree, the mock names it', () => {
+  it("generated data on an exclusive bound (json-schema-faker reaches it): a 500 in the Error shape naming the bound, the contract served", async () => {
+    const contract = await openContract(here('../openapi/fixtures/swagger-2.yaml'));
+    const answers = await statusesOf(contract, true);
+    const broken = answers.filter(({ status }) => status === 500);
+    expect(broken.map(({ body }) => JSON.parse(body) as unknown)).toEqual(broken.map(() => ({ error: 500, message: expect.stringMatching(/^internal: Prism's 20\d answer breaks openapi.yaml \(germination: must be < 100\)/) as string })));
+    expect(answers.filter(({ status }) => status !== 500).every(({ status }) => status >= 200 && status < 300)).toBe(true);
+  });
+
+
+  it('names the XML answer without a text example, and answers a request for it 406 in the Error shape', async () => {
+    const contract = await openContract(written('shed.yaml', SHED_30));
+    expect(unwritableAnswers(contract.operations)).toEqual(['GET /tools/{toolId} 200 application/xml']);
+    const server = await startMock({ contract });
+    // Prism read a copy of the upgraded document: the kit's own is as it was, its $refs in place.
+    expect(JSON.stringify(contract.document)).toContain('"$ref":"#/components/schemas/Tool"');
+    try {
+      const xml = await fetch(`${server.url}/tools/1`, { headers: { accept: 'application/xml', 'x-shed-key': 'k' } });
+      expect(xml.status).toBe(406);
+      expect(await xml.json()).toEqual({ error: 406, message: expect.stringContaining('the mock answers application/xml only with a text example') as string });
+      // The same operation still answers JSON, and the guard still holds: no key, a 401.
+      expect((await fetch(`${server.url}/tools/1`, { headers: { accept: 'application/json', 'x-shed-key': 'k' } })).status).toBe(200);
+      expect((await fetch(`${server.url}/tools/1`)).status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+});
