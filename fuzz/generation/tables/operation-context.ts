@@ -13,6 +13,7 @@ import { writeJson, type JsonModel } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Content, Profile, RequestCase } from '../../../oracle/index.js';
 import type { AuthSpelling } from './credential-spellings.js';
+import { canonicalText } from './parameter-spellings.js';
 
 /** A parameter's value as a request carries it: one text, or a list's items. */
 export type ParameterText = string | readonly string[];
@@ -79,19 +80,22 @@ export function parametersValid(operation: OperationContract, values: ParameterT
   return !('problem' in operation.parseParameters({ path, query: target.query, headers: target.headers }));
 }
 
-/** The plain values of the operation's required parameters (and of none other): different for each `n` where the schema allows. */
+/** The plain values of the operation's required parameters (and of none other), each in its canonical spelling (parameter-spellings.ts): different for each `n` where the schema allows. */
 export function plainParameters(schemas: SchemaArbitraries, operation: OperationContract, n: number): ParameterTexts {
   const values: Record<string, ParameterText> = {};
-  for (const parameter of operation.parameters) if (parameter.required) values[parameterKey(parameter)] = modelText(schemas.plain(parameter.schema, n));
+  for (const parameter of operation.parameters) if (parameter.required) values[parameterKey(parameter)] = canonicalText(parameter, modelText(schemas.plain(parameter.schema, n)));
   return values;
 }
 
-/** Valid values of the operation's parameters, each optional one present or not, drawn from their schemas. */
+/**
+ * Valid values of the operation's parameters, each optional one present or not, drawn from their
+ * schemas, each in its canonical spelling: a body's `1e2` is an integer, a parameter's is a probe (parameter-spellings.ts).
+ */
 export function parametersArbitrary(schemas: SchemaArbitraries, operation: OperationContract): fc.Arbitrary<ParameterTexts> {
   const entries = operation.parameters.map((parameter) => {
     const value = schemas
       .valid(parameter.schema)
-      .map(modelText)
+      .map((model) => canonicalText(parameter, modelText(model)))
       .filter((text) => carriable(parameter, text));
     return [parameterKey(parameter), parameter.required ? value : fc.option(value, { nil: undefined })] as const;
   });
@@ -114,6 +118,8 @@ export interface OperationSpec {
   readonly n?: number;
   readonly tags?: readonly string[];
   readonly setup?: readonly RequestCase[];
+  /** Why the contract leaves the request's acceptance to the server (RequestCase.open): a parameter's other spelling. */
+  readonly open?: string;
 }
 
 export interface OperationContext {
@@ -141,11 +147,12 @@ export function operationContext(contract: Contract, operation: OperationContrac
     const withBody = requestBody !== undefined && jsonType !== undefined && spec.method === undefined;
     if (withBody) headers['content-type'] = jsonType;
     const query = [target.query, spec.auth.query].filter((q): q is string => q !== undefined && q !== '').join('&');
+    const body = withBody ? Buffer.from(writeJson(schemas.plain(requestBody.schema, spec.n ?? 0)), 'utf8') : new Uint8Array(0);
     return {
       method: spec.method ?? operation.method,
       path: query === '' ? target.path : `${target.path}?${query}`,
       headers,
-      body: withBody ? Buffer.from(writeJson(schemas.plain(requestBody.schema, spec.n ?? 0)), 'utf8') : new Uint8Array(0),
+      body,
       kind: spec.kind,
       variant: spec.variant,
       content: spec.content,
@@ -156,6 +163,7 @@ export function operationContext(contract: Contract, operation: OperationContrac
       ...(spec.auth.moreHeaders === undefined ? {} : { extraLines: spec.auth.moreHeaders.map((value) => ['authorization', value] as const) }),
       ...(spec.auth.derived === undefined ? {} : { derived: spec.auth.derived }),
       ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
+      ...(spec.open === undefined ? {} : { open: { reason: spec.open, readings: [body] } }),
     };
   };
   return {
