@@ -1,8 +1,8 @@
 /**
  * A parameter's text and the value it spells. A path, query or header parameter is text (RFC
- * 3986, section 3.3 and 3.4: a path segment and a query are strings of characters; OpenAPI 3.1,
- * section 4.8.12.4: a style serialises a value to that text, and for a primitive it is the value's
- * string form), and servers read it with their framework's text reader, not a JSON parser: FastAPI
+ * 3986, sections 3.3 and 3.4: a path segment and a query are strings of characters; OpenAPI 3.1,
+ * section 4.8.12.3: each style is an RFC 6570 expansion, whose variable values are strings,
+ * RFC 6570 section 2.3), and servers read it with their framework's text reader, not a JSON parser: FastAPI
  * answers `5.0` for an integer with 422, Spring with 400, Express leaves it a string. So the valid
  * spelling of a value is its canonical text:
  *
@@ -18,7 +18,7 @@ import type { ParameterText } from './operation-context.js';
 
 /** Why a request with another spelling of a valid parameter value may be accepted or refused (RequestCase.open). */
 export const PARAMETER_SPELLING_OPENNESS =
-  'a parameter is text (RFC 3986, section 3.3; OpenAPI 3.1, section 4.8.12.4): the valid spelling of a number is its decimal digits with an optional - sign and fraction, of a boolean true or false; other spellings of the same value may be read or refused';
+  'a parameter is text (RFC 3986, section 3.3; OpenAPI 3.1, section 4.8.12.3): the valid spelling of a number is its decimal digits with an optional - sign and fraction, of a boolean true or false; other spellings of the same value may be read or refused';
 
 /** A numeral: an optional sign, digits (leading zeros allowed), a fraction, an exponent. */
 const NUMERAL = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
