@@ -14,7 +14,9 @@
  * contract leaves to the server: a 2xx and a declared 4xx both keep it (parameter-probes.ts).
  */
 import type { ParameterContract } from '../../../src/openapi/index.js';
-import type { ParameterText } from './operation-context.js';
+
+/** A parameter's value as a request carries it (operation-context.ts ParameterText, not imported: it imports this file). */
+type ParameterText = string | readonly string[];
 
 /** Why a request with another spelling of a valid parameter value may be accepted or refused (RequestCase.open). */
 export const PARAMETER_SPELLING_OPENNESS =
