@@ -1,13 +1,12 @@
 /**
- * Parameters are text (fuzz/generation/tables/parameter-spellings.ts): a valid parameter value is
+ * Parameters are text (oracle/parameter-spellings.ts): a valid parameter value is
  * sent in its canonical spelling, every other spelling of a valid value (`1.0`, `1e2`, `+1`, `007`,
  * `-0`) is an open probe - a 2xx and a declared 4xx both keep the contract, a 5xx does not.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { coverageCases } from '../../fuzz/generation/kinds/index.js';
-import { canonicalNumeral, canonicalSpelling } from '../../fuzz/generation/tables/parameter-spellings.js';
-import { judgeExchange } from '../../oracle/index.js';
+import { canonicalNumeral, canonicalSpelling, classifyRequest, judgeExchange } from '../../oracle/index.js';
 import type { HttpOutcome, RequestCase } from '../../oracle/types.js';
 import { fullStore } from '../support/contracts.js';
 import { TEST_TOKEN } from '../support/servers.js';
@@ -87,5 +86,12 @@ describe('the coverage phase against an int64 path parameter (the example full s
     expect(judgeExchange('accepts-valid', probe, answer(404, '{"error":404,"message":"no plant"}'), contract)).toEqual([]);
     expect(judgeExchange('accepts-valid', probe, answer(422, '{"error":422,"message":"no"}'), contract)).toMatchObject([{ severity: 'failure' }]);
     expect(judgeExchange('no-server-error', probe, answer(500, '{"error":500,"message":"boom"}'), contract)).toMatchObject([{ severity: 'failure' }]);
+  });
+
+  it('is classified open by an observer (the proxy), as the engine sends it', () => {
+    const read = (id: string) => classifyRequest(contract, { method: 'GET', path: `/plants/${id}`, headers: { authorization: `Bearer ${TEST_TOKEN}` }, body: Buffer.alloc(0) }, { tokens: [TEST_TOKEN] }).content;
+    expect(read('5')).toBe('valid');
+    for (const id of ['5.0', '5e0', '%2B5', '005', '-0']) expect(read(id), id).toBe('open');
+    for (const id of ['abc', '5.5', '9223372036854775808.0']) expect(read(id), id).toBe('invalid');
   });
 });

@@ -4,7 +4,7 @@
  * body only where the operation declares one. The random phase sends the operations without a
  * body (`valid` sends those with one); the coverage phase every operation's plain request, every
  * parameter probe the contract accepts, and every other spelling of a valid value (`1.0`, `+1`),
- * which the server may read or refuse (tables/parameter-probes.ts, parameter-spellings.ts).
+ * which the server may read or refuse (tables/parameter-probes.ts, oracle/parameter-spellings.ts).
  */
 import type { RequestCase } from '../../../oracle/index.js';
 import { parameterProbes } from '../tables/parameter-probes.js';

@@ -13,7 +13,7 @@ import { writeJson, type JsonModel } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Content, Profile, RequestCase } from '../../../oracle/index.js';
 import type { AuthSpelling } from './credential-spellings.js';
-import { canonicalText } from './parameter-spellings.js';
+import { canonicalText } from '../../../oracle/index.js';
 
 /** A parameter's value as a request carries it: one text, or a list's items. */
 export type ParameterText = string | readonly string[];
@@ -80,7 +80,7 @@ export function parametersValid(operation: OperationContract, values: ParameterT
   return !('problem' in operation.parseParameters({ path, query: target.query, headers: target.headers }));
 }
 
-/** The plain values of the operation's required parameters (and of none other), each in its canonical spelling (parameter-spellings.ts): different for each `n` where the schema allows. */
+/** The plain values of the operation's required parameters (and of none other), each in its canonical spelling (oracle/parameter-spellings.ts): different for each `n` where the schema allows. */
 export function plainParameters(schemas: SchemaArbitraries, operation: OperationContract, n: number): ParameterTexts {
   const values: Record<string, ParameterText> = {};
   for (const parameter of operation.parameters) if (parameter.required) values[parameterKey(parameter)] = canonicalText(parameter, modelText(schemas.plain(parameter.schema, n)));
@@ -89,7 +89,7 @@ export function plainParameters(schemas: SchemaArbitraries, operation: Operation
 
 /**
  * Valid values of the operation's parameters, each optional one present or not, drawn from their
- * schemas, each in its canonical spelling: a body's `1e2` is an integer, a parameter's is a probe (parameter-spellings.ts).
+ * schemas, each in its canonical spelling: a body's `1e2` is an integer, a parameter's is a probe (oracle/parameter-spellings.ts).
  */
 export function parametersArbitrary(schemas: SchemaArbitraries, operation: OperationContract): fc.Arbitrary<ParameterTexts> {
   // Values the schemas' generators cannot make valid (a pattern and a format that disagree, a

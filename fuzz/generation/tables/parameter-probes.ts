@@ -4,12 +4,12 @@
  * plain value, a number's plain value with a `+` and with a leading zero, and a required parameter
  * left out - each judged by the operation's own reading of parameters (the contract), not by the
  * probe. A spelling of a valid value other than its canonical one (`1.0`, `1e2`, `+1`, `-0`:
- * parameter-spellings.ts) is open: the server may read it or refuse it.
+ * oracle/parameter-spellings.ts) is open: the server may read it or refuse it.
  */
 import type { OperationContract, ParameterContract } from '../../../src/openapi/index.js';
 import { describeProbe, probesOf } from '../schema-probes.js';
 import { carriable, modelText, parameterKey, parametersValid, type OperationContext, type ParameterText, type ParameterTexts } from './operation-context.js';
-import { canonicalText, isOtherSpelling, PARAMETER_SPELLING_OPENNESS } from './parameter-spellings.js';
+import { canonicalText, isOtherSpelling, PARAMETER_SPELLING_OPENNESS } from '../../../oracle/index.js';
 
 export interface ParameterProbe {
   /** `path parameter id is 2^63`, `query parameter limit is missing`. */

@@ -11,11 +11,12 @@
  * - a boolean: `true` or `false`.
  *
  * Every other spelling of a value (`1.0`, `1e2`, `+1`, `007`, `-0`, `TRUE`) is a probe the
- * contract leaves to the server: a 2xx and a declared 4xx both keep it (parameter-probes.ts).
+ * contract leaves to the server: a 2xx and a declared 4xx both keep it. The engine sends such
+ * probes (fuzz/generation/tables/parameter-probes.ts); an observer classifies them open (classify.ts).
  */
-import type { ParameterContract } from '../../../src/openapi/index.js';
+import type { ParameterContract } from '../src/openapi/index.js';
 
-/** A parameter's value as a request carries it (operation-context.ts ParameterText, not imported: it imports this file). */
+/** A parameter's value as a request carries it: one text, or a list's items. */
 type ParameterText = string | readonly string[];
 
 /** Why a request with another spelling of a valid parameter value may be accepted or refused (RequestCase.open). */
