@@ -65,4 +65,8 @@ describe('values the engine calls valid, judged by ajv and ajv-formats', () => {
       expect(values.size, format).toBe(20);
     }
   });
+
+  it('does not spin on a format its length bounds rule out (no value is valid: the run goes on)', () => {
+    expect(fc.sample(arbitraries.valid({ type: 'string', format: 'uuid', maxLength: 10 }), { seed, numRuns: 20 })).toHaveLength(20);
+  });
 });
