@@ -140,18 +140,46 @@ export function parseChallenges(header: string): { challenges: Challenge[] } | {
   }
 }
 
-/**
- * What is wrong with a 401's `WWW-Authenticate` for a contract's scheme, or undefined: it must
- * parse, list a challenge for the scheme, and a Bearer challenge must carry one or more
- * auth-params (RFC 6750, section 3: not bare, not a token68).
- */
-export function challengeProblem(header: string, scheme: string): string | undefined {
-  const parsed = parseChallenges(header);
-  if ('error' in parsed) return `its WWW-Authenticate "${header}" is not a list of challenges (RFC 9110, section 11): ${parsed.error}`;
-  const own = parsed.challenges.filter((c) => c.scheme.toLowerCase() === scheme.toLowerCase());
-  if (own.length === 0) return `its WWW-Authenticate "${header}" has no ${scheme} challenge (RFC 6750, section 3)`;
-  if (scheme.toLowerCase() === 'bearer' && own.every((c) => c.params.length === 0)) {
-    return `its WWW-Authenticate "${header}" has a Bearer challenge without auth-params: RFC 6750, section 3 demands one or more (realm="...", error="...")`;
+/** Where a list element is empty (`a,,b`, a leading or trailing comma), outside quoted strings, or undefined. */
+function emptyElement(header: string): number | undefined {
+  let quoted = false;
+  let blank = true;
+  for (let i = 0; i < header.length; i++) {
+    const c = header.charAt(i);
+    if (quoted && c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+    if (c === ',' && !quoted) {
+      if (blank) return i;
+      blank = true;
+    } else if (c !== ' ' && c !== '\t') blank = false;
   }
-  return undefined;
+  return blank ? header.length : undefined;
+}
+
+/** What a 401's challenge breaks: a failure (the field misleads or stops a client), or a warning (RFC 6750 asks more, a client loses nothing). */
+export interface ChallengeProblem {
+  readonly severity: 'failure' | 'warning';
+  readonly message: string;
+}
+
+/**
+ * What is wrong with a 401's `WWW-Authenticate` for a contract's scheme, or undefined. A failure:
+ * it does not parse, has an empty list element (section 5.6.1: a sender MUST NOT generate one), or
+ * lists no challenge for the scheme; a Bearer challenge with a token68 in place of auth-params
+ * (RFC 6750, section 3's grammar has only auth-params). A warning: a bare Bearer challenge, no
+ * auth-param at all. RFC 6750, section 3 asks for one, but RFC 9110's grammar allows none, a client
+ * that gets it learns all it needs (send a Bearer token), and it is what ASP.NET Core's JwtBearer,
+ * Spring Security and FastAPI's HTTPBearer send by default to a request without a token.
+ */
+export function challengeProblem(header: string, scheme: string): ChallengeProblem | undefined {
+  const fail = (message: string): ChallengeProblem => ({ severity: 'failure', message: `its WWW-Authenticate "${header}" ${message}` });
+  const parsed = parseChallenges(header);
+  if ('error' in parsed) return fail(`is not a list of challenges (RFC 9110, section 11): ${parsed.error}`);
+  const empty = emptyElement(header);
+  if (empty !== undefined) return fail(`has an empty list element at ${empty} (RFC 9110, section 5.6.1: a sender MUST NOT generate empty list elements)`);
+  const own = parsed.challenges.filter((c) => c.scheme.toLowerCase() === scheme.toLowerCase());
+  if (own.length === 0) return fail(`has no ${scheme} challenge (RFC 6750, section 3)`);
+  if (scheme.toLowerCase() !== 'bearer' || own.some((c) => c.params.length > 0)) return undefined;
+  if (own.some((c) => c.token68 !== undefined)) return fail('has a Bearer challenge with a token68 where RFC 6750, section 3 allows only auth-params (realm="...", error="...")');
+  return { severity: 'warning', message: `its WWW-Authenticate "${header}" is a bare Bearer challenge, without auth-params: RFC 6750, section 3 asks for one or more (realm="...", error="..."), though a client loses nothing without them (RFC 9110, section 11.6.1 allows a challenge with no parameter; a framework default)` };
 }

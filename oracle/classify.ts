@@ -11,11 +11,12 @@
  * the findings every interpretation gives. The target gets the benefit of the doubt, and no finding rests
  * on a guess. The rules, each with its reason, are in docs/proxy.md ("How a request is classified").
  */
-import { formatIssues, isLosslessNumber, mediaTypeEssence, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
+import { formatIssues, isLosslessNumber, mediaTypeEssence, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract, type ParameterContract } from '../src/openapi/index.js';
 import { truncate } from '../src/http/portable.js';
 import { applicableChecks, runChecks, type CheckName } from './registry.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
 import { LONE_SURROGATE_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
+import { canonicalText, isOtherSpelling, PARAMETER_SPELLING_OPENNESS } from './parameter-spellings.js';
 import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, LinkStep, RequestCase } from './types.js';
 
 export interface ClassifyOptions {
@@ -214,8 +215,53 @@ function parametersOf(contract: Contract, operation: OperationContract, request:
   const given = new URLSearchParams(query);
   const repeated = operation.parameters.find((parameter) => parameter.in === 'query' && !parameter.array && given.getAll(parameter.name).length > 1);
   if (repeated !== undefined) return open(`query parameter ${repeated.name} given ${given.getAll(repeated.name).length} times: the form style writes it once, and which one a server takes is left open`);
-  const parsed = operation.parseParameters({ path: contract.matchPath(pathOf(request))?.values ?? {}, query, headers: request.headers });
+  const path = contract.matchPath(pathOf(request))?.values ?? {};
+  const parsed = operation.parseParameters({ path, query, headers: request.headers });
+  const canonical = canonicalParameters(operation, { path, query, headers: request.headers });
+  // Another spelling of a valid value (1.0, +1, -0): the server may read it or refuse it (parameter-spellings.ts).
+  if (canonical !== undefined && !('problem' in operation.parseParameters(canonical))) return open(PARAMETER_SPELLING_OPENNESS);
   return 'problem' in parsed ? { class: 'invalid', reason: parsed.problem } : undefined;
+}
+
+/** The request's parameters with every value in its canonical spelling; undefined when each already is (or is no value of its type). */
+function canonicalParameters(operation: OperationContract, request: { path: Readonly<Record<string, string>>; query: string; headers: HttpRequest['headers'] }): { path: Record<string, string>; query: string; headers: Record<string, string> } | undefined {
+  const path: Record<string, string> = { ...request.path };
+  const query = new URLSearchParams(request.query);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
+  const respelledNames = new Set<string>();
+  // Comma-separated items for lists (the simple and non-exploded form styles), else the one text.
+  const respell = (parameter: ParameterContract, text: string): string => {
+    const items = parameter.array ? text.split(',') : [text];
+    const canonical = canonicalText(parameter, items);
+    if (!isOtherSpelling(parameter, items)) return text;
+    respelledNames.add(parameter.name);
+    return (canonical as readonly string[]).join(',');
+  };
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'path' && path[parameter.name] !== undefined) {
+      const decoded = safeDecode(path[parameter.name] ?? '');
+      if (decoded !== undefined) {
+        const respelled = respell(parameter, decoded);
+        if (respelled !== decoded) path[parameter.name] = respelled.split(',').map(encodeURIComponent).join(',');
+      }
+    } else if (parameter.in === 'query' && query.has(parameter.name)) {
+      const values = query.getAll(parameter.name).map((value) => respell(parameter, value));
+      query.delete(parameter.name);
+      for (const value of values) query.append(parameter.name, value);
+    } else if (parameter.in === 'header' && headers[parameter.name.toLowerCase()] !== undefined) {
+      headers[parameter.name.toLowerCase()] = respell(parameter, headers[parameter.name.toLowerCase()] ?? '');
+    }
+  }
+  return respelledNames.size > 0 ? { path, query: query.toString(), headers } : undefined;
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Undefined when the text is a body the operation accepts; otherwise why not. */

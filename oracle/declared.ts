@@ -19,10 +19,19 @@ export function successStatuses(operation: OperationContract | undefined): numbe
   return declared.length > 0 ? declared : [200];
 }
 
-/** Whether the status is a 4xx the operation declares (exactly or by a 4XX range; `default` does not count). */
+/**
+ * Whether the status is a 4xx the operation declares: exactly, by a 4XX range, or by `default`,
+ * which stands for every status the operation does not list (OpenAPI 3.1, section 4.8.16.1: "the
+ * default MAY be used as a default Response Object for all HTTP codes that are not covered
+ * individually by the Responses Object").
+ */
 export function isDeclared4xx(operation: OperationContract | undefined, status: number): boolean {
-  const declared = operation?.response(status);
-  return status >= 400 && status < 500 && declared !== undefined && declared.status !== 'default';
+  return status >= 400 && status < 500 && operation?.response(status) !== undefined;
+}
+
+/** The 4xx an operation declares, for messages: its own, a 4XX range, and `default` where it has one. */
+export function declared4xx(operation: OperationContract | undefined): string[] {
+  return operation?.responses.map((r) => r.status).filter((s) => s.startsWith('4') || s === 'default') ?? [];
 }
 
 export function schemaName(schema: Schema | undefined): string {

@@ -1,5 +1,5 @@
 /** How a success answer differs from the body its request sent, and whether it is another request's answer (`echo`, `one-answer-per-request`). */
-import { hiddenIn, isJsonObject, type Contract, type JsonObject, type JsonValue, type Schema } from '../src/openapi/index.js';
+import { hiddenIn, isJsonObject, type Contract, type JsonObject, type JsonValue, type ObjectShape, type Schema } from '../src/openapi/index.js';
 import { operationOf } from './declared.js';
 import { integerKeyProperties } from './integer-key.js';
 import { decodeJson, sameJson } from './json-values.js';
@@ -32,7 +32,8 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
   if (!('value' in sent) || !('value' in got) || !isJsonObject(sent.value) || !isJsonObject(got.value)) return undefined;
   const sentObject: JsonObject = sent.value;
   const gotObject: JsonObject = got.value;
-  const echoed = contract.shapeOf(responseSchema).properties;
+  const responseShape = contract.shapeOf(responseSchema);
+  const echoed = responseShape.properties;
   const differences: EchoDifference[] = [];
   const resolve = (schema: Schema): Schema => contract.resolve(schema);
   for (const [key, property] of requestShape.properties) {
@@ -42,7 +43,7 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
     const present = Object.hasOwn(gotObject, key);
     const back = present ? gotObject[key] : undefined;
     if (!Object.hasOwn(sentObject, key)) {
-      if (present && echoed.has(key)) differences.push({ key, sent: undefined, got: back });
+      if (present && echoed.has(key) && !serverMayFill(contract, key, requestShape, responseShape)) differences.push({ key, sent: undefined, got: back });
       continue;
     }
     const value = sentObject[key] as JsonValue;
@@ -50,6 +51,20 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
     if (!sameJson(value, back)) differences.push({ key, sent: value, got: back });
   }
   return differences;
+}
+
+/**
+ * Whether the server may give a property the request did not send: one marked `readOnly` (JSON
+ * Schema 2020-12 validation, section 9.4: managed by the owning authority, a server-assigned id),
+ * one with a `default` (the value a server stores for an absent one), or one the answer must carry
+ * (its schema requires it) though the request need not (a key the server assigns).
+ */
+function serverMayFill(contract: Contract, key: string, request: ObjectShape, response: ObjectShape): boolean {
+  const fills = (schema: Schema | undefined): boolean => {
+    const resolved = schema === undefined ? undefined : contract.resolve(schema);
+    return resolved !== undefined && (resolved.readOnly === true || 'default' in resolved);
+  };
+  return fills(request.properties.get(key)) || fills(response.properties.get(key)) || (response.required.has(key) && !request.required.has(key));
 }
 
 /**

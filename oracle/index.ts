@@ -27,6 +27,7 @@ export { integerKey, integerKeyProperties } from './integer-key.js';
 export { codePointsOf, decodeJson, sameJson } from './json-values.js';
 export { excerpt } from './messages.js';
 export { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
+export { canonicalNumeral, canonicalSpelling, canonicalText, isOtherSpelling, PARAMETER_SPELLING_OPENNESS } from './parameter-spellings.js';
 export { carriesWellFormedToken, CREDENTIAL_VARIANTS, credentialsByGrammar, queryEncoded, type CredentialVariant } from './credential-table.js';
 export { acceptsCoding, codingList, codingName } from './accept-encoding.js';
 export { DECODABLE_CODINGS, decodeCodings, DEFAULT_MAX_RESPONSE_BYTES } from './codings.js';

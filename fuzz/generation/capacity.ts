@@ -23,7 +23,8 @@
 import type { Contract, OperationContract } from '../../src/openapi/index.js';
 import { writeJson } from './json-text.js';
 import { readBackCase, walksOf } from './sequences.js';
-import { kindContext, type KindContext } from './tables/context.js';
+import { bearerScheme, kindContext, validAuthOf, type KindContext } from './tables/context.js';
+import { operationContext } from './tables/operation-context.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
 import type { Profile, RequestCase } from '../../oracle/index.js';
@@ -83,9 +84,37 @@ export interface CapacityOptions {
   readonly operation?: OperationContract;
 }
 
+/**
+ * The capacity phase's cases for a contract without an operation that takes a JSON body (a
+ * read-only API): nothing to store (the runner leaves the phase out, options.ts), and a canary
+ * that reads - the plain valid request of the contract's first GET, the parameterless one first.
+ */
+function readOnlyCases(contract: Contract, options: CapacityOptions): CapacityCases {
+  const reads = contract.operations.filter((o) => o.method === 'GET');
+  const operation = reads.find((o) => o.parameters.every((p) => !p.required)) ?? reads[0] ?? contract.operations[0];
+  if (operation === undefined) throw new Error('the contract declares no operation');
+  const scheme = bearerScheme(operation);
+  const context = operationContext(contract, operation, { token: options.token, profile: options.profile ?? 'reference', scheme, validAuth: validAuthOf(scheme, options.token) });
+  const nothing = (): never => {
+    throw new Error('the contract declares no operation with a JSON request body: there is nothing to store');
+  };
+  return {
+    target: 0,
+    fill: nothing,
+    replacement: nothing,
+    fresh: () => false,
+    canary: context.make({ kind: 'valid-parameters', variant: 'the canary (sent alone at intervals to measure the target)', content: 'valid', auth: context.validAuth, values: context.plainParameters(CANARY_N) }),
+  };
+}
+
+/** Whether the contract has an operation the capacity phase can fill: one with a request body. */
+export function hasCapacityOperation(contract: Contract): boolean {
+  return contract.operations.some((o) => o.requestBody !== undefined);
+}
+
 export function capacityCases(contract: Contract, options: CapacityOptions): CapacityCases {
   const operation = options.operation ?? contract.operations.find((o) => o.requestBody !== undefined);
-  if (!operation) throw new Error('the contract declares no operation with a JSON request body');
+  if (!operation) return readOnlyCases(contract, options);
   const context: KindContext = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }) });
   const target = options.target ?? DEFAULT_CAPACITY;
   const plain = { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS };

@@ -18,6 +18,7 @@ import { codePointsOf } from '../../oracle/index.js';
 import { INTEGER_SPELLINGS, STRING_STYLES, nullModel, numberModel, stringModel, type JsonMember, type JsonModel, type StringStyle } from './json-text.js';
 import { variantTable, tablesAt, variantTag, type VariantTable } from './variants.js';
 import { integerArbitrary, integerValue, spelled, spellingArbitrary } from './values/integer-arbitrary.js';
+import { plainOfFormat } from './values/formats.js';
 import { describeInteger, integerBounds, integerEdges, PLAIN_INTEGER_BASE } from './values/integers.js';
 import { anyJsonModel, modelOf, typesOf, type JsonType } from './values/json-values.js';
 import { extraKey, extraTag, HOSTILE_KEYS, hostileKeyName, POLLUTION_MEMBERS } from './values/hostile-keys.js';
@@ -54,7 +55,7 @@ export class SchemaArbitraries {
 
   /** Any value that validates against `schema`. */
   valid(schema: Schema, depth = 0): fc.Arbitrary<JsonModel> {
-    const resolved = this.#contract.resolve(schema);
+    const resolved = this.#scalarAllOf(this.#contract.resolve(schema));
     if ('const' in resolved) return fc.constant(modelOf(resolved.const));
     if (Array.isArray(resolved.enum) && resolved.enum.length > 0) return fc.constantFrom(...resolved.enum.map(modelOf));
     const branches = Array.isArray(resolved.anyOf) ? resolved.anyOf : Array.isArray(resolved.oneOf) ? resolved.oneOf : undefined;
@@ -62,6 +63,19 @@ export class SchemaArbitraries {
     const types = typesOf(resolved);
     if (types === undefined) return anyJsonModel(Math.max(0, 2 - depth));
     return fc.oneof(...types.map((type) => this.#ofType(type, resolved, depth)));
+  }
+
+  /**
+   * An `allOf` of parts none of which is an object's (`allOf: [{type: string}, {format: date}]`)
+   * as one schema of their keywords; objects keep theirs, which their shape reads (shapeOf).
+   */
+  #scalarAllOf(schema: Schema): Schema {
+    if (!Array.isArray(schema.allOf) || schema.properties !== undefined || schema.required !== undefined) return schema;
+    const parts = schema.allOf.map((part) => this.#scalarAllOf(this.#contract.resolve(part as Schema)));
+    const objectLike = (part: Schema): boolean => part.type === 'object' || part.properties !== undefined || part.required !== undefined;
+    if (parts.some(objectLike)) return schema;
+    const own = Object.fromEntries(Object.entries(schema).filter(([keyword]) => keyword !== 'allOf'));
+    return Object.assign({}, ...parts, own) as Schema;
   }
 
   #ofType(type: JsonType, schema: Schema, depth: number): fc.Arbitrary<JsonModel> {
@@ -156,7 +170,7 @@ export class SchemaArbitraries {
    * when `n` is even and only the required ones when it is odd.
    */
   plain(schema: Schema, n = 0): JsonModel {
-    const resolved = this.#contract.resolve(schema);
+    const resolved = this.#scalarAllOf(this.#contract.resolve(schema));
     if ('const' in resolved) return modelOf(resolved.const);
     if (Array.isArray(resolved.enum) && resolved.enum.length > 0) return modelOf(resolved.enum[n % resolved.enum.length]);
     const branches = Array.isArray(resolved.anyOf) ? resolved.anyOf : Array.isArray(resolved.oneOf) ? resolved.oneOf : undefined;
@@ -178,6 +192,8 @@ export class SchemaArbitraries {
       case 'string': {
         const min = typeof resolved.minLength === 'number' ? resolved.minLength : 0;
         const max = typeof resolved.maxLength === 'number' ? resolved.maxLength : Infinity;
+        const formatted = typeof resolved.format === 'string' ? plainOfFormat(resolved.format, n) : undefined;
+        if (formatted !== undefined) return stringModel(formatted);
         if (typeof resolved.pattern === 'string') {
           const [sample] = fc.sample(fc.stringMatching(new RegExp(resolved.pattern, 'u')).filter((v) => codePointsOf(v).length >= min && codePointsOf(v).length <= max), { seed: n, numRuns: 1 });
           return stringModel(sample ?? '');

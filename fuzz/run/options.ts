@@ -4,7 +4,7 @@
  */
 import { loadContract, type Contract } from '../../src/openapi/index.js';
 import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_CONFORM_TIMEOUT_MS, DEFAULT_RUNS } from '../defaults.js';
-import { DEFAULT_CAPACITY_BUDGET_MS } from '../generation/capacity.js';
+import { DEFAULT_CAPACITY_BUDGET_MS, hasCapacityOperation } from '../generation/capacity.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RESPONSE_TIME_MS, PHASES, type Phase, type Profile } from '../../oracle/index.js';
 import { parseBaseUrl } from '../../src/http/index.js';
 import { statefulRuns } from './stateful-plan.js';
@@ -86,7 +86,7 @@ export interface QualifiedOptions {
   readonly canaryIntervalMs: number;
   readonly shrinkTimeMs: number;
   readonly maxTimeouts: number;
-  /** The phases to run, in order (capacity only with a target above 0). */
+  /** The phases to run, in order (capacity only with a target above 0 and an operation with a body to fill). */
   readonly phases: readonly Phase[];
   readonly kinds: readonly string[] | undefined;
   readonly onProgress: ((progress: Progress) => void) | undefined;
@@ -133,7 +133,7 @@ export function qualify(options: ConformanceOptions): QualifiedOptions {
     canaryIntervalMs: options.canaryIntervalMs ?? DEFAULT_CANARY_INTERVAL_MS,
     shrinkTimeMs: options.shrinkTimeMs ?? DEFAULT_SHRINK_TIME_MS,
     maxTimeouts: options.maxTimeouts ?? DEFAULT_MAX_TIMEOUTS,
-    phases: PHASES.filter((phase) => (options.phases ?? PHASES).includes(phase) && (phase !== 'capacity' || capacityTarget > 0) && (phase !== 'stateful' || statefulRuns(contract, profile, options.phases))),
+    phases: PHASES.filter((phase) => (options.phases ?? PHASES).includes(phase) && (phase !== 'capacity' || (capacityTarget > 0 && hasCapacityOperation(contract))) && (phase !== 'stateful' || statefulRuns(contract, profile, options.phases))),
     kinds: options.kinds,
     onProgress: options.onProgress,
   };

@@ -6,7 +6,7 @@
  */
 import { exchangeCheck, failure, warning } from '../check.js';
 import { isServerError } from '../answer-facts.js';
-import { isDeclared4xx, operationOf } from '../declared.js';
+import { declared4xx, isDeclared4xx, operationOf } from '../declared.js';
 import { describeRequest, excerpt } from '../messages.js';
 
 export const rejectsInvalid = exchangeCheck({
@@ -18,8 +18,7 @@ export const rejectsInvalid = exchangeCheck({
     if (outcome.kind !== 'response') return [];
     const operation = operationOf(contract, request);
     if (isDeclared4xx(operation, outcome.status)) return [];
-    const fourXX = operation?.responses.map((r) => r.status).filter((s) => s.startsWith('4')) ?? [];
-    const message = `${describeRequest(request)} got ${outcome.status}, expected a declared 4xx (${fourXX.join(', ') || 'none declared'}); body: ${excerpt(outcome.body)}`;
+    const message = `${describeRequest(request)} got ${outcome.status}, expected a declared 4xx (${declared4xx(operation).join(', ') || 'none declared'}); body: ${excerpt(outcome.body)}`;
     if (request.lenient !== undefined && outcome.status >= 200 && outcome.status < 300) return [warning(`${message} (allowed: ${request.lenient})`)];
     return [failure(message)];
   },

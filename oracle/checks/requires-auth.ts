@@ -2,7 +2,8 @@
  * `requires-auth`: a request without valid credentials never gets a 2xx, and gets 401 with a
  * `WWW-Authenticate` challenge for the contract's scheme (RFC 6750, section 3; the challenge may
  * be one of several, on one line or on several, RFC 9110, section 11.6.1), read by RFC 9110's
- * grammar, a Bearer challenge with one or more auth-params (challenge-grammar.ts). What else is allowed
+ * grammar, a Bearer challenge with one or more auth-params (challenge-grammar.ts; a bare `Bearer`, a
+ * framework default that costs a client nothing, is a warning). What else is allowed
  * follows from what the credentials are (see credential-table.ts, the credential table):
  *
  * - malformed credentials may get a declared 400 (RFC 6750, section 3.1: invalid_request);
@@ -21,7 +22,7 @@ import { describeRequest, excerpt } from '../messages.js';
 
 export const requiresAuth = exchangeCheck({
   name: 'requires-auth',
-  description: 'missing, wrong or malformed credentials never get a 2xx, and get 401 with a WWW-Authenticate: Bearer challenge in the grammar of RFC 9110 with auth-params (RFC 6750, section 3); malformed credentials may get a declared 400 (RFC 6750, section 3.1)',
+  description: 'missing, wrong or malformed credentials never get a 2xx, and get 401 with a WWW-Authenticate: Bearer challenge in the grammar of RFC 9110 with auth-params (RFC 6750, section 3; a bare Bearer is a warning); malformed credentials may get a declared 400 (RFC 6750, section 3.1)',
   applies: (request, outcome, { contract }) => request.credentials !== 'valid' && !isServerError(outcome) && operationOf(contract, request) !== undefined,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
@@ -36,7 +37,8 @@ export const requiresAuth = exchangeCheck({
       const header = outcome.headers['www-authenticate'];
       if (header === undefined) return fail('a 401 without a WWW-Authenticate header (RFC 6750, section 3)');
       const problem = challengeProblem(header, scheme);
-      return problem === undefined ? [] : fail(`a 401: ${problem}`);
+      if (problem === undefined) return [];
+      return problem.severity === 'failure' ? fail(`a 401: ${problem.message}`) : [warning(`${describeRequest(request)}: a 401: ${problem.message}`)];
     }
     const declared = isDeclared4xx(operation, outcome.status);
     if (declared && request.content === 'invalid') return [];

@@ -15,13 +15,17 @@ import { spellInteger } from '../../fuzz/generation/json-text.js';
 import { errorResponse, header, responseObject, withBody } from '../faulty/helpers.js';
 import { duplicateMembers, reading } from '../faulty/json-texts.js';
 import { answerAfter } from '../faulty/resources.js';
+import type { CheckName } from '../../fuzz/index.js';
 import { startFaulty, type Fault } from '../support/servers.js';
+import { carefulAuthentication, startBearerStore } from '../faulty/bearer-stores.js';
 import { UNUSUAL_WIRE } from './unusual-wire.js';
 
 export interface UnusualImplementation {
   readonly name: string;
   /** What is unusual about it, and why it is allowed. */
   readonly trait: string;
+  /** Where given: the checks that warn about it, each with the reason (a demand whose breach costs a client nothing); the run still passes. */
+  readonly warns?: Readonly<Partial<Record<CheckName, string>>>;
   start(): Promise<{ readonly url: string; close(): Promise<void> }>;
 }
 
@@ -140,5 +144,11 @@ export const UNUSUAL_IMPLEMENTATIONS: readonly UnusualImplementation[] = [
     const members = duplicateMembers(request);
     return members === undefined ? correct() : app.request({ ...request, body: reading(members, 'last') });
   }),
+  {
+    name: 'bare-bearer-challenge',
+    trait: 'a 401 says WWW-Authenticate: Bearer with no auth-param, the default of ASP.NET Core, Spring Security and FastAPI: RFC 9110, section 11.6.1 allows it, RFC 6750, section 3 asks for more, a client loses nothing',
+    warns: { 'requires-auth': 'a bare Bearer challenge (RFC 6750, section 3): a warning, failing the run only under --strict' },
+    start: () => startBearerStore({ authenticate: carefulAuthentication, challenges: () => 'Bearer' }),
+  },
   ...UNUSUAL_WIRE,
 ];

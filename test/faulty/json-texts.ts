@@ -90,6 +90,9 @@ export const JSON_TEXT_FAULTS: readonly JsonTextFault[] = [
     /\d{4301}/.test(textOf(request.body)) ? errorResponse(500, 'internal: Exceeds the limit (4300 digits) for integer string conversion') : correct(),
     ['status-declared'],
   ),
-  challenging('bare-bearer-challenge', 'the 401 says WWW-Authenticate: Bearer with nothing after it; RFC 6750, section 3 demands one or more auth-params (realm, error)', 'Bearer'),
+  // A bare `Bearer` (no auth-param) is no fault: it is a warning (test/conformance/unusual.ts).
   challenging('unquoted-realm-with-space', 'the realm is written without quotes, Bearer realm=Plant Store: a value with a space must be a quoted-string (RFC 9110, sections 11.2 and 5.6.4)', 'Bearer realm=Plant Store'),
+  challenging('repeated-challenge-parameter', 'the challenge names its realm twice, Bearer realm="plants", realm="store": each parameter name occurs once per challenge (RFC 9110, section 11.2), so a client cannot tell which holds', 'Bearer realm="plants", realm="store"'),
+  challenging('empty-challenge-element', 'the challenge list has an empty element, Bearer realm="plants",, error="invalid_token": a sender MUST NOT generate one (RFC 9110, section 5.6.1)', 'Bearer realm="plants",, error="invalid_token"'),
+  challenging('space-joined-challenge-parameters', 'the auth-params are joined by a space, not a comma, Bearer realm="plants" error="invalid_token": a client reads the rest as garbage (RFC 9110, section 11.2: #auth-param is a comma-separated list)', 'Bearer realm="plants" error="invalid_token"'),
 ];

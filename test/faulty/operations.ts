@@ -11,7 +11,7 @@ import { parseJson, resourcePatterns, type JsonValue, type ResourceRole } from '
 import type { AppRequest, AppResponse } from '../../src/reference/index.js';
 import { fullStore } from '../support/contracts.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
-import { withBody } from './helpers.js';
+import { errorResponse, withBody } from './helpers.js';
 
 const contract = fullStore();
 const pattern = resourcePatterns(contract)[0];
@@ -112,6 +112,22 @@ export const OPERATION_UNUSUAL: readonly OperationImplementation[] = [
     fault: (request, correct) => {
       const answer = correct();
       return roleOf(request) === 'list' && answer.status === 200 ? withJson(answer, (value) => (Array.isArray(value) ? [...value].reverse() : value)) : answer;
+    },
+  },
+  {
+    // Spring's Long.parseLong, Python's int(): an optional sign, decimal digits, leading zeros
+    // allowed; anything else (1.0, 1e2) is no integer, refused with the declared 400 - after the
+    // credentials, as a security filter runs before the path is converted.
+    name: 'integer-path-read-as-text',
+    fault: (request, correct, app) => {
+      const role = roleOf(request);
+      const item = role === 'read' || role === 'replace' || role === 'remove' ? /^(.*\/)([^/?]*)(\?.*)?$/.exec(request.url) : null;
+      const answer = correct();
+      if (item === null || answer.status === 401) return answer;
+      const [, head = '', segment = '', query = ''] = item;
+      const text = decodeURIComponent(segment);
+      if (!/^[+-]?\d+$/.test(text)) return errorResponse(400, `path parameter: "${text}" is not an integer`);
+      return app.request({ ...request, url: `${head}${BigInt(text).toString()}${query}` });
     },
   },
   {

@@ -24,12 +24,30 @@ describe('the WWW-Authenticate grammar (RFC 9110, section 11)', () => {
     expect(schemes('Bearer realm=, error="y"')).toMatch(/auth-scheme error is followed by "="/);
   });
 
-  it('demands auth-params after Bearer (RFC 6750, section 3), not of other schemes', () => {
+  it('warns about a bare Bearer (RFC 6750, section 3 asks for auth-params, a client loses nothing); fails a token68 after Bearer, a missing scheme, an empty element', () => {
     expect(challengeProblem('Bearer realm="plant-store"', 'bearer')).toBeUndefined();
     expect(challengeProblem('Basic realm="x", Bearer error="invalid_token"', 'Bearer')).toBeUndefined();
-    expect(challengeProblem('Bearer', 'bearer')).toMatch(/without auth-params/);
-    expect(challengeProblem('Bearer abc', 'bearer')).toMatch(/without auth-params/);
-    expect(challengeProblem('Basic realm="x"', 'bearer')).toMatch(/no bearer challenge/);
+    expect(challengeProblem('Bearer', 'bearer')).toMatchObject({ severity: 'warning', message: expect.stringMatching(/bare Bearer challenge.*RFC 6750, section 3/) as unknown });
+    expect(challengeProblem('Basic realm="x", Bearer', 'bearer')).toMatchObject({ severity: 'warning' });
+    expect(challengeProblem('Bearer abc', 'bearer')).toMatchObject({ severity: 'failure', message: expect.stringMatching(/token68/) as unknown });
+    expect(challengeProblem('Basic realm="x"', 'bearer')).toMatchObject({ severity: 'failure', message: expect.stringMatching(/no bearer challenge/) as unknown });
     expect(challengeProblem('Newauth', 'newauth')).toBeUndefined();
+  });
+
+  it.each([
+    ['bad quoting', 'Bearer realm=plant store', /quoted-string/],
+    ['an unclosed quoted-string', 'Bearer realm="plant-store', /never closed/],
+    ['a duplicated parameter', 'Bearer realm="a", realm="b"', /twice/],
+    ['an empty list element', 'Bearer realm="a",, error="invalid_token"', /empty list element/],
+    ['a leading empty element', ', Bearer realm="a"', /empty list element/],
+    ['a trailing comma', 'Bearer realm="a",', /empty list element/],
+    ['parameters joined by a space', 'Bearer realm="a" error="invalid_token"', /instead of a comma/],
+  ])('fails a malformed challenge, never a warning: %s', (_what, header, pattern) => {
+    expect(challengeProblem(header, 'bearer')).toMatchObject({ severity: 'failure', message: expect.stringMatching(pattern) as unknown });
+  });
+
+  it('reads a comma inside a quoted-string as text, not an empty element', () => {
+    expect(challengeProblem('Bearer realm="a,, b", error="invalid_token"', 'bearer')).toBeUndefined();
+    expect(challengeProblem('Bearer realm="a\\\\", error="x"', 'bearer')).toBeUndefined();
   });
 });

@@ -13,7 +13,7 @@ import { operationKind } from './kind.js';
 
 function cases(context: OperationContext): RequestCase[] {
   return parameterProbes(context)
-    .filter((p) => !p.valid)
+    .filter((p) => !p.valid && p.open === undefined)
     .map((probe, i) => context.make({ kind: 'invalid-parameter', variant: probe.variant, content: 'invalid', auth: context.validAuth, values: probe.values, n: i, tags: [probe.tag] }));
 }
 

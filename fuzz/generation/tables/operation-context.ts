@@ -13,6 +13,7 @@ import { writeJson, type JsonModel } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Content, Profile, RequestCase } from '../../../oracle/index.js';
 import type { AuthSpelling } from './credential-spellings.js';
+import { canonicalText } from '../../../oracle/index.js';
 
 /** A parameter's value as a request carries it: one text, or a list's items. */
 export type ParameterText = string | readonly string[];
@@ -82,26 +83,32 @@ export function parametersValid(operation: OperationContract, values: ParameterT
   return !('problem' in operation.parseParameters({ path: target.segments, query: target.query, headers: target.headers }));
 }
 
-/** The plain values of the operation's required parameters (and of none other): different for each `n` where the schema allows. */
+/** The plain values of the operation's required parameters (and of none other), each in its canonical spelling (oracle/parameter-spellings.ts): different for each `n` where the schema allows. */
 export function plainParameters(schemas: SchemaArbitraries, operation: OperationContract, n: number): ParameterTexts {
   const values: Record<string, ParameterText> = {};
-  for (const parameter of operation.parameters) if (parameter.required) values[parameterKey(parameter)] = modelText(schemas.plain(parameter.schema, n));
+  for (const parameter of operation.parameters) if (parameter.required) values[parameterKey(parameter)] = canonicalText(parameter, modelText(schemas.plain(parameter.schema, n)));
   return values;
 }
 
-/** Valid values of the operation's parameters, each optional one present or not, drawn from their schemas. */
+/**
+ * Valid values of the operation's parameters, each optional one present or not, drawn from their
+ * schemas, each in its canonical spelling: a body's `1e2` is an integer, a parameter's is a probe (oracle/parameter-spellings.ts).
+ */
 export function parametersArbitrary(schemas: SchemaArbitraries, operation: OperationContract): fc.Arbitrary<ParameterTexts> {
+  // Values the schemas' generators cannot make valid (a pattern and a format that disagree, a
+  // keyword they do not read) give way to the plain values: a filter would spin on them for ever.
+  const fallback = plainParameters(schemas, operation, 0);
   const entries = operation.parameters.map((parameter) => {
     const value = schemas
       .valid(parameter.schema)
-      .map(modelText)
+      .map((model) => canonicalText(parameter, modelText(model)))
       .filter((text) => carriable(parameter, text));
     return [parameterKey(parameter), parameter.required ? value : fc.option(value, { nil: undefined })] as const;
   });
   return fc
     .record(Object.fromEntries(entries) as Record<string, fc.Arbitrary<ParameterText | undefined>>)
     .map((record) => Object.fromEntries(Object.entries(record).filter((entry): entry is [string, ParameterText] => entry[1] !== undefined)))
-    .filter((values) => parametersValid(operation, values));
+    .map((values) => (parametersValid(operation, values) ? values : fallback));
 }
 
 /** What a request of the operation is, besides its parameters. */
@@ -117,6 +124,8 @@ export interface OperationSpec {
   readonly n?: number;
   readonly tags?: readonly string[];
   readonly setup?: readonly RequestCase[];
+  /** Why the contract leaves the request's acceptance to the server (RequestCase.open): a parameter's other spelling. */
+  readonly open?: string;
 }
 
 export interface OperationContext {
@@ -144,11 +153,12 @@ export function operationContext(contract: Contract, operation: OperationContrac
     const withBody = requestBody !== undefined && jsonType !== undefined && spec.method === undefined;
     if (withBody) headers['content-type'] = jsonType;
     const query = [target.query, spec.auth.query].filter((q): q is string => q !== undefined && q !== '').join('&');
+    const body = withBody ? Buffer.from(writeJson(schemas.plain(requestBody.schema, spec.n ?? 0)), 'utf8') : new Uint8Array(0);
     return {
       method: spec.method ?? operation.method,
       path: query === '' ? target.path : `${target.path}?${query}`,
       headers,
-      body: withBody ? Buffer.from(writeJson(schemas.plain(requestBody.schema, spec.n ?? 0)), 'utf8') : new Uint8Array(0),
+      body,
       kind: spec.kind,
       variant: spec.variant,
       content: spec.content,
@@ -159,6 +169,7 @@ export function operationContext(contract: Contract, operation: OperationContrac
       ...(spec.auth.moreHeaders === undefined ? {} : { extraLines: spec.auth.moreHeaders.map((value) => ['authorization', value] as const) }),
       ...(spec.auth.derived === undefined ? {} : { derived: spec.auth.derived }),
       ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
+      ...(spec.open === undefined ? {} : { open: { reason: spec.open, readings: [body] } }),
     };
   };
   return {

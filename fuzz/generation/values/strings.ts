@@ -7,6 +7,7 @@ import { variantTag } from '../variants.js';
 import { BACKTRACKING_SHORT, backtrackingString } from './backtracking.js';
 import { anyCharacter } from './characters.js';
 import { EDGE_STRINGS, type EdgeString } from './edge-strings.js';
+import { FORMAT_ARBITRARIES, plainOfFormat } from './formats.js';
 
 /** Every string style but plain, each as likely: one string in seven is written in one of them. */
 const styleArbitrary: fc.Arbitrary<StringStyle> = fc.oneof({ withCrossShrink: true }, { weight: 6, arbitrary: fc.constant<StringStyle>('plain') }, { weight: 1, arbitrary: fc.constantFrom(...STRING_STYLES.slice(1)) });
@@ -74,6 +75,10 @@ export function stringArbitrary(schema: Schema): fc.Arbitrary<JsonModel> {
     const n = codePointsOf(s).length;
     return n >= min && (max === undefined || n <= max);
   };
+  const format = typeof schema.format === 'string' ? FORMAT_ARBITRARIES[schema.format] : undefined;
+  // A format's values, in every JSON string style (a \u escape is the same string); a pattern beside it is ajv's to judge.
+  // Bounds its plain value breaks (a uuid of at most 10 characters) would make the filter spin: no value can be valid then.
+  if (format !== undefined && typeof schema.format === 'string' && fits(plainOfFormat(schema.format, 0) ?? '')) return fc.tuple(format.filter(fits), styleArbitrary).map(([s, style]) => stringModel(s, style));
   if (typeof schema.pattern === 'string') {
     return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits).map((s) => stringModel(s));
   }

@@ -1,0 +1,159 @@
+/**
+ * What a contract leaves open stays open (issue 29, item 6), on small contracts written here:
+ * a read-only API is tested with the phases that apply, not crashed on; string parameters with a
+ * format get valid values (and the run ends); `default` covers every status the operation does
+ * not list; an optional request body may be absent; `echo` lets the server fill what it may
+ * (readOnly, default, a key it assigns).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { compileContract, type Contract } from '../../src/openapi/index.js';
+import { coverageCases } from '../../fuzz/generation/kinds/index.js';
+import { runConformance } from '../../fuzz/run/runner.js';
+import { judgeExchange } from '../../oracle/index.js';
+import type { HttpOutcome, RequestCase } from '../../oracle/types.js';
+import { startReference, TEST_TOKEN } from '../support/servers.js';
+
+const compile = (yaml: string, name: string): Contract => compileContract(parseYaml(yaml) as Record<string, unknown>, name);
+
+const ERROR_DEFAULT = `
+        default:
+          description: an error
+          content: { application/json: { schema: { type: object } } }`;
+
+/** Weather stations: reads only, a uuid path parameter, a date-time and a date query parameter, errors only under default. */
+const STATIONS = compile(
+  `
+openapi: 3.1.0
+info: { title: Weather stations, version: '1' }
+security: [{ bearer: [] }]
+paths:
+  /stations:
+    get:
+      parameters:
+        - { name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 100 } }
+        - { name: on, in: query, schema: { type: string, format: date } }
+      responses:
+        '200':
+          description: stations
+          content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Station' } } } }${ERROR_DEFAULT}
+  /stations/{stationId}:
+    get:
+      parameters:
+        - { name: stationId, in: path, required: true, schema: { type: string, format: uuid } }
+        - { name: since, in: query, schema: { type: string, format: date-time } }
+      responses:
+        '200':
+          description: a station
+          content: { application/json: { schema: { $ref: '#/components/schemas/Station' } } }${ERROR_DEFAULT}
+components:
+  securitySchemes:
+    bearer: { type: http, scheme: bearer }
+  schemas:
+    Station:
+      type: object
+      required: [id, name]
+      properties:
+        id: { type: string, format: uuid }
+        name: { type: string }
+`,
+  '<stations>',
+);
+
+/** Events: a create with an optional body, a server-assigned readOnly id, a defaulted property, errors only under default. */
+const EVENTS_YAML = (required: boolean): string => `
+openapi: 3.1.0
+info: { title: Events, version: '1' }
+security: [{ bearer: [] }]
+paths:
+  /events:
+    post:
+      requestBody:
+        required: ${required}
+        content: { application/json: { schema: { $ref: '#/components/schemas/Event' } } }
+      responses:
+        '200':
+          description: the event
+          content: { application/json: { schema: { $ref: '#/components/schemas/Event' } } }${ERROR_DEFAULT}
+components:
+  securitySchemes:
+    bearer: { type: http, scheme: bearer }
+  schemas:
+    Event:
+      type: object
+      required: [title]
+      properties:
+        eventId: { type: string, format: uuid, readOnly: true }
+        title: { type: string }
+        level: { type: string, default: info }
+        note: { type: string }
+`;
+const EVENTS = compile(EVENTS_YAML(false), '<events>');
+
+const answer = (status: number, body: string): HttpOutcome => ({ kind: 'response', status, headers: { 'content-type': 'application/json' }, body: Buffer.from(body), durationMs: 1 });
+const post = (body: string, content: RequestCase['content'] = 'valid', extra: Partial<RequestCase> = {}): RequestCase => ({
+  method: 'POST',
+  path: '/events',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_TOKEN}` },
+  body: Buffer.from(body),
+  kind: content === 'valid' ? 'valid' : 'invalid-body',
+  variant: '',
+  content,
+  credentials: 'valid',
+  setup: [],
+  ...extra,
+});
+
+describe('a read-only contract with formatted string parameters, errors under default (the kit\'s reference)', () => {
+  let server: Awaited<ReturnType<typeof startReference>>;
+  beforeAll(async () => {
+    server = await startReference({ contract: STATIONS });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('sends only valid values of a format as valid parameters', () => {
+    const valid = coverageCases(STATIONS, { token: TEST_TOKEN }).filter((c) => c.content === 'valid' && c.credentials === 'valid' && c.open === undefined && c.path.startsWith('/stations/'));
+    expect(valid.length).toBeGreaterThan(0);
+    for (const c of valid) expect(c.path, c.variant).toMatch(/^\/stations\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\?|$)/);
+  });
+
+  it('is tested with the phases that apply (no capacity phase: nothing to store), and passes', async () => {
+    const report = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract: STATIONS, seed: 29, runs: 300 });
+    expect(report.failures.map((f) => f.message)).toEqual([]);
+    expect(report.capacity).toBeUndefined();
+    expect(report.requests).toBeGreaterThan(300);
+    for (const kind of ['valid-parameters', 'invalid-parameter', 'bad-auth-no-body']) expect(report.kinds[kind] ?? 0, kind).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('default covers every status the operation does not list', () => {
+  it('takes any 4xx under default as declared, for an invalid request and for one whose acceptance is left open', () => {
+    for (const status of [400, 409, 413, 422]) {
+      expect(judgeExchange('rejects-invalid', post('{"title":5}', 'invalid'), answer(status, '{"error":"bad"}'), EVENTS), String(status)).toEqual([]);
+      const open = post('{"title":"a","title":"b"}', 'valid', { open: { reason: 'RFC 8259, section 4', readings: [Buffer.from('{"title":"a"}'), Buffer.from('{"title":"b"}')] } });
+      expect(judgeExchange('accepts-valid', open, answer(status, '{"error":"duplicate"}'), EVENTS), String(status)).toEqual([]);
+    }
+    // A success is still owed to a plain valid request; a 2xx to an invalid one is still wrong.
+    expect(judgeExchange('accepts-valid', post('{"title":"a"}'), answer(422, '{}'), EVENTS)).toMatchObject([{ severity: 'failure' }]);
+    expect(judgeExchange('rejects-invalid', post('{"title":5}', 'invalid'), answer(200, '{"title":5}'), EVENTS)).toMatchObject([{ severity: 'failure', message: expect.stringMatching(/declared 4xx \(default\)/) as unknown }]);
+  });
+});
+
+describe('an optional request body may be absent', () => {
+  const emptyBodies = (contract: Contract): RequestCase[] => coverageCases(contract, { token: TEST_TOKEN }).filter((c) => c.kind === 'malformed-json' && c.body.length === 0);
+  it('is not sent an empty body as malformed JSON; a required one is', () => {
+    expect(emptyBodies(EVENTS)).toEqual([]);
+    expect(emptyBodies(compile(EVENTS_YAML(true), '<events, body required>')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('echo lets the server fill what it may', () => {
+  it('passes a readOnly id the server assigned and a default it stored; fails a property nobody sent that came back', () => {
+    const sent = post('{"title":"rain"}');
+    expect(judgeExchange('echo', sent, answer(200, '{"title":"rain","eventId":"dad4bce8-1b54-4d4b-9c3e-8a0a4e1f2b3c","level":"info"}'), EVENTS)).toEqual([]);
+    expect(judgeExchange('echo', sent, answer(200, '{"title":"rain","note":"from nowhere"}'), EVENTS)).toMatchObject([{ severity: 'failure', message: expect.stringMatching(/note was not sent/) as unknown }]);
+    expect(judgeExchange('echo', sent, answer(200, '{"title":"snow"}'), EVENTS)).toMatchObject([{ severity: 'failure' }]);
+  });
+});
