@@ -32,14 +32,20 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   const text = JSON.stringify(answer.body);
   const body = parseJson(text);
   const validation = variant.validate?.(body) ?? { valid: true, issues: [] };
-  if (!validation.valid) return internal(`${what} breaks openapi.yaml (${formatIssues(validation.issues)})`);
-  // The kit's Error (decision 4) is the bundled contract's application/json error; problem+json and other JSON types have their own shapes.
-  if (answer.status >= 300 && mediaType === 'application/json' && !(isJsonObject(body) && isLosslessNumber(body.error) && exactInteger(body.error) === BigInt(answer.status))) {
+  if (!validation.valid) return internal(`${what} breaks the contract (${formatIssues(validation.issues)})`);
+  // The kit's Error (decision 4: `{error, message}`, its error the status) holds where an answer has
+  // that shape; another contract's error shapes (`{code, message}`, problem+json) only to their schema.
+  if (answer.status >= 300 && mediaType === 'application/json' && isKitError(body) && exactInteger(body.error) !== BigInt(answer.status)) {
     return internal(`${what}: the Error's error is not the status`);
   }
   const headers = declaredHeaders(answer.headers);
   for (const [name, { required }] of declared.headers) if (required && headers[name] === undefined) return internal(`${what}: the required header ${name} is missing`);
   return { status: answer.status, headers: { ...headers, 'content-type': mediaType === 'application/json' ? 'application/json' : (answer.headers['content-type'] ?? mediaType) }, body: text };
+}
+
+/** A body of the kit's Error shape: exactly an integer `error` and a string `message`. */
+function isKitError(body: unknown): body is { error: Parameters<typeof exactInteger>[0]; message: string } {
+  return isJsonObject(body) && isLosslessNumber(body.error) && typeof body.message === 'string' && Object.keys(body).length === 2;
 }
 
 /** An answer of a media type other than JSON: its text as Prism gives it (a string example), checked where a schema can be. */

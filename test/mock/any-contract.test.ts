@@ -147,16 +147,16 @@ describe('the mock starts on every contract and answers each operation', () => {
 });
 
 describe('where Prism and the guard disagree, the mock names it', () => {
-  it("generated data on an exclusive bound (json-schema-faker reaches it): a 500 in the Error shape naming the bound, the contract served", async () => {
+  it("generated data on an exclusive bound (json-schema-faker reaches it): a 500 in the contract's error shape naming the bound, the contract served", async () => {
     const contract = await openContract(here('../openapi/fixtures/swagger-2.yaml'));
     const answers = await statusesOf(contract, true);
     const broken = answers.filter(({ status }) => status === 500);
-    expect(broken.map(({ body }) => JSON.parse(body) as unknown)).toEqual(broken.map(() => ({ error: 500, message: expect.stringMatching(/^internal: Prism's 20\d answer breaks openapi.yaml \(germination: must be < 100\)/) as string })));
+    expect(broken.map(({ body }) => JSON.parse(body) as unknown)).toEqual(broken.map(() => ({ message: expect.stringMatching(/^internal: Prism's 20\d answer breaks the contract \(germination: must be < 100\)/) as string })));
     expect(answers.filter(({ status }) => status !== 500).every(({ status }) => status >= 200 && status < 300)).toBe(true);
   });
 
 
-  it('names the XML answer without a text example, and answers a request for it 406 in the Error shape', async () => {
+  it("names the XML answer without a text example, and answers a request for it 406 in the contract's error shape", async () => {
     const contract = await openContract(written('shed.yaml', SHED_30));
     expect(unwritableAnswers(contract.operations)).toEqual(['GET /tools/{toolId} 200 application/xml']);
     const server = await startMock({ contract });
@@ -165,7 +165,9 @@ describe('where Prism and the guard disagree, the mock names it', () => {
     try {
       const xml = await fetch(`${server.url}/tools/1`, { headers: { accept: 'application/xml', 'x-shed-key': 'k' } });
       expect(xml.status).toBe(406);
-      expect(await xml.json()).toEqual({ error: 406, message: expect.stringContaining('the mock answers application/xml only with a text example') as string });
+      // The contract's only error shape is its 404's problem (RFC 9457): the 406 takes it, the reason in its title.
+      expect(xml.headers.get('content-type')).toBe('application/problem+json');
+      expect(await xml.json()).toEqual({ status: 406, title: expect.stringContaining('the mock answers application/xml only with a text example') as string });
       // The same operation still answers JSON, and the guard still holds: no key, a 401.
       expect((await fetch(`${server.url}/tools/1`, { headers: { accept: 'application/json', 'x-shed-key': 'k' } })).status).toBe(200);
       expect((await fetch(`${server.url}/tools/1`)).status).toBe(401);

@@ -199,7 +199,7 @@ describe('nothing Prism answers leaves the mock unless the contract allows it', 
     ['an undeclared status', answer(500, { error: 500, message: 'boom' }), 'the status is not declared'],
     ['problem+json', answer(400, { type: 'x', title: 'y', status: 400 }, { 'content-type': 'application/problem+json' }), 'media type application/problem+json'],
     ['a 200 that is not a Plant', answer(200, { tag: 'no name' }), 'name: is required'],
-    ['a 400 that is not an Error', answer(400, { error: { code: 'invalid_json' } }), 'breaks openapi.yaml'],
+    ['a 400 that is not an Error', answer(400, { error: { code: 'invalid_json' } }), 'breaks the contract'],
     ['an Error whose error is not the status', answer(400, { error: 401, message: 'x' }), "the Error's error is not the status"],
     ['a 401 without WWW-Authenticate', answer(401, { error: 401, message: 'x' }), 'www-authenticate is missing'],
     ['no body', answer(200, undefined), 'no body'],
@@ -227,9 +227,9 @@ describe('nothing Prism answers leaves the mock unless the contract allows it', 
       const broken = await createMock({ contract: loadContract(file), onDefect: (cause) => reported.push(cause) });
       const response = await broken.request(post());
       expect(response.status).toBe(500);
-      expect(json(response)).toEqual({ error: 500, message: expect.stringContaining("Prism's 200 answer breaks openapi.yaml (name: is required)") as string });
+      expect(json(response)).toEqual({ error: 500, message: expect.stringContaining("Prism's 200 answer breaks the contract (name: is required)") as string });
       // A defect of the mock is reported, never only answered.
-      expect(reported).toEqual([expect.stringContaining("Prism's 200 answer breaks openapi.yaml") as string]);
+      expect(reported).toEqual([expect.stringContaining("Prism's 200 answer breaks the contract") as string]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -130,7 +130,7 @@ describe('the examples mode', () => {
     const body = (await response.json()) as { error: number; message: string };
     expect(body.error).toBe(500);
     expect(body.message).toMatch(/^internal: /);
-    expect(String(defects[0])).toMatch(/the contract's example 200 answer breaks openapi.yaml \(name: is required\)/);
+    expect(String(defects[0])).toMatch(/the contract's example 200 answer breaks the contract \(name: is required\)/);
     server.resetHandlers();
   });
 
