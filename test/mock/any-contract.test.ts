@@ -176,3 +176,45 @@ describe('where Prism and the guard disagree, the mock names it', () => {
     }
   });
 });
+
+/** Written for this test: errors shaped `{code, message}`, with an example, as many public contracts have them. */
+const CODES_31 = `
+openapi: 3.1.0
+info: {title: Codes, version: '1.0'}
+paths:
+  /bulbs/{bulbId}:
+    get:
+      operationId: getBulb
+      parameters: [{name: bulbId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200':
+          description: a bulb
+          content: {application/json: {schema: {type: object, required: [id], properties: {id: {type: integer}}}, example: {id: 3}}}
+        '404':
+          description: none
+          content: {application/json: {schema: {$ref: '#/components/schemas/Failure'}, example: {code: 17, message: no such bulb}}}
+components:
+  schemas:
+    Failure:
+      type: object
+      required: [code, message]
+      properties: {code: {type: integer}, message: {type: string}}
+`;
+
+describe("the guard holds error answers to the contract's own shape", () => {
+  it('a declared 404 example shaped {code, message} goes out as it is (decision 4 is the kit Error’s); a refusal takes the same shape', async () => {
+    const contract = compileContract(parseYaml(CODES_31) as Record<string, unknown>, '<codes, in memory>');
+    const server = await startMock({ contract });
+    try {
+      const asked = await fetch(`${server.url}/bulbs/3`, { headers: { prefer: 'code=404' } });
+      expect(asked.status).toBe(404);
+      expect(await asked.json()).toEqual({ code: 17, message: 'no such bulb' });
+      // The guard still holds the answer to its schema: a path the schema refuses is the contract's refusal, not Prism's.
+      const refused = await fetch(`${server.url}/bulbs/three`);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ code: 400, message: expect.stringContaining('bulbId') as string });
+    } finally {
+      await server.close();
+    }
+  });
+});
