@@ -8,12 +8,13 @@
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { unwritableAnswers } from '../../mock/index.js';
 import { compileContract, openContract, type Contract } from '../../src/openapi/index.js';
+import { exampleContractFiles } from '../support/contracts.js';
 import { operationRequests, sendEach } from '../support/operation-requests.js';
 import { startMock } from '../support/servers.js';
 
@@ -115,9 +116,7 @@ async function statusesOf(contract: Contract, dynamic: boolean): Promise<{ opera
 
 describe('the mock starts on every contract and answers each operation', () => {
   const files = {
-    'examples/contracts/greenhouse-security.yaml': here('../../examples/contracts/greenhouse-security.yaml'),
-    'examples/contracts/nursery-split (three files)': here('../../examples/contracts/nursery-split/openapi.yaml'),
-    'examples/contracts/plant-store-full.yaml': here('../../examples/contracts/plant-store-full.yaml'),
+    ...Object.fromEntries(exampleContractFiles().map((file) => [relative(here('../..'), file), file])),
     'a Swagger 2.0 contract': here('../openapi/fixtures/swagger-2.yaml'),
     'an OpenAPI 3.0 contract under a server path prefix': written('shed.yaml', SHED_30),
     "3.1's nullable types": written('pots.yaml', POTS_31),
