@@ -437,7 +437,7 @@ function compileOperation(found: Located, sources: Sources, located: readonly Lo
       hasOperation: (id) => located.some((o) => o.id === id),
       operationOf: (ref) => located.find((o) => `#${o.pointer}` === ref)?.id,
       resolve: sources.resolve,
-    }, sources.refuse);
+    }, sources.unchecked);
   const responses = Object.entries(asRecord(operation.responses)).map(([status, raw]) => compileResponse(status, raw, `${base}/responses/${status}`, sources, links));
   const declaredStatuses = responses.map((r) => Number(r.status)).filter(Number.isInteger).sort((a, b) => a - b);
   const { security, securedBy } = compileSecurity(operation.security ?? sources.document.security, operation.security === undefined ? '/security' : `${base}/security`, sources);
