@@ -65,6 +65,16 @@ describe('OpenAPI 3.0, upgraded to 3.1 by @scalar/openapi-upgrader', async () =>
     expect(contract.unchecked).toEqual([{ feature: 'the format greenhouse-room-code (accepted as its type: the kit does not check it)', pointer: '/components/schemas/NewReading/properties/room/format' }]);
   });
 
+  it("a format under a specification extension (APIs.guru's x-origin) is the vendor's, not named; a property named x-… is a schema's", () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'x', version: '1', 'x-origin': [{ format: 'swagger', url: 'https://example.test/s.json' }] },
+      paths: {},
+      components: { schemas: { Tag: { type: 'object', properties: { 'x-code': { type: 'string', format: 'shelf-code' } } } } },
+    };
+    expect(compileContract(document, '<extensions>').unchecked.map((u) => u.pointer)).toEqual(['/components/schemas/Tag/properties/x-code/format']);
+  });
+
   it('is then what loadContract gives too; before that, loadContract says to read it with openContract', () => {
     expect(loadContract(fixture('openapi-3.0.yaml'))).toBe(contract);
     const copy = join(dir, 'copy-3.0.yaml');
