@@ -483,7 +483,10 @@ export function compileContract(document: Schema, file = '<memory>', origin: { r
   namedUnchecked(document, note);
   const located = locateOperations(document);
   const operations = located.map((found) => compileOperation(found, sources, located));
-  const matchPath = compilePaths([...new Set(operations.map((o) => o.path))], sources.refuse);
+  const matchPath = compilePaths([...new Set(operations.map((o) => o.path))], sources.refuse, (path, name) => {
+    const parameter = operations.find((o) => o.path === path)?.parameters.find((p) => p.in === 'path' && p.name === name);
+    return parameter === undefined ? undefined : sources.resolve(parameter.schema);
+  });
   if (unsupported.length > 0) throw new UnsupportedContractError(file, unsupported);
 
   const byMethodAndPath = new Map(operations.map((o) => [`${o.method} ${o.path}`, o]));

@@ -3,11 +3,15 @@
  * a concrete path is matched before a templated one; here literal segments win over templated
  * ones segment by segment, so `/plants/mine` is matched before `/plants/{id}`. A segment may also
  * mix text and parameters (`{id}.json`, `{from}..{to}`: section 4.8.8 lets a template expression
- * stand for part of a segment): it is matched by its literal text, each parameter taking the
- * shortest run of characters that lets the rest fit, and ranks between a literal segment and a
- * whole parameter.
+ * stand for part of a segment): it is matched by its literal text, a parameter whose schema lists
+ * its values (`enum`, `const`: `{id}{format}` with format `.json` or `.xml`) by one of them, any
+ * other by the shortest run of characters that lets the rest fit; it ranks between a literal
+ * segment and a whole parameter.
  */
-import type { RefuseFeature } from './types.js';
+import type { RefuseFeature, Schema } from './types.js';
+
+/** A path parameter's schema, by the template it is in and its name: where a mixed segment reads the values it lists. */
+export type PathParameterSchema = (path: string, name: string) => Schema | undefined;
 
 /** A concrete path under a template: the template and the raw text of its templated segments. */
 export interface PathMatch {
@@ -47,8 +51,18 @@ function compareTemplates(a: Template, b: Template): number {
   return a.segments.length - b.segments.length;
 }
 
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** What a parameter inside a mixed segment matches: one of the texts its schema lists, longest first; else a lazy run. */
+function parameterPattern(schema: Schema | undefined): string {
+  const listed = schema?.const !== undefined ? [schema.const] : Array.isArray(schema?.enum) ? schema.enum : [];
+  const texts = listed.filter((value): value is string | number => typeof value === 'string' || typeof value === 'number').map(String);
+  if (texts.length === 0 || texts.length !== listed.length) return '(.+?)';
+  return `(${texts.sort((a, b) => b.length - a.length).map(escaped).join('|')})`;
+}
+
 /** A segment of a template as written (`plants`, `{id}`, `{id}.json`). */
-function segmentOf(segment: string): Segment {
+function segmentOf(segment: string, schemaOf: (name: string) => Schema | undefined): Segment {
   const whole = WHOLE_PARAMETER.exec(segment)?.[1];
   if (whole !== undefined) return { kind: 'parameter', name: whole };
   if (!/\{[^{}]+\}/.test(segment)) return { kind: 'literal', text: segment };
@@ -56,9 +70,9 @@ function segmentOf(segment: string): Segment {
   // Each parameter a lazy run of one character or more; the text between matched as written.
   const source = segment.split(/(\{[^{}]+\})/).map((part) => {
     const name = WHOLE_PARAMETER.exec(part)?.[1];
-    if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (name === undefined) return escaped(part);
     names.push(name);
-    return '(.+?)';
+    return parameterPattern(schemaOf(name));
   });
   return { kind: 'mixed', pattern: new RegExp(`^${source.join('')}$`), names };
 }
@@ -77,11 +91,11 @@ function fits(segment: Segment, text: string, values: Record<string, string>): b
 }
 
 /** A matcher over the contract's path templates. */
-export function compilePaths(paths: readonly string[], refuse: RefuseFeature): (path: string) => PathMatch | undefined {
+export function compilePaths(paths: readonly string[], refuse: RefuseFeature, schemaOf: PathParameterSchema = () => undefined): (path: string) => PathMatch | undefined {
   const literal = new Map<string, PathMatch>();
   const templated: Template[] = [];
   for (const path of paths) {
-    const segments = path.split('/').map(segmentOf);
+    const segments = path.split('/').map((segment) => segmentOf(segment, (name) => schemaOf(path, name)));
     const stray = path.split('/').find((segment, i) => (segments[i] as Segment).kind === 'literal' && /[{}]/.test(segment));
     if (stray !== undefined) refuse(`the path segment ${stray}, whose braces are not a parameter`, `/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     if (segments.some((segment) => segment.kind !== 'literal')) templated.push({ path, segments });

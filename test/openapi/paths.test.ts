@@ -39,6 +39,15 @@ describe('a segment that mixes text and parameters', () => {
     expect(contract.matchPath('/range/..9')).toBeUndefined();
   });
 
+  it('two parameters side by side: one whose schema lists its values takes one of them (Twilio-style {Sid}{mediaTypeExtension})', () => {
+    const twinned = contractOf({
+      '/calls/{sid}{extension}': { get: { parameters: [idParameter('sid'), { name: 'extension', in: 'path', required: true, schema: { type: 'string', enum: ['.json', '.csv', '.xml.gz'] } }], responses: ok } },
+    });
+    expect(twinned.matchPath('/calls/CA12.ab.json')).toEqual({ template: '/calls/{sid}{extension}', values: { sid: 'CA12.ab', extension: '.json' } });
+    expect(twinned.matchPath('/calls/CA12.xml.gz')).toEqual({ template: '/calls/{sid}{extension}', values: { sid: 'CA12', extension: '.xml.gz' } });
+    expect(twinned.matchPath('/calls/CA12.yaml')).toBeUndefined();
+  });
+
   it('the reference answers it and reads its parameters by their schemas', () => {
     const app = createStoreApp(contract, { tokens: ['t'] });
     expect(app.request({ method: 'GET', url: '/range/3..9', headers: {} }).status).toBe(200);
