@@ -217,3 +217,29 @@ describe("the guard holds error answers to the contract's own shape", () => {
     }
   });
 });
+
+describe('a contract of webhooks alone (OpenAPI 3.1, section 4.8.1: paths are optional)', () => {
+  it('starts the mock, which names the webhook and answers every request 404', async () => {
+    const contract = compileContract(
+      parseYaml(`
+openapi: 3.1.0
+info: {title: Hooks, version: '1.0'}
+webhooks:
+  newBulb:
+    post:
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses: {'200': {description: taken}}
+`) as Record<string, unknown>,
+      '<hooks, in memory>',
+    );
+    expect(contract.unchecked.map((u) => u.pointer)).toEqual(['/webhooks/newBulb']);
+    const server = await startMock({ contract });
+    try {
+      const answer = await fetch(`${server.url}/bulbs`);
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toEqual({ error: 404, message: expect.any(String) as string });
+    } finally {
+      await server.close();
+    }
+  });
+});
