@@ -186,6 +186,25 @@ describe('contracts over several files', () => {
     expect(read.parseParameters({ path: { trayId: '0' }, query: '', headers: {} })).toHaveProperty('problem');
   });
 
+  it('Swagger 2.0 split over files: a file met twice is bundled once and still read where the upgrade moves it', async () => {
+    // The bundler points the second $ref to Tray.yaml at the first place it put it, inside an operation
+    // (a 2.0 `schema`); the upgrade then moves that under `content`: the kit copies it there first.
+    const split = mkdtempSync(join(dir, 'split-2.0-'));
+    writeFileSync(join(split, 'Tray.yaml'), 'type: object\nrequired: [cells]\nproperties:\n  cells: { type: integer, minimum: 1 }\n');
+    writeFileSync(
+      join(split, 'swagger.yaml'),
+      `swagger: '2.0'\ninfo: { title: Trays, version: '1' }\nproduces: [application/json]\nconsumes: [application/json]\npaths:\n  /trays:\n    post:\n      operationId: addTray\n      parameters: [{ name: tray, in: body, required: true, schema: { $ref: 'Tray.yaml' } }]\n      responses:\n        '200': { description: stored, schema: { $ref: 'Tray.yaml' } }\n    get:\n      operationId: listTrays\n      responses:\n        '200': { description: trays, schema: { type: array, items: { $ref: 'Tray.yaml' } } }\n`,
+    );
+    const contract = await openContract(join(split, 'swagger.yaml'));
+    expect(contract.writtenIn).toBe('Swagger 2.0, read as 3.1');
+    for (const [id, valid, invalid] of [['addTray', '{"cells":2}', '{"cells":0}'], ['listTrays', '[{"cells":2}]', '[{"cells":0}]']] as const) {
+      const response = operation(contract, id).response(200);
+      expect(response?.validateBody?.(parseJson(valid)).valid).toBe(true);
+      expect(response?.validateBody?.(parseJson(invalid)).valid).toBe(false);
+    }
+    expect(operation(contract, 'addTray').requestBody?.validate(parseJson('{"cells":0}')).valid).toBe(false);
+  });
+
   it('a remote $ref is refused with its URL, and nothing is fetched, in the contract or in a file it refers to', async () => {
     let requests = 0;
     const server = createServer((_, response) => {
