@@ -130,7 +130,8 @@ export function listedIn(outcome: HttpOutcome, key: { readonly property: string;
 /**
  * The next page of a list, as a path and query relative to the request's: a `Link` header's
  * `rel="next"` (RFC 8288), else a string member `next` of the envelope or of an object in it
- * (`{"links": {"next": "..."}}`, `{"next": "..."}`); undefined on the last page.
+ * (`{"links": {"next": "..."}}`, `{"next": "..."}`), where it is another page of the same path;
+ * undefined on the last page.
  */
 export function nextPage(outcome: HttpOutcome, requestPath: string): string | undefined {
   if (outcome.kind !== 'response') return undefined;
@@ -142,8 +143,10 @@ export function nextPage(outcome: HttpOutcome, requestPath: string): string | un
   const next = fromHeader ?? fromBody;
   if (next === undefined) return undefined;
   try {
-    const url = new URL(next, new URL(requestPath, 'http://base.invalid/'));
-    return `${url.pathname}${url.search}`;
+    const here = new URL(requestPath, 'http://base.invalid/');
+    const url = new URL(next, here);
+    // Only a page of the same list (its query the page): a link elsewhere is not followed.
+    return url.pathname === here.pathname && url.search !== here.search ? `${url.pathname}${url.search}` : undefined;
   } catch {
     return undefined;
   }

@@ -169,9 +169,10 @@ export interface LinkStep {
   /**
    * `created`: the resource its setup created; `gone`: no resource (it was deleted); `replaced`:
    * the replacement; `updated`: the resource created, merged with the patch; `listed`: a list
-   * (a page of it) holding the resource created.
+   * (a page of it) holding the resource created; `assigned`: a create's answer with a key of the
+   * server's own, not the value the create sent for it.
    */
-  readonly expects: 'created' | 'gone' | 'replaced' | 'updated' | 'listed';
+  readonly expects: 'created' | 'gone' | 'replaced' | 'updated' | 'listed' | 'assigned';
   /** The JSON text whose properties the read must answer exactly (for `created` and `replaced`). */
   readonly resource?: string;
   /**

@@ -18,7 +18,7 @@ import { SchemaArbitraries } from './schema-arbitraries.js';
 import { jsonMediaType, step, type SequenceOptions } from './sequences.js';
 import { plainParameters, parameterKey, type ParameterText } from './tables/operation-context.js';
 
-export type ResourceShape = 'read' | 'delete-then-read' | 'replace-then-read' | 'update-then-read' | 'list-after-create';
+export type ResourceShape = 'read' | 'delete-then-read' | 'replace-then-read' | 'update-then-read' | 'list-after-create' | 'create-with-key';
 
 /** The shapes a resource walk makes; `covered`: the walk's create is already walked along links (walks.ts), so only the update and the list are new. */
 export function resourceShapesOf(walk: ResourceWalk, covered: boolean): ResourceShape[] {
@@ -30,7 +30,15 @@ export function resourceShapesOf(walk: ResourceWalk, covered: boolean): Resource
   if (!covered && read && walk.pattern.keyOrigin === 'server' && writable(walk.pattern.operations.get('replace'))) shapes.push('replace-then-read');
   if (read && writable(walk.pattern.operations.get('update'))) shapes.push('update-then-read');
   if (has('list')) shapes.push('list-after-create');
+  if (sendsKeyValidly(walk.pattern)) shapes.push('create-with-key');
   return shapes;
+}
+
+/** Whether a create may carry a value for the key the server assigns and stay valid: its body marks the key readOnly, or does not declare it and allows other properties. */
+function sendsKeyValidly(pattern: ResourcePattern): boolean {
+  const body = pattern.operations.get('create')?.requestBody;
+  if (pattern.keyOrigin !== 'server' || body === undefined || jsonMediaType(pattern.operations.get('create') as OperationContract) === undefined) return false;
+  return body.shape.properties.has(pattern.keyProperty) || body.schema.additionalProperties === undefined || body.schema.additionalProperties === true;
 }
 
 function writable(operation: OperationContract | undefined): boolean {
@@ -50,8 +58,13 @@ export function resourceSequenceArbitrary(contract: Contract, choices: readonly 
   return fc.constantFrom(...choices).chain(({ walk, shape }) => {
     const second = shape === 'replace-then-read' ? walk.pattern.operations.get('replace') : shape === 'update-then-read' ? walk.pattern.operations.get('update') : undefined;
     return fc
-      .record({ parents: fc.tuple(...walk.parents.map((parent) => plain(parent.operations.get('create')))), created: plain(walk.pattern.operations.get('create')), second: plain(second) })
-      .map(({ parents, created, second: body }) => resourceSequence(contract, walk, shape, { parents: parents.map((p) => p ?? '{}'), created: created ?? '{}', second: body }, options));
+      .record({
+        parents: fc.tuple(...walk.parents.map((parent) => plain(parent.operations.get('create')))),
+        created: plain(walk.pattern.operations.get('create')),
+        second: plain(second),
+        key: shape === 'create-with-key' ? schemas.valid(walk.pattern.keySchema).map((model) => writeJson(model)) : fc.constant(undefined),
+      })
+      .map(({ parents, created, second: body, key }) => resourceSequence(contract, walk, shape, { parents: parents.map((p) => p ?? '{}'), created: withKey(created ?? '{}', walk.pattern.keyProperty, key), second: body }, options));
   });
 }
 
@@ -88,6 +101,14 @@ export function resourceSequence(contract: Contract, walk: ResourceWalk, shape: 
   const ends = (operation: OperationContract, link: LinkStep, variant: string): RequestCase => ({ ...request(operation, undefined, variant), setup, link: walk.inferred ? { ...link, inferred: true } : link });
   const read = operations.get('read') as OperationContract;
   const created = declaredPart(operations.get('create') as OperationContract, bodies.created);
+  if (shape === 'create-with-key') {
+    // The create itself ends the sequence: the key it sent is the one its answer must not adopt.
+    const create = setup.pop() as RequestCase;
+    const sent = parseJson(bodies.created);
+    const value = isJsonObject(sent) ? sent[walk.pattern.keyProperty] : undefined;
+    const link: LinkStep = { via: via(), expects: 'assigned', key: { property: walk.pattern.keyProperty, text: isKeyValue(value) ? parameterText(value) : '' } };
+    return { ...create, variant: `a create that sends a value for the key ${walk.pattern.keyProperty} the server assigns`, setup, link: walk.inferred ? { ...link, inferred: true } : link };
+  }
   if (shape === 'list-after-create') {
     const list = operations.get('list') as OperationContract;
     return ends(list, { via: via('list'), expects: 'listed', key, page: 1, pages: LIST_PAGES }, `the list after a create, its pages followed (at most ${LIST_PAGES})`);
@@ -129,6 +150,12 @@ function keyText(pattern: ResourcePattern, body: string, step: number, bindings:
 
 function mergePatchType(operation: OperationContract): string | undefined {
   return operation.requestBody?.mediaTypes.find((t) => /^application\/merge-patch\+json$/i.test(t));
+}
+
+/** The create's body with a value of its own for the key the server assigns. */
+function withKey(body: string, property: string, key: string | undefined): string {
+  const value = parseJson(body);
+  return key === undefined || !isJsonObject(value) ? body : stringifyJson({ ...value, [property]: parseJson(key) });
 }
 
 /** A patch without the key property: the key names the resource, an update does not move it. */

@@ -47,6 +47,7 @@ const CHECK_OF_SHAPE: Readonly<Record<SequenceShape | ResourceShape, CheckName>>
   'replace-then-read': 'replacement-visible',
   'update-then-read': 'update-visible',
   'list-after-create': 'listed-after-create',
+  'create-with-key': 'server-assigns-key',
 };
 
 /** The operation a shape of sequence needs after its create, for people. */
@@ -56,6 +57,7 @@ const NEEDS: Readonly<Record<SequenceShape | ResourceShape, string>> = {
   'replace-then-read': 'replace (with a request body)',
   'update-then-read': 'update (PATCH with a JSON body) and read',
   'list-after-create': 'list (GET of the collection)',
+  'create-with-key': 'key the server assigns that a create may send',
 };
 
 const NO_WALK = 'the contract declares no read linked from a create, nor a collection/item pattern with a create and a read';
