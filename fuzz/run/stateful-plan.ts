@@ -50,14 +50,14 @@ const CHECK_OF_SHAPE: Readonly<Record<SequenceShape | ResourceShape, CheckName>>
   'create-with-key': 'server-assigns-key',
 };
 
-/** The operation a shape of sequence needs after its create, for people. */
-const NEEDS: Readonly<Record<SequenceShape | ResourceShape, string>> = {
-  read: 'read',
-  'delete-then-read': 'delete',
-  'replace-then-read': 'replace (with a request body)',
-  'update-then-read': 'update (PATCH with a JSON body) and read',
-  'list-after-create': 'list (GET of the collection)',
-  'create-with-key': 'key the server assigns that a create may send',
+/** The operation a shape of sequence along links needs after its create, for people. */
+const NEEDS: Readonly<Record<SequenceShape, string>> = { read: 'read', 'delete-then-read': 'delete', 'replace-then-read': 'replace (with a request body)' };
+
+/** Why the resource patterns make no sequence of a shape only they make. */
+const NO_PATTERN: Readonly<Record<Exclude<ResourceShape, SequenceShape>, string>> = {
+  'update-then-read': 'no collection/item pattern has an update (PATCH with a JSON body) and a read',
+  'list-after-create': 'no collection/item pattern has a list (GET of the collection)',
+  'create-with-key': 'no collection/item pattern has a key the server assigns that a create may validly send (readOnly, or undeclared where other properties are allowed)',
 };
 
 const NO_WALK = 'the contract declares no read linked from a create, nor a collection/item pattern with a create and a read';
@@ -74,7 +74,9 @@ export function statefulNotApplicable(contract: Contract): Partial<Record<CheckN
   const made = new Set<SequenceShape | ResourceShape>([...walks.flatMap(shapesOf), ...resources.map((choice) => choice.shape)]);
   const reasons: Partial<Record<CheckName, string>> = {};
   for (const [shape, check] of Object.entries(CHECK_OF_SHAPE) as [SequenceShape | ResourceShape, CheckName][]) {
-    if (!made.has(shape)) reasons[check] = walks.length === 0 && resources.length === 0 ? NO_WALK : `${whereWalked(walks)} no ${NEEDS[shape]}`;
+    if (made.has(shape)) continue;
+    if (walks.length === 0 && resources.length === 0) reasons[check] = NO_WALK;
+    else reasons[check] = shape in NEEDS ? `${whereWalked(walks)} no ${NEEDS[shape as SequenceShape]}` : NO_PATTERN[shape as Exclude<ResourceShape, SequenceShape>];
   }
   return reasons;
 }
