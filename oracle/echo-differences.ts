@@ -42,11 +42,15 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
     if (hiddenIn('request', property, resolve) || hiddenIn('response', property, resolve)) continue;
     const present = Object.hasOwn(gotObject, key);
     const back = present ? gotObject[key] : undefined;
+    // An update (RFC 5789 PATCH) keeps what it does not name, and a null it names removes the
+    // member (RFC 7396, section 2; for a partial JSON object the server's choice).
+    const update = request.method.toUpperCase() === 'PATCH';
     if (!Object.hasOwn(sentObject, key)) {
-      if (present && echoed.has(key) && !serverMayFill(contract, key, requestShape, responseShape)) differences.push({ key, sent: undefined, got: back });
+      if (!update && present && echoed.has(key) && !serverMayFill(contract, key, requestShape, responseShape)) differences.push({ key, sent: undefined, got: back });
       continue;
     }
     const value = sentObject[key] as JsonValue;
+    if (update && value === null) continue;
     if (!present && !echoed.has(key)) continue;
     if (!sameJson(value, back)) differences.push({ key, sent: value, got: back });
   }

@@ -123,11 +123,17 @@ function linkedTexts(schemas: SchemaArbitraries, target: LinkTarget, exchange: E
   return values;
 }
 
+/** The JSON media type a body of the operation is sent as: `application/json` where offered, else the first `+json` (a PATCH may offer only `application/merge-patch+json`). */
+export function jsonMediaType(operation: OperationContract): string | undefined {
+  const types = operation.requestBody?.mediaTypes ?? [];
+  return types.find((t) => /^application\/json$/i.test(t)) ?? types.find((t) => /^application\/[^;]*\+json$/i.test(t));
+}
+
 /** A valid request of an operation with these parameters (their default styles: `simple` in the path and headers, `form` in the query), with valid credentials where the operation is secured. */
-function step(operation: OperationContract, values: ParameterTexts, body: string | undefined, options: SequenceOptions, variant: string): RequestCase {
+export function step(operation: OperationContract, values: ParameterTexts, body: string | undefined, options: SequenceOptions, variant: string, sentAs?: string): RequestCase {
   const target = requestTarget(operation, values);
   const headers: Record<string, string> = { accept: 'application/json', ...target.headers };
-  const mediaType = operation.requestBody?.mediaTypes.find((t) => /^application\/json$/i.test(t));
+  const mediaType = sentAs ?? jsonMediaType(operation);
   if (body !== undefined && mediaType !== undefined) headers['content-type'] = mediaType;
   // The engine speaks HTTP bearer only (generation/tables/context.ts refuses other schemes).
   if (operation.security.length > 0) headers.authorization = `Bearer ${options.token}`;

@@ -1,0 +1,29 @@
+/**
+ * `server-assigns-key`: a create that sends a value for the key the server assigns (a property
+ * its body marks `readOnly`, or does not declare) gets the server's own key or a 4xx - never the
+ * value sent. OpenAPI 3.1, section 4.8.24 (Schema, `readOnly`; JSON Schema Validation, section
+ * 9.4): the property is the server's, and a request SHOULD NOT send it; a server that stores what
+ * a client sent for it lets a client choose (and collide with) another's key - the mass-assignment
+ * weakness (OWASP API Security Top 10, API3:2023). Absent from the answer, it is response-shape's.
+ */
+import { exchangeCheck } from '../check.js';
+import { along, endsSequence, linkJudgement } from '../linked.js';
+import { decodeJson, show } from '../json-values.js';
+import { isJsonObject } from '../../src/openapi/index.js';
+import { isKeyValue } from '../resource-walks.js';
+import { parameterText } from '../walks.js';
+
+export const serverAssignsKey = exchangeCheck({
+  name: 'server-assigns-key',
+  description: 'a create that sends a value for the key the server assigns (readOnly, or undeclared) gets the server\'s own key or a 4xx, never the value sent (OpenAPI 3.1 readOnly; mass assignment)',
+  skippedUnder: { mock: 'a mock assigns nothing' },
+  applies: (request, outcome) => endsSequence(request, outcome, 'assigned'),
+  judge: (request, outcome) => {
+    const key = request.link?.key;
+    if (outcome.kind !== 'response' || request.link === undefined || key === undefined || key.text === '' || outcome.status < 200 || outcome.status >= 300) return [];
+    const parsed = decodeJson(outcome.body);
+    const back = 'value' in parsed && isJsonObject(parsed.value) ? parsed.value[key.property] : undefined;
+    if (!isKeyValue(back) || parameterText(back) !== key.text) return [];
+    return [linkJudgement(request.link, `${along(request)}: the create sent ${key.property} ${show(back)} and the answer kept it: the key the server assigns was taken from the request`)];
+  },
+});
