@@ -8,6 +8,7 @@ import type { Contract } from '../../src/openapi/index.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
 import { readAfterWrites, walksOf } from './sequences.js';
 import { kindContext } from './tables/context.js';
+import { declaresJson } from './tables/media-bodies.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import type { Profile, RequestCase } from '../../oracle/index.js';
 
@@ -27,7 +28,8 @@ type OverlapOptions = { readonly token: string; readonly profile?: Profile };
 
 /** The context of the contract's first operation with a JSON request body, and its plain spellings. */
 function plainOf(contract: Contract, options: OverlapOptions) {
-  const operation = contract.operations.find((o) => o.requestBody !== undefined);
+  // The overlap phase writes JSON bodies: an operation whose body is only a form or multipart is the other phases' (media-bodies).
+  const operation = contract.operations.find(declaresJson);
   if (!operation) return undefined;
   const context = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }) });
   return { context, plain: { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS } };
@@ -69,7 +71,7 @@ export function sameResourceCases(contract: Contract, options: OverlapOptions & 
  * that group's writes. None where there is no such read, or for a mock (it stores nothing).
  */
 export function readAfterCase(contract: Contract, options: OverlapOptions, lastGroup: readonly RequestCase[]): RequestCase | undefined {
-  const operation = contract.operations.find((o) => o.requestBody !== undefined);
+  const operation = contract.operations.find(declaresJson);
   const walk = walksOf(contract).find((w) => w.create.method === operation?.method && w.create.path === operation.path && w.read !== undefined);
   if (walk === undefined || options.profile === 'mock') return undefined;
   return readAfterWrites(contract, walk, lastGroup.map((write) => Buffer.from(write.body).toString('utf8')), { token: options.token, profile: options.profile ?? 'reference' });

@@ -14,6 +14,7 @@ import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Content, Profile, RequestCase } from '../../../oracle/index.js';
 import type { AuthSpelling } from './credential-spellings.js';
 import { canonicalText } from '../../../oracle/index.js';
+import { otherMediaVariants, plainMediaBody } from './media-bodies.js';
 
 /** A parameter's value as a request carries it: one text, or a list's items. */
 export type ParameterText = string | readonly string[];
@@ -126,6 +127,8 @@ export interface OperationSpec {
   readonly setup?: readonly RequestCase[];
   /** Why the contract leaves the request's acceptance to the server (RequestCase.open): a parameter's other spelling. */
   readonly open?: string;
+  /** The body and its Content-Type, where not the plain one (a form, a multipart upload: tables/media-bodies.ts). */
+  readonly body?: { readonly contentType: string; readonly bytes: Uint8Array };
 }
 
 export interface OperationContext {
@@ -142,6 +145,12 @@ export interface OperationContext {
   make(spec: OperationSpec): RequestCase;
 }
 
+/** The plain body of the operation's first media type other than JSON that the kit writes; undefined where it has none. */
+function plainOther(schemas: SchemaArbitraries, operation: OperationContract, n: number): { contentType: string; bytes: Uint8Array } | undefined {
+  const variant = otherMediaVariants(operation)[0];
+  return variant === undefined ? undefined : plainMediaBody(schemas, variant, n);
+}
+
 export function operationContext(contract: Contract, operation: OperationContract, options: { token: string; profile: Profile; scheme: string | undefined; validAuth: AuthSpelling }): OperationContext {
   const schemas = new SchemaArbitraries(contract);
   const requestBody = operation.requestBody;
@@ -153,7 +162,13 @@ export function operationContext(contract: Contract, operation: OperationContrac
     const withBody = requestBody !== undefined && jsonType !== undefined && spec.method === undefined;
     if (withBody) headers['content-type'] = jsonType;
     const query = [target.query, spec.auth.query].filter((q): q is string => q !== undefined && q !== '').join('&');
-    const body = withBody ? Buffer.from(writeJson(schemas.plain(requestBody.schema, spec.n ?? 0)), 'utf8') : new Uint8Array(0);
+    let body: Uint8Array = withBody ? Buffer.from(writeJson(schemas.plain(requestBody.schema, spec.n ?? 0)), 'utf8') : new Uint8Array(0);
+    // An operation whose body is not JSON (a form, a multipart upload) gets its first other media type's plain body.
+    const other = spec.body ?? (requestBody !== undefined && jsonType === undefined && spec.method === undefined ? plainOther(schemas, operation, spec.n ?? 0) : undefined);
+    if (other !== undefined) {
+      headers['content-type'] = other.contentType;
+      body = other.bytes;
+    }
     return {
       method: spec.method ?? operation.method,
       path: query === '' ? target.path : `${target.path}?${query}`,

@@ -1,0 +1,40 @@
+/**
+ * Bodies read by their declared media type (issue 29): a form or multipart body through its codec
+ * (src/openapi/media-types), so that the checks judge its fields as they judge a JSON body's
+ * members. JSON is read as it always was (json-values.ts); a media type the kit has no codec for
+ * cannot be read, and says so (`unread`) rather than passing.
+ */
+import { decodeBody, Malformed, variantFor, type JsonValue, type MediaVariant, type OperationContract } from '../src/openapi/index.js';
+import { decodeJson } from './json-values.js';
+import type { HttpRequest } from './types.js';
+
+/** Fields of a form are never nested deeper than a JSON body may be (the reference's own limit is higher). */
+const MAX_DEPTH = 256;
+
+/** A body as a value: read, malformed (why), or of a media type no codec validates (`unread`). */
+export type BodyReading = { readonly value: JsonValue } | { readonly error: string } | { readonly unread: string };
+
+/** A body of a variant read by its codec (the Content-Type as sent gives multipart its boundary). */
+export function readVariantBody(variant: MediaVariant, contentType: string | undefined, bytes: Uint8Array): BodyReading {
+  if (variant.codec.name === 'json') return decodeJson(bytes);
+  if (variant.codec.validation === 'none') return { unread: variant.mediaType };
+  const value = decodeBody(variant.codec, bytes, { maxDepth: MAX_DEPTH }, { contentType, fields: variant.fields });
+  return value instanceof Malformed ? { error: value.reason } : { value };
+}
+
+/** The request body's variant its Content-Type picks; undefined when the operation has no body or none is picked. */
+export function requestVariant(operation: OperationContract | undefined, request: HttpRequest): MediaVariant | undefined {
+  const variants = operation?.requestBody?.variants;
+  return variants === undefined ? undefined : variantFor(variants, request.headers['content-type']);
+}
+
+/**
+ * A request's body as a value: by the codec of its Content-Type's variant where that is a form or
+ * multipart (or text); as JSON otherwise, exactly as before the kit read other media types.
+ */
+export function requestBodyValue(operation: OperationContract | undefined, request: HttpRequest): { value: JsonValue } | { error: string } {
+  const variant = requestVariant(operation, request);
+  if (variant === undefined || variant.codec.name === 'json' || variant.codec.validation === 'none') return decodeJson(request.body);
+  const reading = readVariantBody(variant, request.headers['content-type'], request.body);
+  return 'unread' in reading ? { error: `a body of ${reading.unread}` } : reading;
+}
