@@ -18,7 +18,7 @@ export const MEDIA_CONTRACT_FILE = fileURLToPath(new URL('../fixtures/contracts/
 export interface MediaImplementation {
   readonly name: string;
   readonly defect?: string;
-  start(): ReturnType<typeof startFaulty>;
+  readonly start: () => ReturnType<typeof startFaulty>;
 }
 
 /** The request body's variant the request's Content-Type picks, if any. */

@@ -8,7 +8,7 @@
  * a request (OperationContract.parseParameters, what the kit's pipeline runs) accepts it.
  */
 import fc from 'fast-check';
-import { serialiseParameter, type Contract, type OperationContract, type ParameterContract } from '../../../src/openapi/index.js';
+import { isJsonObject, parseJson, serialiseParameter, type Contract, type OperationContract, type ParameterContract } from '../../../src/openapi/index.js';
 import { writeJson, type JsonModel } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Content, Profile, RequestCase } from '../../../oracle/index.js';
@@ -54,10 +54,25 @@ export function carriable(parameter: ParameterContract, text: ParameterText): bo
 }
 
 /**
+ * What the style writer is given for a parameter's text: an object-valued parameter's JSON text as
+ * the object, so that its style writes its members (`color[R]=100`, `R=100,G=200`); any other
+ * text (a probe that is not an object) as it is.
+ */
+function styledValue(parameter: ParameterContract, text: ParameterText): unknown {
+  if (parameter.shape !== 'object' || parameter.reading !== 'style' || typeof text !== 'string' || !text.startsWith('{')) return text;
+  try {
+    const value = parseJson(text);
+    return isJsonObject(value) ? value : text;
+  } catch {
+    return text;
+  }
+}
+
+/**
  * The request target and header fields of the operation with these parameter values, each written
  * in its style by the kit's one writer (serialiseParameter; cookies as one Cookie field), and the
- * path segments as the operation reads them. An object-valued parameter is still given as its JSON
- * text here: drawing objects is issue 29's.
+ * path segments as the operation reads them. An object-valued parameter's value is its JSON text
+ * here, written member by member in its style (styledValue).
  */
 export function requestTarget(operation: OperationContract, values: ParameterTexts): { path: string; query: string; headers: Record<string, string>; segments: Record<string, string> } {
   let path = operation.path;
@@ -68,7 +83,7 @@ export function requestTarget(operation: OperationContract, values: ParameterTex
   for (const parameter of operation.parameters) {
     const text = values[parameterKey(parameter)];
     if (text === undefined) continue;
-    const serialised = serialiseParameter(parameter, text);
+    const serialised = serialiseParameter(parameter, styledValue(parameter, text));
     const written = 'text' in serialised ? serialised.text : serialised.parts;
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, (segments[parameter.name] = String(written)));
     else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = String(written);
