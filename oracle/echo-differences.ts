@@ -2,8 +2,8 @@
 import { hiddenIn, isJsonObject, type Contract, type JsonObject, type JsonValue, type ObjectShape, type OperationContract, type Schema } from '../src/openapi/index.js';
 import { operationOf } from './declared.js';
 import { integerKeyProperties } from './integer-key.js';
-import { decodeJson, sameJson } from './json-values.js';
-import { requestBodyValue, requestVariant } from './media-values.js';
+import { sameJson } from './json-values.js';
+import { answerBodyValue, requestBodyValue, requestVariant } from './media-values.js';
 import type { HttpOutcome, HttpRequest, NeighbourRequest, ResponseOutcome } from './types.js';
 
 /** One property a success answer does not carry as the request sent it. */
@@ -29,7 +29,7 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
   const responseSchema = operation?.response(outcome.status)?.schema;
   if (!requestShape || !responseSchema) return undefined;
   const sent = requestBodyValue(operation, request);
-  const got = decodeJson(outcome.body);
+  const got = answerBodyValue(operation, outcome.status, outcome.headers, outcome.body);
   if (!('value' in sent) || !('value' in got) || !isJsonObject(sent.value) || !isJsonObject(got.value)) return undefined;
   const sentObject: JsonObject = sent.value;
   const gotObject: JsonObject = got.value;

@@ -4,7 +4,7 @@
  * members. JSON is read as it always was (json-values.ts); a media type the kit has no codec for
  * cannot be read, and says so (`unread`) rather than passing.
  */
-import { decodeBody, Malformed, variantFor, type JsonValue, type MediaVariant, type OperationContract } from '../src/openapi/index.js';
+import { decodeBody, Malformed, mediaTypeEssence, negotiate, variantFor, type JsonValue, type MediaVariant, type OperationContract } from '../src/openapi/index.js';
 import { decodeJson } from './json-values.js';
 import type { HttpRequest } from './types.js';
 
@@ -50,4 +50,25 @@ export function mediaTypesNotChecked(operations: readonly OperationContract[]): 
     const answers = operation.responses.flatMap((response) => response.variants.filter((v) => v.codec.name === 'unchecked').map((v) => `${operation.operationId}: the ${response.status} answer's ${v.mediaType} body is not checked (no codec reads it)`));
     return [...requests, ...answers];
   });
+}
+
+/**
+ * Whether the request's Accept is satisfied by none of the media types the operation's success
+ * answers declare (RFC 9110, section 12.5.1): a server may then answer 406 (section 15.5.7),
+ * declared or not - an operation that answers only image/png, asked for application/json.
+ * False where a success answer declares no content (any Accept is then satisfied by its silence).
+ */
+export function acceptUnsatisfiable(operation: OperationContract | undefined, request: HttpRequest): boolean {
+  const successes = operation?.responses.filter((r) => /^2(\d\d|XX)$/i.test(r.status)) ?? [];
+  if (successes.length === 0 || successes.some((r) => r.mediaTypes.length === 0)) return false;
+  return successes.every((r) => negotiate(request.headers.accept, r.mediaTypes) === undefined);
+}
+
+/** An answer's body as a value: by the codec of the declared variant its Content-Type names where that is a form, multipart or text; as JSON otherwise. */
+export function answerBodyValue(operation: OperationContract | undefined, status: number, headers: Readonly<Record<string, string>>, body: Uint8Array): { value: JsonValue } | { error: string } {
+  const type = headers['content-type'];
+  const variant = operation?.response(status)?.variants.find((v) => v.essence === mediaTypeEssence(type));
+  if (variant === undefined || variant.codec.name === 'json' || variant.codec.validation === 'none') return decodeJson(body);
+  const reading = readVariantBody(variant, type, body);
+  return 'unread' in reading ? { error: `a body of ${reading.unread}` } : reading;
 }

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { coverageCases, requestArbitrary } from '../../fuzz/generation/kinds/index.js';
 import { loadContract, compileContract } from '../../src/openapi/index.js';
-import { mediaTypesNotChecked, type RequestCase } from '../../oracle/index.js';
+import { judgeExchange, mediaTypesNotChecked, type RequestCase } from '../../oracle/index.js';
 import { createApp } from '../../src/reference/index.js';
 import fc from 'fast-check';
 import { MEDIA_CONTRACT_FILE } from '../faulty/media.js';
@@ -81,5 +81,47 @@ describe('mediaTypesNotChecked', () => {
       "addNote: the 200 answer's application/xml body is not checked (no codec reads it)",
     ]);
     expect(mediaTypesNotChecked(contract.operations)).toEqual([]);
+  });
+});
+
+describe('judging by the declared media type', () => {
+  const pictures = compileContract({
+    openapi: '3.1.0',
+    info: { title: 'p', version: '1' },
+    paths: {
+      '/pictures': {
+        post: {
+          requestBody: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { title: { type: 'string' }, size: { type: 'integer' } } } } } },
+          responses: {
+            '201': { description: 'kept', content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['title'], properties: { title: { type: 'string' }, size: { type: 'integer', maximum: 10 } } } } } },
+            '400': { description: 'no' },
+          },
+        },
+        get: { responses: { '200': { description: 'a picture', content: { 'image/png': {} } } } },
+      },
+    },
+  });
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const post = (body: string): RequestCase => ({ method: 'POST', path: '/pictures', headers: { ...form, accept: '*/*' }, body: Buffer.from(body), kind: 'media-bodies', variant: '', content: 'valid', credentials: 'valid', setup: [] });
+  const answer201 = (body: string) => ({ kind: 'response' as const, status: 201, headers: form, body: Buffer.from(body), durationMs: 1 });
+
+  it('response-shape reads a form answer by its codec and holds it to its schema', () => {
+    expect(judgeExchange('response-shape', post('title=a'), answer201('title=a&size=3'), pictures)).toEqual([]);
+    expect(judgeExchange('response-shape', post('title=a'), answer201('title=a&size=11'), pictures)[0]?.message).toMatch(/size: must be <= 10/);
+    expect(judgeExchange('response-shape', post('title=a'), answer201('size=1'), pictures)[0]?.message).toMatch(/title: is required/);
+  });
+
+  it('echo reads a form request by its codec: a field sent and answered otherwise is found', () => {
+    expect(judgeExchange('echo', post('title=a&size=3'), answer201('title=a&size=3'), pictures)).toEqual([]);
+    expect(judgeExchange('echo', post('title=a&size=3'), answer201('title=a'), pictures)[0]?.message).toMatch(/size was sent as 3/);
+  });
+
+  it('takes 406 for an Accept no declared success media type satisfies, and only then', () => {
+    const read = (accept: string): RequestCase => ({ method: 'GET', path: '/pictures', headers: { accept }, body: new Uint8Array(0), kind: 'valid-parameters', variant: '', content: 'valid', credentials: 'valid', setup: [] });
+    const notAcceptable = { kind: 'response' as const, status: 406, headers: {}, body: Buffer.from('no'), durationMs: 1 };
+    for (const name of ['accepts-valid', 'status-declared'] as const) {
+      expect(judgeExchange(name, read('application/json'), notAcceptable, pictures)).toEqual([]);
+      expect(judgeExchange(name, read('image/*'), notAcceptable, pictures)).not.toEqual([]);
+    }
   });
 });
