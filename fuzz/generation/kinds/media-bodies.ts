@@ -25,7 +25,7 @@ export const mediaBodies = operationKind({
   random: (context) => {
     const variants = otherMediaVariants(context.operation);
     if (variants.length === 0) return undefined;
-    return fc.tuple(fc.oneof(...variants.map((variant) => mediaArbitrary(context.schemas, variant))), context.parameters).map(([body, values]) => caseOf(context, body, values));
+    return fc.tuple(fc.oneof(...variants.map((variant) => mediaArbitrary(context.schemas, context.operation, variant))), context.parameters).map(([body, values]) => caseOf(context, body, values));
   },
   coverage: (context) => otherMediaVariants(context.operation).flatMap((variant) => mediaCoverage(context.contract, context.schemas, context.operation, variant).map((body) => caseOf(context, body))),
 });

@@ -68,6 +68,11 @@ export function writeBody(variant: MediaVariant, model: JsonModel, n: number, va
   return { contentType, bytes, valid: judgeBody(variant, contentType, bytes), variant: variantText, tags };
 }
 
+/** A body as the operation takes it: an empty one is no body, which a required request body cannot be (whatever its codec reads of no bytes). */
+export function asSent(operation: OperationContract, body: MediaBody): MediaBody {
+  return body.valid && body.bytes.length === 0 && operation.requestBody?.required === true ? { ...body, valid: false } : body;
+}
+
 /** The variant's plain body number `n` (a different key for each n, as plainBody). */
 export function plainMediaBody(schemas: SchemaArbitraries, variant: MediaVariant, n: number): MediaBody {
   return writeBody(variant, schemas.plain(variant.schema ?? {}, n), n, `a plain ${variant.mediaType} body`, [`media:${variant.essence}`]);
@@ -87,6 +92,7 @@ export function undeclaredType(operation: OperationContract, variant: MediaVaria
  */
 export function mediaCoverage(contract: Contract, schemas: SchemaArbitraries, operation: OperationContract, variant: MediaVariant): MediaBody[] {
   const bodies = [plainMediaBody(schemas, variant, MEDIA_BASE)];
+  const sent = (body: MediaBody): MediaBody => asSent(operation, body);
   if (variant.schema !== undefined) {
     probesOf(contract, variant.schema).forEach((probe, i) => {
       const n = MEDIA_BASE + 1 + i;
@@ -98,12 +104,12 @@ export function mediaCoverage(contract: Contract, schemas: SchemaArbitraries, op
     const plain = plainMediaBody(schemas, variant, MEDIA_BASE);
     bodies.push({ contentType: wrong, bytes: plain.bytes, valid: false, variant: `a valid ${variant.mediaType} body sent as ${wrong}`, tags: [`media:${variant.essence}`, `wrong-type:${wrong}`] });
   }
-  return bodies;
+  return bodies.map(sent);
 }
 
 /** The random phase's bodies of one variant: values drawn from its schema, written by its codec and judged. */
-export function mediaArbitrary(schemas: SchemaArbitraries, variant: MediaVariant): fc.Arbitrary<MediaBody> {
-  return fc.tuple(schemas.valid(variant.schema ?? {}), fc.nat(999_999)).map(([model, n]) => writeBody(variant, model, n, `a ${variant.mediaType} body drawn from its schema`, [`media:${variant.essence}`]));
+export function mediaArbitrary(schemas: SchemaArbitraries, operation: OperationContract, variant: MediaVariant): fc.Arbitrary<MediaBody> {
+  return fc.tuple(schemas.valid(variant.schema ?? {}), fc.nat(999_999)).map(([model, n]) => asSent(operation, writeBody(variant, model, n, `a ${variant.mediaType} body drawn from its schema`, [`media:${variant.essence}`])));
 }
 
 /** JSON text (a body the stateful phase drew) as a body of the operation's first other media type; undefined where it has none. */

@@ -160,6 +160,17 @@ export interface OperationContext {
   make(spec: OperationSpec): RequestCase;
 }
 
+/**
+ * The Accept a request of the operation carries: application/json, unless its success answers
+ * declare content and none of it is JSON (an image, text), when it names their first type - so
+ * that the request asks for an answer the operation can give (RFC 9110, section 12.5.1).
+ */
+function acceptOf(operation: OperationContract): string {
+  const types = operation.responses.filter((r) => /^2(\d\d|XX)$/i.test(r.status)).flatMap((r) => r.mediaTypes);
+  const json = types.length === 0 || types.some((t) => t.includes('*') || /^application\/([^;]*\+)?json\b/i.test(t.trim()));
+  return json ? 'application/json' : (types[0] ?? 'application/json');
+}
+
 /** The plain body of the operation's first media type other than JSON that the kit writes; undefined where it has none. */
 function plainOther(schemas: SchemaArbitraries, operation: OperationContract, n: number): { contentType: string; bytes: Uint8Array } | undefined {
   const variant = otherMediaVariants(operation)[0];
@@ -170,9 +181,10 @@ export function operationContext(contract: Contract, operation: OperationContrac
   const schemas = new SchemaArbitraries(contract);
   const requestBody = operation.requestBody;
   const jsonType = requestBody?.mediaTypes.find((t) => /^application\/json$/i.test(t));
+  const accept = acceptOf(operation);
   const make = (spec: OperationSpec): RequestCase => {
     const target = requestTarget(operation, spec.values);
-    const headers: Record<string, string> = { accept: 'application/json', ...target.headers };
+    const headers: Record<string, string> = { accept, ...target.headers };
     if (spec.auth.header !== undefined) headers.authorization = spec.auth.header;
     const withBody = requestBody !== undefined && jsonType !== undefined && spec.method === undefined;
     if (withBody) headers['content-type'] = jsonType;
