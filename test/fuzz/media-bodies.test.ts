@@ -123,5 +123,14 @@ describe('judging by the declared media type', () => {
       expect(judgeExchange(name, read('application/json'), notAcceptable, pictures)).toEqual([]);
       expect(judgeExchange(name, read('image/*'), notAcceptable, pictures)).not.toEqual([]);
     }
+    const invalid = (accept: string): RequestCase => ({ ...read(accept), content: 'invalid', path: '/pictures?x' });
+    expect(judgeExchange('rejects-invalid', invalid('application/json'), notAcceptable, pictures)).toEqual([]);
+    expect(judgeExchange('rejects-invalid', invalid('image/png'), notAcceptable, pictures)).not.toEqual([]);
+  });
+
+  it('asks for what the operation answers: Accept names its success media type where none is JSON', () => {
+    const reads = coverageCases(pictures, { token: 't', kinds: ['valid-parameters'] }).filter((c) => c.method === 'GET');
+    expect(reads.length).toBeGreaterThan(0);
+    expect(new Set(reads.map((c) => c.headers.accept))).toEqual(new Set(['image/png']));
   });
 });
