@@ -1,8 +1,9 @@
 /** How a success answer differs from the body its request sent, and whether it is another request's answer (`echo`, `one-answer-per-request`). */
-import { hiddenIn, isJsonObject, type Contract, type JsonObject, type JsonValue, type ObjectShape, type Schema } from '../src/openapi/index.js';
+import { hiddenIn, isJsonObject, type Contract, type JsonObject, type JsonValue, type ObjectShape, type OperationContract, type Schema } from '../src/openapi/index.js';
 import { operationOf } from './declared.js';
 import { integerKeyProperties } from './integer-key.js';
-import { decodeJson, sameJson } from './json-values.js';
+import { sameJson } from './json-values.js';
+import { answerBodyValue, requestBodyValue, requestVariant } from './media-values.js';
 import type { HttpOutcome, HttpRequest, NeighbourRequest, ResponseOutcome } from './types.js';
 
 /** One property a success answer does not carry as the request sent it. */
@@ -24,11 +25,11 @@ export interface EchoDifference {
  */
 export function echoDifferences(contract: Contract, request: HttpRequest, outcome: ResponseOutcome): EchoDifference[] | undefined {
   const operation = operationOf(contract, request);
-  const requestShape = operation?.requestBody?.shape;
+  const requestShape = requestShapeOf(contract, operation, request);
   const responseSchema = operation?.response(outcome.status)?.schema;
   if (!requestShape || !responseSchema) return undefined;
-  const sent = decodeJson(request.body);
-  const got = decodeJson(outcome.body);
+  const sent = requestBodyValue(operation, request);
+  const got = answerBodyValue(operation, outcome.status, outcome.headers, outcome.body);
   if (!('value' in sent) || !('value' in got) || !isJsonObject(sent.value) || !isJsonObject(got.value)) return undefined;
   const sentObject: JsonObject = sent.value;
   const gotObject: JsonObject = got.value;
@@ -57,6 +58,13 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
   return differences;
 }
 
+/** The shape of what the request sent: its Content-Type's variant's schema where that is not the preferred (a form beside JSON). */
+function requestShapeOf(contract: Contract, operation: OperationContract | undefined, request: HttpRequest): ObjectShape | undefined {
+  const variant = requestVariant(operation, request);
+  if (variant?.schema === undefined || variant.codec.name === 'json') return operation?.requestBody?.shape;
+  return contract.shapeOf(variant.schema);
+}
+
 /**
  * Whether the server may give a property the request did not send: one marked `readOnly` (JSON
  * Schema 2020-12 validation, section 9.4: managed by the owning authority, a server-assigned id),
@@ -78,8 +86,8 @@ function serverMayFill(contract: Contract, key: string, request: ObjectShape, re
  * not because it went to the wrong request.
  */
 function sameResource(contract: Contract, a: HttpRequest, b: HttpRequest): boolean {
-  const first = decodeJson(a.body);
-  const second = decodeJson(b.body);
+  const first = requestBodyValue(operationOf(contract, a), a);
+  const second = requestBodyValue(operationOf(contract, b), b);
   if (!('value' in first) || !('value' in second) || !isJsonObject(first.value) || !isJsonObject(second.value)) return false;
   const keys = integerKeyProperties(contract, operationOf(contract, a));
   const x = first.value;

@@ -16,6 +16,7 @@ import { parseJson, type Contract, type ExchangeValues, type OperationContract }
 import { declaredPart, linkedValues, parameterText, type LinkStep, type LinkTarget, type Profile, type RequestCase, type Walk } from '../../oracle/index.js';
 import { modelHasLoneSurrogate, modelHasPrototypeKey, writeJson, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
+import { asOperationReadsIt, jsonTextAsOther } from './tables/media-bodies.js';
 import { parameterKey, plainParameters, requestTarget, type ParameterText, type ParameterTexts } from './tables/operation-context.js';
 
 /** The walks (oracle/walks.ts) are where the sequences go; the proxy reads them too. */
@@ -48,7 +49,9 @@ export function sequenceArbitrary(contract: Contract, walks: readonly Walk[], op
   return fc.constantFrom(...choices).chain(({ walk, shape }) =>
     fc
       .record({ created: plain(walk.create), replacement: walk.replace === undefined ? fc.constant(undefined) : plain(walk.replace.operation) })
-      .map(({ created, replacement }) => sequenceCase(contract, walk, shape, writeJson(created), replacement === undefined ? undefined : writeJson(replacement), options)),
+      .map(({ created, replacement }) =>
+        sequenceCase(contract, walk, shape, asOperationReadsIt(walk.create, writeJson(created)), replacement === undefined || walk.replace === undefined ? undefined : asOperationReadsIt(walk.replace.operation, writeJson(replacement)), options),
+      ),
   );
 }
 
@@ -138,5 +141,9 @@ export function step(operation: OperationContract, values: ParameterTexts, body:
   // The engine speaks HTTP bearer only (generation/tables/context.ts refuses other schemes).
   if (operation.security.length > 0) headers.authorization = `Bearer ${options.token}`;
   const path = target.query === '' ? target.path : `${target.path}?${target.query}`;
-  return { method: operation.method, path, headers, body: Buffer.from(body ?? '', 'utf8'), kind: 'stateful', variant, content: 'valid', credentials: 'valid', setup: [] };
+  // A body of an operation that takes no JSON (a form, multipart) is written in its media type.
+  const other = body !== undefined && mediaType === undefined ? jsonTextAsOther(operation, body) : undefined;
+  if (other !== undefined) headers['content-type'] = other.contentType;
+  const bytes = other?.bytes ?? Buffer.from(body ?? '', 'utf8');
+  return { method: operation.method, path, headers, body: bytes, kind: 'stateful', variant, content: 'valid', credentials: 'valid', setup: [] };
 }

@@ -145,6 +145,7 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
   ];
   const notApplicable = notApplicableLines(report);
   if (notApplicable.length > 0) lines.push('', ...notApplicable);
+  if (report.notChecked !== undefined) lines.push('', 'Not checked:', ...report.notChecked.map((line) => `  ${line}`));
   if (report.stoppedEarly) lines.push('', `Stopped early: ${report.stoppedEarly}.`);
   const hint = tokenHint(report);
   if (hint !== undefined) lines.push('', hint);

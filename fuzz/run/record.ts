@@ -176,6 +176,8 @@ export interface Report {
   readonly failures: readonly ReportedFinding[];
   /** One per check that warned (and did not fail), in check order: hazards the contract allows. */
   readonly warnings: readonly ReportedFinding[];
+  /** Per operation, each declared media type the kit cannot read or write (XML, images): not checked, never passed. Absent when there is none. */
+  readonly notChecked?: readonly string[];
   /** Why the run ended before every request was sent, if it did. */
   readonly stoppedEarly?: string;
   /** No failure and every request sent. Warnings do not count (the CLI's `--strict` makes them). */

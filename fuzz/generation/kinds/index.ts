@@ -23,6 +23,8 @@ import { malformedJson } from './malformed-json.js';
 import { valid } from './valid.js';
 import { openTexts } from './open-texts.js';
 import { framing } from './framing.js';
+import { mediaBodies } from './media-bodies.js';
+import { declaresJson } from '../tables/media-bodies.js';
 
 export const KINDS = [
   valid,
@@ -41,6 +43,7 @@ export const OPERATION_KINDS = [
   invalidParameter,
   badAuthNoBody,
   otherMethod,
+  mediaBodies,
 ] as const satisfies readonly RequestKind<string, OperationContext>[];
 
 export type KindName = (typeof KINDS)[number]['name'] | (typeof OPERATION_KINDS)[number]['name'];
@@ -74,7 +77,8 @@ function contexts(contract: Contract, options: GeneratorOptions): { body: KindCo
   const profile = options.profile ?? 'reference';
   const operations = operationsOf(contract, options);
   return {
-    body: operations.filter((o) => o.requestBody !== undefined).map((operation) => kindContext(contract, operation, { token: options.token, profile })),
+    // The JSON kinds take the operations that declare application/json; media-bodies the other media types.
+    body: operations.filter(declaresJson).map((operation) => kindContext(contract, operation, { token: options.token, profile })),
     operation: operations.map((operation) => {
       const scheme = bearerScheme(operation);
       return operationContext(contract, operation, { token: options.token, profile, scheme, validAuth: validAuthOf(scheme, options.token) });
