@@ -8,6 +8,7 @@ import type { Contract } from '../../src/openapi/index.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
 import { readAfterWrites, walksOf } from './sequences.js';
 import { kindContext } from './tables/context.js';
+import { reachableOperations, type EngineCredentials } from './tables/scheme-credentials.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import type { Profile, RequestCase } from '../../oracle/index.js';
 
@@ -23,13 +24,13 @@ const SAME_RESOURCE_BASE = OVERLAP_BASE + 10_000;
 const RESOURCES_APART = 100_000;
 const NUMBERS_PER_RESOURCE = 16;
 
-type OverlapOptions = { readonly token: string; readonly profile?: Profile };
+type OverlapOptions = { readonly token: string; readonly profile?: Profile; readonly credentials?: EngineCredentials | undefined };
 
 /** The context of the contract's first operation with a JSON request body, and its plain spellings. */
 function plainOf(contract: Contract, options: OverlapOptions) {
-  const operation = contract.operations.find((o) => o.requestBody !== undefined);
+  const operation = reachableOperations(contract, options).find((o) => o.requestBody !== undefined);
   if (!operation) return undefined;
-  const context = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }) });
+  const context = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }), ...(options.credentials === undefined ? {} : { credentials: options.credentials }) });
   return { context, plain: { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS } };
 }
 
@@ -69,8 +70,8 @@ export function sameResourceCases(contract: Contract, options: OverlapOptions & 
  * that group's writes. None where there is no such read, or for a mock (it stores nothing).
  */
 export function readAfterCase(contract: Contract, options: OverlapOptions, lastGroup: readonly RequestCase[]): RequestCase | undefined {
-  const operation = contract.operations.find((o) => o.requestBody !== undefined);
+  const operation = reachableOperations(contract, options).find((o) => o.requestBody !== undefined);
   const walk = walksOf(contract).find((w) => w.create.method === operation?.method && w.create.path === operation.path && w.read !== undefined);
   if (walk === undefined || options.profile === 'mock') return undefined;
-  return readAfterWrites(contract, walk, lastGroup.map((write) => Buffer.from(write.body).toString('utf8')), { token: options.token, profile: options.profile ?? 'reference' });
+  return readAfterWrites(contract, walk, lastGroup.map((write) => Buffer.from(write.body).toString('utf8')), { token: options.token, profile: options.profile ?? 'reference', ...(options.credentials === undefined ? {} : { credentials: options.credentials }) });
 }

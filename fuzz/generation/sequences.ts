@@ -16,6 +16,8 @@ import { parseJson, type Contract, type ExchangeValues, type OperationContract }
 import { declaredPart, linkedValues, parameterText, type LinkStep, type LinkTarget, type Profile, type RequestCase, type Walk } from '../../oracle/index.js';
 import { modelHasLoneSurrogate, modelHasPrototypeKey, writeJson, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
+import { operationAuth, setCredentialFields } from './tables/context.js';
+import type { EngineCredentials } from './tables/scheme-credentials.js';
 import { parameterKey, plainParameters, requestTarget, type ParameterText, type ParameterTexts } from './tables/operation-context.js';
 
 /** The walks (oracle/walks.ts) are where the sequences go; the proxy reads them too. */
@@ -36,6 +38,8 @@ export function shapesOf(walk: Walk): SequenceShape[] {
 export interface SequenceOptions {
   readonly token: string;
   readonly profile: Profile;
+  /** Credentials per scheme and plain header fields (scheme-credentials.ts). */
+  readonly credentials?: EngineCredentials;
 }
 
 /** Sequences drawn from the contract's walks: a shape, a created body and a replacement. */
@@ -129,8 +133,8 @@ function step(operation: OperationContract, values: ParameterTexts, body: string
   const headers: Record<string, string> = { accept: 'application/json', ...target.headers };
   const mediaType = operation.requestBody?.mediaTypes.find((t) => /^application\/json$/i.test(t));
   if (body !== undefined && mediaType !== undefined) headers['content-type'] = mediaType;
-  // The engine speaks HTTP bearer only (generation/tables/context.ts refuses other schemes).
-  if (operation.security.length > 0) headers.authorization = `Bearer ${options.token}`;
+  Object.assign(headers, options.credentials?.headers);
+  setCredentialFields(headers, operationAuth(operation, options).validAuth);
   const path = target.query === '' ? target.path : `${target.path}?${target.query}`;
   return { method: operation.method, path, headers, body: Buffer.from(body ?? '', 'utf8'), kind: 'stateful', variant, content: 'valid', credentials: 'valid', setup: [] };
 }

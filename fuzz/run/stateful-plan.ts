@@ -6,7 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import type { Contract } from '../../src/openapi/index.js';
+import type { Contract, OperationContract } from '../../src/openapi/index.js';
+import { reachableOperations } from '../generation/tables/scheme-credentials.js';
 import type { CheckName, Phase, Profile, RequestCase } from '../../oracle/index.js';
 import { sequenceArbitrary, shapesOf, walksOf, type SequenceOptions, type SequenceShape, type Walk } from '../generation/sequences.js';
 import type { PhasePlan, PlanItem } from './plan.js';
@@ -55,8 +56,16 @@ function whereWalked(walks: readonly Walk[]): string {
   return walks.some((walk) => !walk.inferred) ? "the create's links lead to" : 'the collection/item pattern (the contract declares no link) has';
 }
 
+/** The walks with only the steps the run has credentials for: a walk whose create it cannot send is dropped. */
+function reachableWalks(walks: readonly Walk[], reachable: readonly OperationContract[]): Walk[] {
+  const can = (target: { operation: OperationContract } | undefined): boolean => target === undefined || reachable.includes(target.operation);
+  return walks
+    .filter((walk) => reachable.includes(walk.create) && can(walk.read))
+    .map((walk) => ({ ...walk, replace: can(walk.replace) ? walk.replace : undefined, remove: can(walk.remove) ? walk.remove : undefined }));
+}
+
 export function statefulPlan(contract: Contract, seed: number, options: SequenceOptions, budgetMs = STATEFUL_BUDGET_MS): PhasePlan {
-  const walks = walksOf(contract);
+  const walks = reachableWalks(walksOf(contract), reachableOperations(contract, options));
   const arbitrary: fc.Arbitrary<RequestCase> | undefined = walks.length === 0 ? undefined : sequenceArbitrary(contract, walks, options);
   const total = arbitrary === undefined ? 0 : STATEFUL_SEQUENCES;
   const caseAt = (index: number): PlanItem | undefined => {
