@@ -3,7 +3,7 @@
  * read as the servers read them (src/http/credentials.ts: one reading of `--auth` for the kit), and
  * what the report says of them: the schemes the run exercised, the operations it could not reach.
  */
-import { authVariable, servedSchemes } from '../../src/http/index.js';
+import { authVariable, readCredentials, servedSchemes } from '../../src/http/index.js';
 import type { Contract } from '../../src/openapi/index.js';
 import type { Profile } from '../../oracle/index.js';
 import { credentialPlan, schemesOf, type EngineCredentials } from '../generation/tables/scheme-credentials.js';
@@ -20,16 +20,13 @@ const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Checks the credentials against the contract's schemes (TypeError naming the scheme) and the header fields' names. */
 export function runCredentials(contract: Contract, given: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>>): RunCredentials {
   const served = servedSchemes(contract);
-  const schemes: Record<string, string> = {};
-  let bearer: string | undefined;
-  for (const [name, text] of Object.entries(given)) {
-    const type = served.get(name);
-    if (type === undefined) throw new TypeError(`credentials for ${name}: the contract declares no security scheme ${name} the kit serves${served.size === 0 ? '' : ` (it has ${[...served.keys()].join(', ')})`}`);
-    const read = type.given ? type.given(text) : { credential: text };
-    if (typeof read === 'string') throw new TypeError(`credentials for ${name} (${type.name}): ${read}`);
-    schemes[name] = read.credential;
-    if (type.name === 'http bearer') bearer ??= read.credential;
+  let schemes: Record<string, string>;
+  try {
+    schemes = readCredentials(contract, given);
+  } catch (error) {
+    throw new TypeError(error instanceof Error ? error.message : String(error));
   }
+  const bearer = Object.entries(schemes).find(([name]) => served.get(name)?.name === 'http bearer')?.[1];
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!FIELD_NAME.test(name)) throw new TypeError(`header ${JSON.stringify(name)}: a field name is a token (RFC 9110, section 5.1)`);
