@@ -94,4 +94,15 @@ describe('credentials per scheme: an API key (header) and HTTP basic', () => {
     expect(failed(report), formatReport(report)).toContain('requires-auth');
     expect(report.failures.find((f) => f.check === 'requires-auth')?.request?.variant).toContain('wrong password');
   });
+
+  it("the greenhouse example's reference (every scheme, alternatives, AND, open) passes with --auth for each scheme", { timeout: 120_000 }, async () => {
+    const greenhouse = loadContract(resolve(import.meta.dirname, '../../examples/contracts/greenhouse-security.yaml'));
+    const given = { keyHeader: 'k-head-1', keyQuery: 'k-query-1', keyCookie: 'k-cookie-1', basicAuth: 'ann:pw-1', oauth: 'tok-1', oidc: 'tok-2' };
+    const server = await startReference({ contract: greenhouse, credentials: given });
+    closers.push(() => server.close());
+    const report = await runConformance({ baseUrl: server.url, contract: greenhouse, credentials: given, seed, runs: 150, capacity: 50, shrinkTimeMs: 2000 });
+    expect(failed(report), formatReport(report)).toEqual([]);
+    expect([...(report.security?.exercised ?? [])].sort()).toEqual(Object.keys(given).sort());
+    expect(report.checks['requires-auth'].requests).toBeGreaterThan(0);
+  });
 });
