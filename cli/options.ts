@@ -224,12 +224,12 @@ export function credentialsFor(given: AuthOption, served: Contract, env: NodeJS.
   return all;
 }
 
-/** The credential a client sends per security scheme (conform, verify, the proxy's judging): --auth as the servers read it, one per scheme. */
+/** The credential a target accepts per security scheme, one per scheme: what a client sends (conform, verify), what the proxy judges by. */
 export const clientAuth: CliOption<AuthOption, true> = {
   ...auth,
   ...option<AuthOption>(
     '--auth <scheme=value>',
-    "the credential for the contract's security scheme <scheme> (repeatable, one per scheme): a bearer token, user:password (http basic), the key (apiKey), an access token (oauth2, openIdConnect); also PLANT_STORE_AUTH_<SCHEME>. An operation none of whose requirements has credentials is not tested",
+    "a credential the target accepts for the contract's security scheme <scheme> (repeatable, one per scheme): a bearer token, user:password (http basic), the key (apiKey), an access token (oauth2, openIdConnect); also PLANT_STORE_AUTH_<SCHEME>",
     (text, previous) => {
       const split = splitAuth(text);
       if (split === undefined) throw new InvalidArgumentError('expected <scheme>=<value>: the name of a security scheme of the contract, = and its credential');

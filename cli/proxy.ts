@@ -12,7 +12,7 @@ const PROXY_OPTIONS = {
   port: withDefault(port, 4020),
   host,
   token: acceptedTokens,
-  auth: { ...clientAuth, description: "a credential the upstream accepts for the contract's security scheme <scheme> (repeatable, one per scheme): a bearer token, user:password (http basic), the key (apiKey), an access token; also PLANT_STORE_AUTH_<SCHEME>. It judges the operations of other schemes than one bearer scheme; an unknown credential is judged as the upstream takes it" },
+  auth: clientAuth,
   errors: flag('--errors', 'replace an answer that breaks the contract with a 502 Error describing the violations'),
   report: option('--report <file>', 'on exit, write the summary per check as JSON'),
   junit,

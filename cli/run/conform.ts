@@ -43,7 +43,7 @@ function progressBar(stream: NodeJS.WriteStream): { update: (progress: Progress)
 export async function runConform(options: ConformOptions, io: Io): Promise<Outcome> {
   const credentials = clientCredentials(options.auth, options.contract);
   if (options.token === undefined && options.profile === 'reference' && Object.keys(credentials).length === 0) {
-    return usage('conform needs credentials the target accepts: --token T (or PLANT_STORE_TOKENS), or --auth <scheme>=<value> (or PLANT_STORE_AUTH_<SCHEME>); with --profile mock any token will do');
+    return usage('conform needs a bearer token the target accepts: --token T (or PLANT_STORE_TOKENS), or credentials per scheme: --auth <scheme>=<value> (or PLANT_STORE_AUTH_<SCHEME>); with --profile mock any token will do');
   }
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);
   // The seed first, so that a run that is stopped or crashes can still be replayed.

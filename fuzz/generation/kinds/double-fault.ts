@@ -74,7 +74,8 @@ export const doubleFault = requestKind({
       return BODY_KINDS.flatMap((kind) => {
         const broken = kind.coverage(bad).filter((c) => c.lenient === undefined);
         const chosen = broken[j % Math.max(1, broken.length)];
-        return chosen === undefined ? [] : [relabelled(chosen, spellings)];
+        // Per-scheme spellings may differ only in fields the lookup does not read: the one sent is named.
+        return chosen === undefined ? [] : [relabelled(chosen, context.scheme === undefined ? [auth] : spellings)];
       });
     });
   },
