@@ -45,6 +45,8 @@ export function splitHeader(text: string): { name: string; value: string } | und
 /** What a run says of its credentials: the schemes it sent credentials of, and each operation it could not reach, with why. */
 export interface SecuritySummary {
   readonly exercised: readonly string[];
+  /** Whether the run had a bearer token (`--token`): its replay command reads `$TOKEN` only then, the others `PLANT_STORE_AUTH_<SCHEME>`. */
+  readonly token: boolean;
   readonly notTested: readonly { readonly operation: string; readonly reason: string }[];
 }
 
@@ -57,7 +59,7 @@ export function securitySummary(contract: Contract, options: { token: string; pr
     else if (plan.kind === 'bearer') exercised.add(operation.securedBy[0]?.[0]?.name ?? 'bearer');
     else for (const name of schemesOf(plan)) exercised.add(name);
   }
-  return { exercised: [...exercised], notTested };
+  return { exercised: [...exercised], token: options.token !== '', notTested };
 }
 
 /** A secret a report hides, with the placeholder it shows and the shell expression its curl commands use. */

@@ -134,5 +134,7 @@ export function replayCommand(report: Report): string {
     capacity === DEFAULT_CAPACITY ? '' : ` --capacity ${capacity}`,
     report.responseTimes.maxResponseTimeMs === DEFAULT_MAX_RESPONSE_TIME_MS ? '' : ` --max-response-time ${report.responseTimes.maxResponseTimeMs}`,
   ];
-  return `plant-store conform --base-url ${report.target.replace(/\/$/, '')} --token "$TOKEN"${settings.join('')} --seed ${report.seed}`;
+  // A run with credentials per scheme only has no token: they come back from PLANT_STORE_AUTH_<SCHEME>.
+  const token = report.security?.token === false ? '' : ' --token "$TOKEN"';
+  return `plant-store conform --base-url ${report.target.replace(/\/$/, '')}${token}${settings.join('')} --seed ${report.seed}`;
 }

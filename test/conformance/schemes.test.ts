@@ -87,6 +87,10 @@ describe('credentials per scheme: an API key (header) and HTTP basic', () => {
     const finding = report.failures.find((f) => f.check === 'requires-auth');
     expect(finding?.request?.variant).toContain('wrong place');
     expect(JSON.stringify(report)).not.toContain(KEY);
+    // The curl commands read the key from PLANT_STORE_AUTH_SHEDKEY; with no --token, neither does the replay.
+    expect(finding?.curl).toContain('${PLANT_STORE_AUTH_SHEDKEY}');
+    expect(formatReport(report)).toContain('replay with: plant-store conform --base-url');
+    expect(formatReport(report)).not.toContain('--token');
   });
 
   it('HTTP basic that takes any password is caught by requires-auth', { timeout: 120_000 }, async () => {
