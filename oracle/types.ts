@@ -132,6 +132,12 @@ export interface RequestCase extends HttpRequest {
    */
   readonly derived?: DerivedSecret;
   /**
+   * The type of the security scheme whose credentials the request gets wrong (`apiKey`, `http
+   * basic`, `oauth2`), where the engine planned it per scheme: requires-auth judges the refusal by
+   * it. Absent: the operation's first scheme (HTTP bearer for the bundled contract).
+   */
+  readonly attacked?: string;
+  /**
    * The generator table entries it was drawn from (`malformation:bad-number:NaN`,
    * `name/string-edge:nul`; see variants.ts), or the coverage probe it sends (`probe:id/integer:max+1`).
    */

@@ -24,7 +24,8 @@ import type { Contract, OperationContract } from '../../src/openapi/index.js';
 import { writeJson, type JsonModel } from './json-text.js';
 import { declaresJson, otherMediaVariants, writeBody } from './tables/media-bodies.js';
 import { readBackCase, walksOf } from './sequences.js';
-import { bearerScheme, kindContext, validAuthOf, type KindContext } from './tables/context.js';
+import { kindContext, operationAuth, type KindContext } from './tables/context.js';
+import { reachableOperations, type EngineCredentials } from './tables/scheme-credentials.js';
 import { operationContext } from './tables/operation-context.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
@@ -81,7 +82,9 @@ export interface CapacityOptions {
   readonly token: string;
   readonly profile?: Profile;
   readonly target?: number;
-  /** The operation to fill; by default the contract's first with a JSON request body. */
+  /** Credentials per scheme and plain header fields (scheme-credentials.ts). */
+  readonly credentials?: EngineCredentials;
+  /** The operation to fill; by default the contract's first with a JSON request body the run has credentials for. */
   readonly operation?: OperationContract;
 }
 
@@ -91,11 +94,11 @@ export interface CapacityOptions {
  * that reads - the plain valid request of the contract's first GET, the parameterless one first.
  */
 function readOnlyCases(contract: Contract, options: CapacityOptions): CapacityCases {
-  const reads = contract.operations.filter((o) => o.method === 'GET');
+  const reads = reachableOperations(contract, options).filter((o) => o.method === 'GET');
   const operation = reads.find((o) => o.parameters.every((p) => !p.required)) ?? reads[0] ?? contract.operations[0];
   if (operation === undefined) throw new Error('the contract declares no operation');
-  const scheme = bearerScheme(operation);
-  const context = operationContext(contract, operation, { token: options.token, profile: options.profile ?? 'reference', scheme, validAuth: validAuthOf(scheme, options.token) });
+  const base = { token: options.token, profile: options.profile ?? 'reference', credentials: options.credentials };
+  const context = operationContext(contract, operation, { ...base, ...operationAuth(operation, base) });
   const nothing = (): never => {
     throw new Error('the contract declares no operation with a JSON request body: there is nothing to store');
   };
@@ -125,8 +128,8 @@ export function hasCapacityOperation(contract: Contract): boolean {
 function mediaCases(contract: Contract, operation: OperationContract, options: CapacityOptions): CapacityCases {
   const variant = otherMediaVariants(operation)[0];
   if (variant === undefined) return readOnlyCases(contract, options);
-  const scheme = bearerScheme(operation);
-  const context = operationContext(contract, operation, { token: options.token, profile: options.profile ?? 'reference', scheme, validAuth: validAuthOf(scheme, options.token) });
+  const base = { token: options.token, profile: options.profile ?? 'reference', ...(options.credentials === undefined ? {} : { credentials: options.credentials }) };
+  const context = operationContext(contract, operation, { ...base, ...operationAuth(operation, base) });
   const keys = integerKeyProperties(contract, operation);
   const target = options.target ?? DEFAULT_CAPACITY;
   const model = (n: number): JsonModel => context.schemas.plain(variant.schema ?? {}, n);
@@ -148,15 +151,15 @@ function mediaCases(contract: Contract, operation: OperationContract, options: C
 }
 
 export function capacityCases(contract: Contract, options: CapacityOptions): CapacityCases {
-  const operation = options.operation ?? contract.operations.find(fillable);
+  const operation = options.operation ?? reachableOperations(contract, options).find(fillable);
   if (!operation) return readOnlyCases(contract, options);
   if (!declaresJson(operation)) return mediaCases(contract, operation, options);
-  const context: KindContext = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }) });
+  const context: KindContext = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }), ...(options.credentials === undefined ? {} : { credentials: options.credentials }) });
   const target = options.target ?? DEFAULT_CAPACITY;
   const plain = { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS };
   const keys = context.integerKeys.join(', ');
   const walk = walksOf(contract).find((w) => w.create === operation && w.read !== undefined);
-  const sequences = { token: options.token, profile: context.profile };
+  const sequences = { token: options.token, profile: context.profile, ...(options.credentials === undefined ? {} : { credentials: options.credentials }) };
   return {
     target,
     fill: (i) => validCase(context, { ...plain, model: context.plainBody(FILL_BASE + i), what: `capacity: plant ${i + 1} of ${target}` }),

@@ -17,6 +17,8 @@ import { declaredPart, linkedValues, parameterText, type LinkStep, type LinkTarg
 import { modelHasLoneSurrogate, modelHasPrototypeKey, writeJson, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
 import { asOperationReadsIt, jsonTextAsOther } from './tables/media-bodies.js';
+import { operationAuth, setCredentialFields } from './tables/context.js';
+import type { EngineCredentials } from './tables/scheme-credentials.js';
 import { parameterKey, plainParameters, requestTarget, type ParameterText, type ParameterTexts } from './tables/operation-context.js';
 
 /** The walks (oracle/walks.ts) are where the sequences go; the proxy reads them too. */
@@ -37,6 +39,8 @@ export function shapesOf(walk: Walk): SequenceShape[] {
 export interface SequenceOptions {
   readonly token: string;
   readonly profile: Profile;
+  /** Credentials per scheme and plain header fields (scheme-credentials.ts). */
+  readonly credentials?: EngineCredentials;
 }
 
 /** Sequences drawn from the contract's walks: a shape, a created body and a replacement. */
@@ -138,8 +142,8 @@ export function step(operation: OperationContract, values: ParameterTexts, body:
   const headers: Record<string, string> = { accept: 'application/json', ...target.headers };
   const mediaType = sentAs ?? jsonMediaType(operation);
   if (body !== undefined && mediaType !== undefined) headers['content-type'] = mediaType;
-  // The engine speaks HTTP bearer only (generation/tables/context.ts refuses other schemes).
-  if (operation.security.length > 0) headers.authorization = `Bearer ${options.token}`;
+  Object.assign(headers, options.credentials?.headers);
+  setCredentialFields(headers, operationAuth(operation, options).validAuth);
   const path = target.query === '' ? target.path : `${target.path}?${target.query}`;
   // A body of an operation that takes no JSON (a form, multipart) is written in its media type.
   const other = body !== undefined && mediaType === undefined ? jsonTextAsOther(operation, body) : undefined;

@@ -5,6 +5,7 @@
  */
 import type { CanaryReading, CanaryTrend, CheckName, Phase, Profile, RequestCase, Severity, TimedExchange } from '../../oracle/index.js';
 import type { LatencySummary } from './timeline.js';
+import type { SecuritySummary } from './credentials.js';
 
 export interface ReportedRequest {
   readonly method: string;
@@ -172,6 +173,8 @@ export interface Report {
   readonly responseTimes: ResponseTimeSummary;
   readonly degradation: DegradationSummary;
   readonly checks: Readonly<Record<CheckName, CheckSummary>>;
+  /** The security schemes the run sent credentials of, and the operations it could not reach for lack of credentials: not tested, never passed. */
+  readonly security?: SecuritySummary;
   /** One per check that failed, shrunk, in check order. */
   readonly failures: readonly ReportedFinding[];
   /** One per check that warned (and did not fail), in check order: hazards the contract allows. */

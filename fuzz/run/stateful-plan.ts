@@ -6,9 +6,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import type { Contract } from '../../src/openapi/index.js';
+import type { Contract, OperationContract } from '../../src/openapi/index.js';
 import { resourceWalksOf, type CheckName, type Phase, type Profile, type RequestCase, type ResourceWalk } from '../../oracle/index.js';
 import { resourceSequenceArbitrary, resourceShapesOf, type ResourceShape } from '../generation/resource-sequences.js';
+import { reachableOperations } from '../generation/tables/scheme-credentials.js';
 import { sequenceArbitrary, shapesOf, walksOf, type SequenceOptions, type SequenceShape, type Walk } from '../generation/sequences.js';
 import type { PhasePlan, PlanItem } from './plan.js';
 
@@ -86,9 +87,19 @@ function whereWalked(walks: readonly Walk[]): string {
   return walks.some((walk) => !walk.inferred) ? "the create's links lead to" : 'the collection/item pattern (the contract declares no link) has';
 }
 
+/** The walks with only the steps the run has credentials for: a walk whose create it cannot send is dropped. */
+function reachableWalks(walks: readonly Walk[], reachable: readonly OperationContract[]): Walk[] {
+  const can = (target: { operation: OperationContract } | undefined): boolean => target === undefined || reachable.includes(target.operation);
+  return walks
+    .filter((walk) => reachable.includes(walk.create) && can(walk.read))
+    .map((walk) => ({ ...walk, replace: can(walk.replace) ? walk.replace : undefined, remove: can(walk.remove) ? walk.remove : undefined }));
+}
+
 export function statefulPlan(contract: Contract, seed: number, options: SequenceOptions, budgetMs = STATEFUL_BUDGET_MS): PhasePlan {
-  const walks = walksOf(contract);
-  const resources = resourceChoices(contract);
+  const reachable = reachableOperations(contract, options);
+  const walks = reachableWalks(walksOf(contract), reachable);
+  // A pattern whose create the run has no credentials for is not walked (the report lists it as not tested).
+  const resources = resourceChoices(contract).filter(({ walk }) => [...walk.pattern.operations.values()].every((operation) => reachable.includes(operation)));
   const linked = walks.length === 0 ? undefined : sequenceArbitrary(contract, walks, options);
   const patterned = resources.length === 0 ? undefined : resourceSequenceArbitrary(contract, resources, options);
   // The links' sequences alone where the patterns add nothing: those runs draw what they drew before.

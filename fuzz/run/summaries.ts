@@ -9,6 +9,7 @@ import { planOf, type PhasePlan } from './plan.js';
 import type { CapacitySummary, CheckSummary, Report, ReportedContract } from './record.js';
 import { statefulNotApplicable } from './stateful-plan.js';
 import type { Tally } from './tally.js';
+import { securitySummary } from './credentials.js';
 
 /** Slowest responses in a report. */
 const SLOWEST_REPORTED = 10;
@@ -91,6 +92,7 @@ export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonl
     },
     degradation: { intervalMs: options.canaryIntervalMs, sends: CANARY_SENDS, readings: run.canary, ...(trend === undefined ? { notJudged: notJudgedReason(run.canary) ?? '' } : { trend }) },
     checks: checkSummaries(options, tally.checks),
+    security: securitySummary(options.contract, options),
     failures,
     warnings: findings.reported.filter((f) => f.severity === 'warning' && !failed.has(f.check)),
     ...notCheckedOf(options),

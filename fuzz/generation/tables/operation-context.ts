@@ -13,6 +13,7 @@ import { writeJson, type JsonModel } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Content, Profile, RequestCase } from '../../../oracle/index.js';
 import type { AuthSpelling } from './credential-spellings.js';
+import type { CredentialPlan, EngineCredentials } from './scheme-credentials.js';
 import { canonicalText } from '../../../oracle/index.js';
 import { otherMediaVariants, plainMediaBody } from './media-bodies.js';
 
@@ -154,6 +155,8 @@ export interface OperationContext {
   readonly schemas: SchemaArbitraries;
   /** The scheme word of the operation's bearer scheme, or undefined when the contract opens it. */
   readonly scheme: string | undefined;
+  /** How its requests carry credentials (scheme-credentials.ts). */
+  readonly plan: CredentialPlan;
   readonly validAuth: AuthSpelling;
   readonly parameters: fc.Arbitrary<ParameterTexts>;
   plainParameters(n: number): ParameterTexts;
@@ -177,17 +180,22 @@ function plainOther(schemas: SchemaArbitraries, operation: OperationContract, n:
   return variant === undefined ? undefined : plainMediaBody(schemas, variant, n);
 }
 
-export function operationContext(contract: Contract, operation: OperationContract, options: { token: string; profile: Profile; scheme: string | undefined; validAuth: AuthSpelling }): OperationContext {
+export function operationContext(
+  contract: Contract,
+  operation: OperationContract,
+  options: { token: string; profile: Profile; scheme: string | undefined; validAuth: AuthSpelling; plan: CredentialPlan; credentials?: EngineCredentials | undefined },
+): OperationContext {
   const schemas = new SchemaArbitraries(contract);
   const requestBody = operation.requestBody;
   const jsonType = requestBody?.mediaTypes.find((t) => /^application\/json$/i.test(t));
   const accept = acceptOf(operation);
   const make = (spec: OperationSpec): RequestCase => {
     const target = requestTarget(operation, spec.values);
-    const headers: Record<string, string> = { accept, ...target.headers };
-    if (spec.auth.header !== undefined) headers.authorization = spec.auth.header;
+    const headers: Record<string, string> = { accept, ...target.headers, ...options.credentials?.headers };
     const withBody = requestBody !== undefined && jsonType !== undefined && spec.method === undefined;
+    if (spec.auth.header !== undefined) headers.authorization = spec.auth.header;
     if (withBody) headers['content-type'] = jsonType;
+    for (const [name, value] of Object.entries(spec.auth.fields ?? {})) headers[name] = name === 'cookie' && headers.cookie !== undefined ? `${headers.cookie}; ${value}` : value;
     const query = [target.query, spec.auth.query].filter((q): q is string => q !== undefined && q !== '').join('&');
     let body: Uint8Array = withBody ? Buffer.from(writeJson(schemas.plain(requestBody.schema, spec.n ?? 0)), 'utf8') : new Uint8Array(0);
     // An operation whose body is not JSON (a form, a multipart upload) gets its first other media type's plain body.
@@ -210,6 +218,7 @@ export function operationContext(contract: Contract, operation: OperationContrac
       ...(spec.auth.lenient === undefined ? {} : { lenient: spec.auth.lenient, lenientAbout: 'refusal' as const }),
       ...(spec.auth.moreHeaders === undefined ? {} : { extraLines: spec.auth.moreHeaders.map((value) => ['authorization', value] as const) }),
       ...(spec.auth.derived === undefined ? {} : { derived: spec.auth.derived }),
+      ...(spec.auth.attacked === undefined ? {} : { attacked: spec.auth.attacked }),
       ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
       ...(spec.open === undefined ? {} : { open: { reason: spec.open, readings: [body] } }),
     };
@@ -221,6 +230,7 @@ export function operationContext(contract: Contract, operation: OperationContrac
     token: options.token,
     schemas,
     scheme: options.scheme,
+    plan: options.plan,
     validAuth: options.validAuth,
     parameters: parametersArbitrary(schemas, operation),
     plainParameters: (n) => plainParameters(schemas, operation, n),
