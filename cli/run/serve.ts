@@ -6,7 +6,7 @@
 import { startReference, type StartedServer } from '../../api/index.js';
 import { planRefusals, requestLog, type RequestLog } from '../../src/http/index.js';
 import { defaultContractFile, formatFeatures, type Contract, type OperationContract } from '../../src/openapi/index.js';
-import { planReference } from '../../src/reference/index.js';
+import { planReference, StoreUnreachable } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
 import { describeContract } from '../describe-contract.js';
 import { credentialsFor } from '../options.js';
@@ -45,6 +45,7 @@ export async function startReferenceServer(options: ServeOptions, label = ''): P
       maxBodyBytes: options.maxBodyBytes,
       maxDepth: options.maxDepth,
       maxEntries: options.maxEntries,
+      store: options.store,
       cors: options.cors,
       journal: options.journal,
       journalSize: options.journalSize,
@@ -56,6 +57,7 @@ export async function startReferenceServer(options: ServeOptions, label = ''): P
     return { server: logged(server, log), generated: options.token.length === 0 };
   } catch (error) {
     await log?.close();
+    if (error instanceof StoreUnreachable) throw new UsageError(`--store: ${error.message}; start it, or serve without --store (in memory)`);
     throw explainListenError(error, options, '--port');
   }
 }
@@ -120,6 +122,11 @@ export function answeredOutside(given: Contract): AnsweredOutside {
   return { examples: names(plan.fromExamples), generated: names(plan.generated), invalid: names(plan.invalid), refusals: planRefusals(given).notes };
 }
 
+/** The banner's line on a shared store (none for memory); the URL without its password. */
+export function storeLine(store: string): string {
+  return store === 'memory' ? '' : `  store: ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared: every serve of this contract on it sees the same plants)\n`;
+}
+
 /** Resolves when the process is asked to stop (SIGINT or SIGTERM). */
 export function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
@@ -139,7 +146,8 @@ export async function runServe(options: ServeOptions, io: Io): Promise<Outcome> 
     `Plant Store reference implementation listening on ${server.url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}\n` +
       `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
       contractLines(options.contract, server.url, server.token, answeredOutside(options.contract)) +
-      journalLine(server.url, options),
+      journalLine(server.url, options) +
+      storeLine(options.store),
   );
   await untilSignal();
   await server.close();

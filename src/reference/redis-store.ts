@@ -216,6 +216,9 @@ export class RequestView implements ItemStore {
   #sequences: bigint[] = [];
   #sequenceUsed = 0;
   #sequenceWanted = 0;
+  /** The UUIDs handed out, the same again in order on each run (a run must read what the last one read to finish). */
+  readonly #uuids: string[] = [];
+  #uuidUsed = 0;
 
   constructor(store: RedisStore, prefix: string) {
     this.#store = store;
@@ -237,6 +240,7 @@ export class RequestView implements ItemStore {
     this.#readScopes.clear();
     this.#writes.clear();
     this.#sequenceUsed = 0;
+    this.#uuidUsed = 0;
   }
 
   /** Forgets what was read (after a failed commit: someone wrote in between). The sequence's numbers are kept. */
@@ -283,6 +287,16 @@ export class RequestView implements ItemStore {
     }
     this.#readScopes.add(scope);
     return read.entries;
+  }
+
+  randomUuid(): string {
+    let uuid = this.#uuids[this.#uuidUsed];
+    if (uuid === undefined) {
+      uuid = globalThis.crypto.randomUUID();
+      this.#uuids.push(uuid);
+    }
+    this.#uuidUsed += 1;
+    return uuid;
   }
 
   nextSequence(): bigint {
@@ -374,6 +388,11 @@ export function isRedisFailure(cause: unknown): boolean {
   return name === 'MaxRetriesPerRequestError' || /stream isn't writeable|connection|command timed out|ECONNREFUSED|ECONNRESET|EPIPE/i.test(cause.message);
 }
 
+/** The shared store's Redis cannot be reached at start. */
+export class StoreUnreachable extends Error {
+  override name = 'StoreUnreachable';
+}
+
 /**
  * Connects to the Redis of `url` (`redis://host:port/db`) with the kit's settings; rejects with a
  * clear message where it cannot be reached now. ioredis is loaded here, only when asked for.
@@ -381,14 +400,23 @@ export function isRedisFailure(cause: unknown): boolean {
 export async function connectRedis(url: string): Promise<Redis> {
   const { Redis: Client } = await import('ioredis');
   const redis = new Client(url, REDIS_SETTINGS);
+  let last: unknown;
   // Errors while serving are answered 503 per request and ioredis reconnects by itself; the event is not a crash.
-  redis.on('error', () => undefined);
+  redis.on('error', (error: unknown) => {
+    last = error;
+  });
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`cannot reach the shared store at ${url}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    const cause = last ?? error;
+    throw new StoreUnreachable(`cannot reach the shared store at ${redactedUrl(url)}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
   return redis;
+}
+
+/** A Redis URL without its password, for messages. */
+function redactedUrl(url: string): string {
+  return url.replace(/\/\/([^@/]*)@/, (_, credentials: string) => `//${credentials.includes(':') ? `${credentials.slice(0, credentials.indexOf(':'))}:***` : '***'}@`);
 }

@@ -196,7 +196,7 @@ export function complete(item: JsonObject, completion: Completion, previous?: Js
 /** A key the server assigns, by the key's schema: a UUID for `format: uuid`, the store's sequence for an integer, its decimal text for another string. */
 function assignKey(pattern: ResourcePattern, store: ItemStore, scope: string): string {
   for (;;) {
-    const key = pattern.keyType === 'string' && pattern.keyFormat === 'uuid' ? globalThis.crypto.randomUUID() : sequenceText(pattern, store.nextSequence());
+    const key = pattern.keyType === 'string' && pattern.keyFormat === 'uuid' ? store.randomUuid() : sequenceText(pattern, store.nextSequence());
     // A client may have put an item under a key of the sequence (a PUT that creates): skip it.
     if (store.get(key, scope) === undefined) return key;
   }

@@ -25,6 +25,8 @@ export interface ItemStore {
   delete(id: bigint | string, scope?: string): boolean;
   entries(scope?: string): Iterable<[string, JsonObject]>;
   nextSequence(): bigint;
+  /** A random UUID for a key the server assigns (the same one each time a request's answer runs again, redis-store.ts). */
+  randomUuid(): string;
 }
 
 export class PlantStore implements ItemStore {
@@ -98,6 +100,10 @@ export class PlantStore implements ItemStore {
   nextSequence(): bigint {
     this.#sequence += 1n;
     return this.#sequence;
+  }
+
+  randomUuid(): string {
+    return globalThis.crypto.randomUUID();
   }
 
   /** How many items the store holds, in every scope. */

@@ -5,6 +5,7 @@
  * are skipped, with the reason `REDIS_SKIP`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 
@@ -68,6 +69,27 @@ export async function startRedis(): Promise<RunningRedis> {
     },
     restart: async () => {
       child = await launch(port);
+    },
+  };
+}
+
+/** A reference of `contract` on a fresh redis-server for a describe block: its URL once started; both stopped after. */
+export function referenceOnRedis(start: (redisUrl: string) => Promise<{ readonly url: string; close(): Promise<void> }>): { readonly url: () => string; readonly redis: () => RunningRedis } {
+  let redis: RunningRedis | undefined;
+  let server: { readonly url: string; close(): Promise<void> } | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+    server = await start(redis.url);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await redis?.stop();
+  });
+  return {
+    url: () => server?.url ?? '',
+    redis: () => {
+      if (redis === undefined) throw new Error('redis-server not started');
+      return redis;
     },
   };
 }
