@@ -24,10 +24,18 @@ export const REFERENCE_OPTIONS = {
 
 export type ServeOptions = OptionValues<typeof REFERENCE_OPTIONS>;
 
+/** serve's own: several processes on one port (node:cluster), which only a shared store allows. */
+export const SERVE_OPTIONS = {
+  ...REFERENCE_OPTIONS,
+  workers: withDefault(option('--workers <n>', 'processes answering on the one port (node:cluster); more than 1 needs --store redis://…', integer(1, 256)), 1),
+};
+
+export type ServeCommandOptions = OptionValues<typeof SERVE_OPTIONS>;
+
 export const serve = specifyCommand({
   name: 'serve',
   description: 'run the reference implementation of the contract (stateful for its collection/item pattern)',
-  options: REFERENCE_OPTIONS,
+  options: SERVE_OPTIONS,
   help: `
 With no --token and no PLANT_STORE_TOKENS, a random token is generated and printed: the server is never open to everyone.
 A contract's security scheme given no --auth (nor PLANT_STORE_AUTH_<SCHEME>) accepts the tokens: as the bearer

@@ -11,7 +11,8 @@ import type { Io } from '../command.js';
 import { describeContract } from '../describe-contract.js';
 import { credentialsFor } from '../options.js';
 import { HELD, UsageError, type Outcome } from '../outcome.js';
-import type { ServeOptions } from '../serve.js';
+import type { ServeCommandOptions, ServeOptions } from '../serve.js';
+import { isWorker, leavePrimary, serveWorkers, tellPrimary } from './workers.js';
 
 export interface StartedReference {
   readonly server: StartedServer;
@@ -140,16 +141,28 @@ export function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export async function runServe(options: ServeOptions, io: Io): Promise<Outcome> {
+export async function runServe(options: ServeCommandOptions, io: Io): Promise<Outcome> {
+  if (options.workers > 1 && !isWorker()) return serveWorkers(options, io, { banner: (url, token, generated) => banner(options, url, token, generated, options.workers), untilSignal });
   const { server, generated } = await startReferenceServer(options);
-  io.out(
-    `Plant Store reference implementation listening on ${server.url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}\n` +
-      `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
-      contractLines(options.contract, server.url, server.token, answeredOutside(options.contract)) +
-      journalLine(server.url, options) +
-      storeLine(options.store),
-  );
+  if (isWorker()) {
+    // The primary prints the one banner (workers.ts); a worker says where it listens.
+    tellPrimary(server.url);
+  } else {
+    io.out(banner(options, server.url, server.token, generated));
+  }
   await untilSignal();
   await server.close();
+  if (isWorker()) leavePrimary();
   return HELD;
+}
+
+/** serve's banner: where it listens, the token, the contract, the journal and the store. */
+export function banner(options: ServeOptions, url: string, token: string, generated: boolean, workers = 1): string {
+  return (
+    `Plant Store reference implementation listening on ${url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}${workers > 1 ? ` (${String(workers)} worker processes)` : ''}\n` +
+    `  token: ${token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
+    contractLines(options.contract, url, token, answeredOutside(options.contract)) +
+    journalLine(url, options) +
+    storeLine(options.store)
+  );
 }

@@ -86,6 +86,26 @@ describe.skipIf(!HAS_REDIS)(HAS_REDIS ? 'the store shared in Redis' : `the store
     for (const url of [one.url, two.url]) expect(await send(url, 'GET', '/plants', undefined, session)).toEqual({ status: 200, body: '[{"name":"Kept","id":2}]' });
   });
 
+  it('serve --workers 2 answers all of it on one port; the store in memory or Redis out of reach refuses to start (exit 2)', async () => {
+    const workers = await serve(['--store', redis.url, '--workers', '2']);
+    processes.push(workers);
+    expect(workers.process.stdout()).toContain('(2 worker processes)');
+    const session = { ...JSON_BODY, 'plant-store-session': 'workers' };
+    const created = await Promise.all(Array.from({ length: 20 }, (_, index) => send(workers.url, 'POST', '/plants', `{"name":"p${String(index)}","id":${String(index + 1)}}`, session)));
+    expect(created.map((answer) => answer.status)).toEqual(created.map(() => 200));
+    expect((await send(workers.url, 'PUT', '/plants/3', '{"name":"three"}', session)).status).toBe(200);
+    expect((await send(workers.url, 'DELETE', '/plants/4', undefined, session)).status).toBe(204);
+    for (let read = 0; read < 6; read += 1) expect(await send(workers.url, 'GET', '/plants/3', undefined, session)).toEqual({ status: 200, body: '{"name":"three","id":3}' });
+    expect(JSON.parse((await send(workers.url, 'GET', '/plants', undefined, session)).body)).toHaveLength(19);
+
+    const inMemory = run(['serve', '--port', '0', '--workers', '2', '--quiet']);
+    expect(await inMemory.exit).toBe(2);
+    expect(inMemory.stderr()).toContain('--workers 2: with the store in memory each worker would keep plants of its own');
+    const unreachable = run(['serve', '--port', '0', '--store', 'redis://127.0.0.1:1/0', '--quiet']);
+    expect(await unreachable.exit).toBe(2);
+    expect(unreachable.stderr()).toContain('--store: cannot reach the shared store at redis://127.0.0.1:1/0');
+  });
+
   it('concurrent replaces of one key from two processes end in one of the writes, never a mix', async () => {
     const one = await serve(['--store', redis.url]);
     const two = await serve(['--store', redis.url]);
