@@ -55,7 +55,7 @@ export async function serveWorkers(options: ServeCommandOptions, io: Io, { banne
     worker.once('exit', (code, signal) => {
       workers.delete(worker);
       if (stopping) return;
-      io.err(`plant-store: a worker stopped (exit code ${String(code)}, signal ${String(signal)}); starting another\n`);
+      io.err(`plant-store: a worker stopped (exit code ${String(code)}, signal ${signal}); starting another\n`);
       fork();
     });
     return worker;
