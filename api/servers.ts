@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createMock } from '../mock/index.js';
 import { describeExchange, listenProxy, type ProxiedExchange, type ProxySummary } from '../proxy/index.js';
 import { createJournal, secretNamesOf, isWellFormedToken, schemePolicies, acceptAnyToken, type GivenCredentials, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type JournalVerdict, type ProxyVerdict, type RunningServer, type Verdict } from '../src/http/index.js';
-import { createApp } from '../src/reference/index.js';
+import { connectRedis, createApp, createSharedStoreApp, DEFAULT_MAX_ENTRIES, RedisStore } from '../src/reference/index.js';
 import { openContract, type Contract } from '../src/openapi/index.js';
 
 /** Where a server listens and what it logs; the same for both servers. */
@@ -51,6 +51,12 @@ export interface StartReferenceOptions extends ListenSettings {
   readonly maxDepth?: number;
   /** Plants kept in memory (default 100,000); the oldest is forgotten beyond this. */
   readonly maxEntries?: number;
+  /**
+   * Where the plants are kept: the process's memory (default), or a Redis shared by several
+   * servers, `redis://host:port/db` (docs/reference-server.md, "Sharing one reference"). Default:
+   * the environment's PLANT_STORE_REDIS_URL is not read here; the command line reads it.
+   */
+  readonly store?: string;
   /** Answer CORS preflights and let pages on other origins read every answer, as the mock does (default off). */
   readonly cors?: boolean;
   /** Keep a request journal (`requests()`, `GET /__plant-store/requests`); default false: it holds bodies. */
@@ -152,6 +158,18 @@ export interface JournaledServer extends StartedServer {
   clearRequests(): void;
 }
 
+/** A store option the kit can use: `memory`, or a `redis://` or `rediss://` URL. */
+export function checkStoreUrl(store: string): string {
+  if (!/^rediss?:\/\//.test(store)) throw new TypeError(`store: ${JSON.stringify(store)} is neither memory nor a redis:// URL (redis://host:port/db)`);
+  return store;
+}
+
+/** A server on the shared store: close() stops it, then lets go of Redis. */
+function startedShared(running: RunningServer, token: string, release: () => Promise<void>): StartedServer {
+  let closing: Promise<void> | undefined;
+  return { url: running.url, token, close: () => (closing ??= running.close().finally(release)) };
+}
+
 function started(running: RunningServer, token: string): StartedServer {
   let closing: Promise<void> | undefined;
   return { url: running.url, token, close: () => (closing ??= running.close()) };
@@ -185,8 +203,19 @@ export async function startReference(options: StartReferenceOptions = {}): Promi
   const served = await contractOf(contract);
   const journal = keep ? journalFor(journalSize, served) : undefined;
   checkCredentials(served, limits.credentials);
-  const running = await listen(createApp({ tokens, ...limits, journal, admin, contract: served }), { port, host, ...(log ? { log } : {}) });
-  const server = started(running, tokens[0] as string);
+  const { store, ...settings } = limits;
+  if (store === undefined || store === 'memory') {
+    const running = await listen(createApp({ tokens, ...settings, journal, admin, contract: served }), { port, host, ...(log ? { log } : {}) });
+    const server = started(running, tokens[0] as string);
+    return journal ? journaled(server, journal) : server;
+  }
+  const redis = await connectRedis(checkStoreUrl(store));
+  const shared = new RedisStore(redis, served, settings.maxEntries ?? DEFAULT_MAX_ENTRIES);
+  const running = await listen(createSharedStoreApp(served, { tokens, ...settings, journal, admin }, shared), { port, host, ...(log ? { log } : {}) }).catch((error: unknown) => {
+    redis.disconnect();
+    throw error;
+  });
+  const server = startedShared(running, tokens[0] as string, () => redis.quit().then(() => undefined, () => { redis.disconnect(); }));
   return journal ? journaled(server, journal) : server;
 }
 

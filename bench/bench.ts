@@ -5,6 +5,7 @@
  *
  *   npm run bench -- [--rounds 5] [--duration 4] [--warmup 2] [--connections 32]
  *                    [--targets baseline,padded,reference,quiet,prism,mock,proxy] [--profile] [--no-conform] [--strict]
+ *                    (opt-in: shared-1,shared-2,shared-4, the reference on PLANT_STORE_BENCH_REDIS_URL with 1, 2, 4 workers)
  *                    [--startup-runs 9] [--no-startup]
  *                    [--compare <another checkout of the kit, built>]
  *
@@ -23,7 +24,7 @@ import { writeLargeContract } from './large-contract.js';
 import { largeContractCommand, measureStartup, STARTUP_COMMANDS, type StartupFigure } from './startup.js';
 import { describeMachine, fixed, machine, RESULTS_DIR, runMain, sleep, exitWithUsage, writeResult } from './report.js';
 import { goalsLine, median, meets, pairedDifference, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
-import { baselineTarget, cpuSeconds, mockTarget, paddedTarget, PADDING_US, prismTarget, proxyTarget, referenceTarget, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
+import { baselineTarget, cpuSeconds, mockTarget, paddedTarget, PADDING_US, prismTarget, proxyTarget, referenceTarget, ROOT, sharedTarget, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
 import { BENCH_MIX, checkWorkload, toRequests, type Kind } from './workload.js';
 
 const parsed = (() => {
@@ -70,7 +71,7 @@ const compareRoot = args.compare === undefined ? undefined : resolve(args.compar
 const compared = compareRoot === undefined ? [] : [referenceTarget({ root: compareRoot, name: 'before' })];
 /** The running reference, the proxy's upstream: the proxy comes last in the catalogue, so the reference is up by then. */
 let referenceUrl: string | undefined;
-const catalogue: readonly TargetSpec[] = [baselineTarget, paddedTarget, referenceTarget(), referenceTarget({ name: 'quiet', quiet: true }), ...compared, prismTarget, mockTarget, proxyTarget(() => referenceUrl)];
+const catalogue: readonly TargetSpec[] = [baselineTarget, paddedTarget, referenceTarget(), referenceTarget({ name: 'quiet', quiet: true }), ...compared, prismTarget, mockTarget, proxyTarget(() => referenceUrl), sharedTarget(1), sharedTarget(2), sharedTarget(4)];
 /** Latency of one exchange at a time, the reference direct and through the proxy: what the proxy adds to each. */
 const SINGLE = { reference: 'reference, 1 connection', proxy: 'proxy, 1 connection' } as const;
 

@@ -89,6 +89,21 @@ export function referenceTarget(options: ReferenceOptions = {}): TargetSpec {
   };
 }
 
+/**
+ * The reference on the shared store (issue 31): `serve --quiet --store <PLANT_STORE_BENCH_REDIS_URL>`
+ * with `workers` processes on one port. Opt-in (`--targets shared-1,shared-2,shared-4`): it needs a
+ * Redis of your own, emptied between runs, named by PLANT_STORE_BENCH_REDIS_URL.
+ */
+export function sharedTarget(workers: number): TargetSpec {
+  const url = process.env.PLANT_STORE_BENCH_REDIS_URL;
+  return {
+    name: `shared-${String(workers)}`,
+    description: `plant-store serve --quiet --store <Redis> --workers ${String(workers)} (the reference on the shared store)`,
+    unavailable: () => (url === undefined || url === '' ? 'PLANT_STORE_BENCH_REDIS_URL names no Redis' : existsSync(CLI) ? undefined : `${CLI} not found`),
+    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--quiet', '--token', BENCH_TOKEN, '--store', url ?? '', '--workers', String(workers)] }),
+  };
+}
+
 export const prismTarget: TargetSpec = {
   name: 'prism',
   description: 'raw Prism 5.14 (prism mock openapi.yaml), its default request log included',

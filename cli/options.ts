@@ -174,6 +174,22 @@ export const journalSize = withDefault(option('--journal-size <n>', 'requests th
 /** commander reads `--no-admin` as `admin`, true unless the flag is given. */
 export const admin = flag('--no-admin', 'no admin path /__plant-store/ (the journal as JSON and its live page): only the contract\'s paths are served');
 
+/** Where the reference keeps its plants (serve, start): `memory`, or a shared Redis (`redis://host:port/db`); also PLANT_STORE_REDIS_URL. */
+export const store: CliOption<string, true> = {
+  ...option('--store <where>', 'where the plants are kept: memory (default), or a Redis several servers share, redis://host:port/db (also PLANT_STORE_REDIS_URL)', (text) => {
+    if (text === 'memory' || /^rediss?:\/\/./.test(text)) return text;
+    throw new InvalidArgumentError('expected memory or a redis:// URL (redis://host:port/db)');
+  }),
+  present: true,
+  complete: (value) => {
+    if (value !== undefined) return value;
+    const fromEnv = process.env.PLANT_STORE_REDIS_URL;
+    if (fromEnv === undefined || fromEnv === '') return 'memory';
+    if (!/^rediss?:\/\/./.test(fromEnv)) throw new UsageError(`PLANT_STORE_REDIS_URL: ${JSON.stringify(fromEnv)} is not a redis:// URL (redis://host:port/db)`);
+    return fromEnv;
+  },
+};
+
 /** The target of a client (conform, verify). */
 export const baseUrl = required(option('--base-url <url>', 'where the target listens, e.g. http://127.0.0.1:3000 (a path prefix is kept)', absoluteHttpUrl));
 

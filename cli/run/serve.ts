@@ -6,12 +6,13 @@
 import { startReference, type StartedServer } from '../../api/index.js';
 import { planRefusals, requestLog, type RequestLog } from '../../src/http/index.js';
 import { defaultContractFile, formatFeatures, type Contract, type OperationContract } from '../../src/openapi/index.js';
-import { planReference } from '../../src/reference/index.js';
+import { planReference, StoreUnreachable } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
 import { describeContract } from '../describe-contract.js';
 import { credentialsFor } from '../options.js';
 import { HELD, UsageError, type Outcome } from '../outcome.js';
-import type { ServeOptions } from '../serve.js';
+import type { ServeCommandOptions, ServeOptions } from '../serve.js';
+import { isWorker, leavePrimary, serveWorkers, tellPrimary } from './workers.js';
 
 export interface StartedReference {
   readonly server: StartedServer;
@@ -45,6 +46,7 @@ export async function startReferenceServer(options: ServeOptions, label = ''): P
       maxBodyBytes: options.maxBodyBytes,
       maxDepth: options.maxDepth,
       maxEntries: options.maxEntries,
+      store: options.store,
       cors: options.cors,
       journal: options.journal,
       journalSize: options.journalSize,
@@ -56,6 +58,7 @@ export async function startReferenceServer(options: ServeOptions, label = ''): P
     return { server: logged(server, log), generated: options.token.length === 0 };
   } catch (error) {
     await log?.close();
+    if (error instanceof StoreUnreachable) throw new UsageError(`--store: ${error.message}; start it, or serve without --store (in memory)`);
     throw explainListenError(error, options, '--port');
   }
 }
@@ -120,6 +123,11 @@ export function answeredOutside(given: Contract): AnsweredOutside {
   return { examples: names(plan.fromExamples), generated: names(plan.generated), invalid: names(plan.invalid), refusals: planRefusals(given).notes };
 }
 
+/** The banner's line on a shared store (none for memory); the URL without its password. */
+export function storeLine(store: string): string {
+  return store === 'memory' ? '' : `  store: ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared: every serve of this contract on it sees the same plants)\n`;
+}
+
 /** Resolves when the process is asked to stop (SIGINT or SIGTERM). */
 export function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
@@ -133,15 +141,28 @@ export function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export async function runServe(options: ServeOptions, io: Io): Promise<Outcome> {
+export async function runServe(options: ServeCommandOptions, io: Io): Promise<Outcome> {
+  if (options.workers > 1 && !isWorker()) return serveWorkers(options, io, { banner: (url, token, generated) => banner(options, url, token, generated, options.workers), untilSignal });
   const { server, generated } = await startReferenceServer(options);
-  io.out(
-    `Plant Store reference implementation listening on ${server.url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}\n` +
-      `  token: ${server.token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
-      contractLines(options.contract, server.url, server.token, answeredOutside(options.contract)) +
-      journalLine(server.url, options),
-  );
+  if (isWorker()) {
+    // The primary prints the one banner (workers.ts); a worker says where it listens.
+    tellPrimary(server.url);
+  } else {
+    io.out(banner(options, server.url, server.token, generated));
+  }
   await untilSignal();
   await server.close();
+  if (isWorker()) leavePrimary();
   return HELD;
+}
+
+/** serve's banner: where it listens, the token, the contract, the journal and the store. */
+export function banner(options: ServeOptions, url: string, token: string, generated: boolean, workers = 1): string {
+  return (
+    `Plant Store reference implementation listening on ${url}${options.cors ? ' (CORS on: pages on any origin may call it)' : ''}${workers > 1 ? ` (${String(workers)} worker processes)` : ''}\n` +
+    `  token: ${token}${generated ? ' (generated; choose one with --token or PLANT_STORE_TOKENS)' : ''}\n` +
+    contractLines(options.contract, url, token, answeredOutside(options.contract)) +
+    journalLine(url, options) +
+    storeLine(options.store)
+  );
 }

@@ -33,8 +33,9 @@ export const ERROR_CATALOGUE = {
   malformed_request: { status: 400, scope: 'transport', about: 'bytes that are not an HTTP request' },
   request_timeout: { status: 408, scope: 'transport', about: 'a request not received in time' },
   headers_too_large: { status: 431, scope: 'transport', about: 'request headers over the limit' },
+  store_unavailable: { status: 503, scope: 'unavailable', about: 'the shared store (Redis, `--store`) cannot be reached; nothing was changed by the request, and it may be sent again' },
   internal: { status: 500, scope: 'internal', about: 'a defect of the kit itself' },
-} as const satisfies Record<string, { status: number; scope: 'operation' | 'form' | 'credentials' | 'parameter' | 'negotiation' | 'store' | 'routing' | 'transport' | 'internal' | 'mock' | 'admin'; about: string }>;
+} as const satisfies Record<string, { status: number; scope: 'operation' | 'form' | 'credentials' | 'parameter' | 'negotiation' | 'store' | 'routing' | 'transport' | 'internal' | 'unavailable' | 'mock' | 'admin'; about: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

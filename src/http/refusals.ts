@@ -39,7 +39,7 @@ export interface Refusals {
  * The statuses that fit each kind of refusal, in groups, best first: each group's statuses
  * declared exactly, then under a declared range (`4XX`). A bad body or parameter is a 400, else a
  * 422; a media type or coding the kit does not read is a 415, a body over the limit a 413, else a
- * bad request. Credentials, routing, 404 of the store, 406 and 500 keep their status: a client
+ * bad request. Credentials, routing, 404 of the store, 406, 500 and 503 keep their status: a client
  * reads it (RFC 9110; RFC 6750 requires 401 for missing credentials), only the body takes the
  * declared shape. Codes not named here keep their catalogue status.
  */
@@ -68,7 +68,7 @@ const SAMPLE_REASON = 'body: a reason the kit gives for refusing a request';
 /** The phrases of the statuses a refusal has (RFC 9110, section 15), for a problem's `title` (RFC 9457, section 4.2.1). */
 const PHRASES: Readonly<Record<number, string>> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable',
-  408: 'Request Timeout', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
+  408: 'Request Timeout', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable',
 };
 
 /** The refusal templates of a contract, all worked out now. */

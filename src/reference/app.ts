@@ -4,10 +4,10 @@
  * (src/http/pipeline.ts), which judges every request first. No socket: tests call
  * `app.request()`; `listen(app)` (src/http) serves it.
  */
-import { NO_PARAMETERS, SESSION_HEADER, type Contract, type OperationContract } from '../openapi/portable.js';
-import { acceptTokens, ADMIN_PREFIX, createPipeline, errorResponse, headerValue, journalSeams, negotiatedOperations, PlantStoreError, type AdminRoutes, type AppResponse, type Pipeline, type RequestHead, type ServerSettings } from '../http/portable.js';
+import { NO_PARAMETERS, SESSION_HEADER, type Contract, type OperationContract, type ParsedParameters } from '../openapi/portable.js';
+import { acceptTokens, ADMIN_PREFIX, createPipeline, errorResponse, headerValue, journalSeams, negotiatedOperations, PlantStoreError, type AdminRoutes, type AppResponse, type Pipeline, type PipelineOptions, type Reply, type RequestHead, type ServerSettings } from '../http/portable.js';
 import { planReference, type ReferencePlan, type StoreAdmitted } from './answers.js';
-import { DEFAULT_MAX_ENTRIES, Sessions, type PlantStore } from './store.js';
+import { DEFAULT_MAX_ENTRIES, Sessions, type ItemStore, type PlantStore } from './store.js';
 
 export interface AppOptions extends ServerSettings {
   /** Accepted bearer tokens; at least one. */
@@ -40,45 +40,64 @@ export function createStoreApp(contract: Contract, options: AppOptions): App {
   const plan = planReference(contract);
   // A store's calls that name no scope (`app.store.get(id)`) read the contract's first collection.
   const sessions = new Sessions(options.maxEntries ?? DEFAULT_MAX_ENTRIES, plan.patterns[0]?.collection ?? '');
-
-  // Worked out once per operation, so that admitting a request without parameters or session makes no object.
-  const prepared = new Map<OperationContract, StoreAdmitted>();
-  for (const [operation, answer] of plan.answers) prepared.set(operation, { operation, answer, parameters: NO_PARAMETERS, store: sessions.default });
-
-  const negotiated = negotiatedOperations(contract);
   const seams = journalSeams(options.journal, options.admin, 'start the reference with --journal (startReference({ journal: true }))');
   const pipeline = createPipeline({
-    contract,
-    accept: acceptTokens(options.tokens),
-    credentials: options.credentials,
-    maxBodyBytes: options.maxBodyBytes,
-    maxDepth: options.maxDepth,
-    cors: options.cors,
-    onDefect: options.onDefect,
+    ...pipelineSettings(contract, options),
     onExchange: seams.onExchange,
-    admin: seams.admin && withStoreAdmin(seams.admin, sessions),
+    admin: seams.admin && withStoreAdmin(seams.admin, (session) => storeCleared(session, sessions.clear(session))),
     answer: {
-      admit: (operation, request, parameters) => {
-        const base = prepared.get(operation);
-        if (base === undefined) throw new Error(`no answer planned for ${operation.method} ${operation.path}`);
-        const session = headerValue(request.headers, SESSION_HEADER);
-        // Accept is read only where it picks the answer's media type (none of the bundled contract's).
-        const accept = negotiated.size > 0 && negotiated.has(operation) ? headerValue(request.headers, 'accept') : undefined;
-        const contentType = plan.readsContentType.has(operation) ? headerValue(request.headers, 'content-type') : undefined;
-        return session === undefined && parameters === NO_PARAMETERS && accept === undefined && contentType === undefined ? base : { ...base, parameters, store: sessions.store(session), accept, contentType };
-      },
+      admit: admitter(contract, plan, sessions.default, (session) => sessions.store(session)),
       respond: (admitted, body) => admitted.answer(admitted, body),
     },
   });
   return { ...pipeline, store: sessions.default, sessions, plan };
 }
 
+/** The settings of the reference's pipeline that come from its options as they are. */
+export function pipelineSettings(contract: Contract, options: AppOptions): Pick<PipelineOptions<StoreAdmitted, Reply>, 'contract' | 'accept' | 'credentials' | 'maxBodyBytes' | 'maxDepth' | 'cors' | 'onDefect'> {
+  return { contract, accept: acceptTokens(options.tokens), credentials: options.credentials, maxBodyBytes: options.maxBodyBytes, maxDepth: options.maxDepth, cors: options.cors, onDefect: options.onDefect };
+}
+
+/**
+ * The reference's `admit`: the operation's planned answer, its parameters, and the store of the
+ * request's session (`storeOf`; `base` for requests without one). Worked out once per operation,
+ * so that admitting a request without parameters or session makes no object.
+ */
+export function admitter(contract: Contract, plan: ReferencePlan, base: ItemStore, storeOf: (session: string | undefined) => ItemStore): (operation: OperationContract, request: RequestHead, parameters: ParsedParameters) => StoreAdmitted {
+  const prepared = new Map<OperationContract, StoreAdmitted>();
+  for (const [operation, answer] of plan.answers) prepared.set(operation, { operation, answer, parameters: NO_PARAMETERS, store: base });
+  const negotiated = negotiatedOperations(contract);
+  return (operation, request, parameters) => {
+    const planned = prepared.get(operation);
+    if (planned === undefined) throw new Error(`no answer planned for ${operation.method} ${operation.path}`);
+    const session = headerValue(request.headers, SESSION_HEADER);
+    // Accept is read only where it picks the answer's media type (none of the bundled contract's).
+    const accept = negotiated.size > 0 && negotiated.has(operation) ? headerValue(request.headers, 'accept') : undefined;
+    const contentType = plan.readsContentType.has(operation) ? headerValue(request.headers, 'content-type') : undefined;
+    return session === undefined && parameters === NO_PARAMETERS && accept === undefined && contentType === undefined ? planned : { ...planned, parameters, store: storeOf(session), session, accept, contentType };
+  };
+}
+
+/** The answer of `DELETE /__plant-store/store`: the session emptied and how many items it held. */
+export function storeCleared(session: string | undefined, emptied: number): AppResponse {
+  return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify({ session: session ?? null, emptied }) };
+}
+
+/** The refusal of another method than DELETE on the store's admin path; undefined for a DELETE. */
+export function storeAdminMethod(request: RequestHead): AppResponse | undefined {
+  if (request.method === 'DELETE') return undefined;
+  return errorResponse(new PlantStoreError('method_not_allowed', `method: ${request.method ?? ''} is not allowed on ${STORE_ADMIN_PATH}; use DELETE`, { headers: { allow: 'DELETE' } }));
+}
+
+/** The session a store admin request names (`?session=`), undefined for the default store. */
+export function adminSession(query: string): string | undefined {
+  return new URLSearchParams(query).get('session') ?? undefined;
+}
+
 /** The journal's admin routes, and `DELETE /__plant-store/store` emptying a session's store. */
-function withStoreAdmin(routes: AdminRoutes, sessions: Sessions): AdminRoutes {
+function withStoreAdmin(routes: AdminRoutes, clear: (session: string | undefined) => AppResponse): AdminRoutes {
   return (request: RequestHead, path: string, query: string) => {
     if (path !== STORE_ADMIN_PATH) return routes(request, path, query);
-    if (request.method !== 'DELETE') return errorResponse(new PlantStoreError('method_not_allowed', `method: ${request.method ?? ''} is not allowed on ${STORE_ADMIN_PATH}; use DELETE`, { headers: { allow: 'DELETE' } }));
-    const session = new URLSearchParams(query).get('session') ?? undefined;
-    return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify({ session: session ?? null, emptied: sessions.clear(session) }) };
+    return storeAdminMethod(request) ?? clear(adminSession(query));
   };
 }

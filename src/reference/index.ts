@@ -6,4 +6,7 @@
  */
 export * from './portable.js';
 export * from './default-app.js';
+// Node only: the shared store (ioredis is imported when one is asked for, never at start-up).
+export * from './redis-store.js';
+export * from './shared-app.js';
 export { batchedLog, listen, reportDefect, type AppRequest, type AppResponse, type ListenOptions, type RunningServer } from '../http/index.js';

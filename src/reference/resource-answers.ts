@@ -6,13 +6,15 @@
  */
 import { createdStatus, generateValue, hiddenIn, integerText, isJsonObject, isLosslessNumber, LosslessNumber, mediaTypeEssence, quoteJson, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
 import { JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
-import type { PlantStore } from './store.js';
+import type { ItemStore } from './store.js';
 
 /** An admitted request: its operation's answer, its parameters and the store of its session. */
 export interface StoreAdmitted extends Admitted {
   readonly answer: OperationAnswer;
   readonly parameters: ParsedParameters;
-  readonly store: PlantStore;
+  readonly store: ItemStore;
+  /** The request's Plant-Store-Session, where it names one (the shared store makes each request's view of it from this). */
+  readonly session?: string | undefined;
   /** The request's Accept, where the operation's answers are negotiated (src/http/negotiation.ts). */
   readonly accept?: string | undefined;
   /** The request's Content-Type, where the answer depends on it (an update: a merge patch or a partial object). */
@@ -143,7 +145,7 @@ export function noSuchItem(pattern: ResourcePattern, key: string): PlantStoreErr
  * collection is a pattern too) and the operation declares 404: the 404 when it is not stored.
  * Where the operation declares no 404 the parent is not checked (the contract allows the answer).
  */
-export type ParentCheck = (store: PlantStore, place: Place) => PlantStoreError | undefined;
+export type ParentCheck = (store: ItemStore, place: Place) => PlantStoreError | undefined;
 
 export function parentCheck(patterns: readonly ResourcePattern[], pattern: ResourcePattern, operation: OperationContract): ParentCheck {
   const parent = parentOf(patterns, pattern);
@@ -192,9 +194,9 @@ export function complete(item: JsonObject, completion: Completion, previous?: Js
 }
 
 /** A key the server assigns, by the key's schema: a UUID for `format: uuid`, the store's sequence for an integer, its decimal text for another string. */
-function assignKey(pattern: ResourcePattern, store: PlantStore, scope: string): string {
+function assignKey(pattern: ResourcePattern, store: ItemStore, scope: string): string {
   for (;;) {
-    const key = pattern.keyType === 'string' && pattern.keyFormat === 'uuid' ? globalThis.crypto.randomUUID() : sequenceText(pattern, store.nextSequence());
+    const key = pattern.keyType === 'string' && pattern.keyFormat === 'uuid' ? store.randomUuid() : sequenceText(pattern, store.nextSequence());
     // A client may have put an item under a key of the sequence (a PUT that creates): skip it.
     if (store.get(key, scope) === undefined) return key;
   }

@@ -14,7 +14,22 @@ export const DEFAULT_MAX_ENTRIES = 100_000;
 /** Separates a scope from a key in the age order's entries: a path never holds it. */
 const SEPARATOR = '\u0000';
 
-export class PlantStore {
+/**
+ * What the stateful answers (resource-answers.ts, lists.ts) ask of a store, synchronously: the
+ * in-memory `PlantStore`, or one request's view of the shared store (redis-store.ts), which loads
+ * what a run of the answer read and commits what it wrote atomically.
+ */
+export interface ItemStore {
+  get(id: bigint | string, scope?: string): JsonObject | undefined;
+  put(id: bigint | string, item: JsonObject, scope?: string): JsonObject;
+  delete(id: bigint | string, scope?: string): boolean;
+  entries(scope?: string): Iterable<[string, JsonObject]>;
+  nextSequence(): bigint;
+  /** A random UUID for a key the server assigns (the same one each time a request's answer runs again, redis-store.ts). */
+  randomUuid(): string;
+}
+
+export class PlantStore implements ItemStore {
   readonly maxEntries: number;
   /** The scope of the calls that name none: the contract's first collection (createStoreApp), `''` by default. */
   readonly defaultScope: string;
@@ -85,6 +100,10 @@ export class PlantStore {
   nextSequence(): bigint {
     this.#sequence += 1n;
     return this.#sequence;
+  }
+
+  randomUuid(): string {
+    return globalThis.crypto.randomUUID();
   }
 
   /** How many items the store holds, in every scope. */

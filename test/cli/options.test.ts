@@ -48,6 +48,8 @@ const REFUSED: Readonly<Record<string, { readonly values: readonly string[]; rea
   '--max-body-bytes <n>': { values: ['0', 'big'], rule: /expected a whole number from 1 to 1073741824/ },
   '--max-depth <n>': { values: ['0', '10001'], rule: /expected a whole number from 1 to 10000/ },
   '--max-entries <n>': { values: ['0', 'many'], rule: /expected a whole number from 1 to 100000000/ },
+  '--workers <n>': { values: ['0', 'many', '257'], rule: /expected a whole number from 1 to 256/ },
+  '--store <where>': { values: ['redis', 'http://127.0.0.1:6379', ''], rule: /expected memory or a redis:\/\/ URL/ },
   '--delay <ms>': { values: ['-5', 'soon', '600001'], rule: /expected a whole number from 0 to 600000/ },
   '--contract <file>': { values: ['/no/such/contract.yaml'], rule: /no such file \/no\/such\/contract.yaml/ },
   '--journal-size <n>': { values: ['0', '10001', 'many'], rule: /expected a whole number from 1 to 10000/ },

@@ -9,6 +9,8 @@ import { parse as parseYaml } from 'yaml';
 import { compileContract } from '../../src/openapi/index.js';
 import { fullStore, trees, TREES_YAML } from '../support/contracts.js';
 import { TEST_TOKEN } from '../support/servers.js';
+import { HAS_REDIS, REDIS_SKIP, referenceOnRedis } from '../support/redis.js';
+import { startReference } from '../../api/index.js';
 
 const BIG = '9223372036854775807';
 const AUTH = { authorization: `Bearer ${TEST_TOKEN}` };
@@ -134,6 +136,12 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 scenarios('over a socket', () => overSocket(() => server?.url ?? ''));
+
+// The same scenarios on the shared store (issue 31): one redis-server of this file's own.
+describe.skipIf(!HAS_REDIS)(HAS_REDIS ? 'on Redis' : `on Redis: skipped, ${REDIS_SKIP}`, () => {
+  const shared = referenceOnRedis((store) => startReference({ store, contract: fullStore(), tokens: [TEST_TOKEN] }));
+  scenarios('over a socket, on Redis', () => overSocket(shared.url));
+});
 
 describe('a contract the kit has never seen (trees keyed by serial, no links)', () => {
   const orchard = createApp({ tokens: [TEST_TOKEN], contract: trees() });

@@ -11,6 +11,8 @@ import { createJournal } from '../../src/http/index.js';
 import { loadContract, resourcePatterns } from '../../src/openapi/index.js';
 import { createApp, listen, PlantStore, STORE_ADMIN_PATH, type App, type RunningServer } from '../../src/reference/index.js';
 import { TEST_TOKEN } from '../support/servers.js';
+import { HAS_REDIS, REDIS_SKIP, referenceOnRedis } from '../support/redis.js';
+import { startReference } from '../../api/index.js';
 
 const FILE = fileURLToPath(new URL('../../examples/contracts/garden-journal.yaml', import.meta.url));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -167,6 +169,12 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 scenarios('over a socket', () => overSocket(() => server?.url ?? ''));
+
+// The same scenarios on the shared store (issue 31): one redis-server of this file's own.
+describe.skipIf(!HAS_REDIS)(HAS_REDIS ? 'on Redis' : `on Redis: skipped, ${REDIS_SKIP}`, () => {
+  const shared = referenceOnRedis((store) => startReference({ store, contract, tokens: [TEST_TOKEN], journal: true }));
+  scenarios('over a socket, on Redis', () => overSocket(shared.url));
+});
 
 describe('the garden journal\'s patterns', () => {
   it('gardens: a UUID the server assigns; beds: an integer the server assigns, under gardenId; PATCH is an update', () => {

@@ -145,6 +145,13 @@ const refusedArbs = [
 // Two puts for every refusal: the store must fill, overflow and be replaced into often.
 const commandArbs = [putArb, putArb, fc.oneof(...refusedArbs)];
 
+// The shared store (Redis) cannot run this: fast-check's model run is synchronous (app.request() and
+// app.store read at once), and a Redis answer comes later. Its stateful behaviour is the same
+// scenarios' (full-store, resource-patterns, shared-store tests).
+describe.skip('the reference store against a model, on Redis: skipped, the model run is synchronous and the shared store answers later', () => {
+  it('(see the in-memory run below)', () => undefined);
+});
+
 describe('the reference store against a model', () => {
   it('agrees with the model after every command, eviction included', () => {
     fc.assert(
