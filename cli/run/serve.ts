@@ -10,7 +10,7 @@ import { planReference } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
 import { describeContract } from '../describe-contract.js';
 import { credentialsFor } from '../options.js';
-import { HELD, UsageError, type Outcome } from '../outcome.js';
+import { HELD, usage, UsageError, type Outcome } from '../outcome.js';
 import type { ServeOptions } from '../serve.js';
 
 export interface StartedReference {
@@ -120,6 +120,30 @@ export function answeredOutside(given: Contract): AnsweredOutside {
   return { examples: names(plan.fromExamples), generated: names(plan.generated), invalid: names(plan.invalid), refusals: planRefusals(given).notes };
 }
 
+/**
+ * Validators compiled per turn of the event loop: a request waits for one batch at most (a few
+ * milliseconds), and a large contract's are all compiled within about a second of listening.
+ */
+const SCHEMAS_PER_TURN = 4;
+
+/**
+ * Compiles the validators the contract has not compiled yet, a few per turn once the server
+ * listens (a request for an operation not reached yet compiles its own on the way). Resolves with
+ * the refusal where a schema is one ajv cannot compile; never resolves otherwise.
+ */
+export function schemasRefused(contract: Contract): Promise<Error> {
+  return new Promise((resolve) => {
+    const turn = (): void => {
+      try {
+        if (contract.compileSchemas(SCHEMAS_PER_TURN) > 0) setImmediate(turn);
+      } catch (error) {
+        resolve(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    setImmediate(turn);
+  });
+}
+
 /** Resolves when the process is asked to stop (SIGINT or SIGTERM). */
 export function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
@@ -141,7 +165,7 @@ export async function runServe(options: ServeOptions, io: Io): Promise<Outcome> 
       contractLines(options.contract, server.url, server.token, answeredOutside(options.contract)) +
       journalLine(server.url, options),
   );
-  await untilSignal();
+  const refused = await Promise.race([untilSignal().then(() => undefined), schemasRefused(options.contract)]);
   await server.close();
-  return HELD;
+  return refused === undefined ? HELD : usage(refused.message);
 }
