@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createMock } from '../mock/index.js';
 import { describeExchange, listenProxy, type ProxiedExchange, type ProxySummary } from '../proxy/index.js';
-import { createJournal, isWellFormedToken, schemePolicies, acceptAnyToken, type GivenCredentials, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type JournalVerdict, type ProxyVerdict, type RunningServer, type Verdict } from '../src/http/index.js';
+import { createJournal, secretNamesOf, isWellFormedToken, schemePolicies, acceptAnyToken, type GivenCredentials, listen, MAX_JOURNAL_SIZE, type Journal, type JournalEntry, type JournalVerdict, type ProxyVerdict, type RunningServer, type Verdict } from '../src/http/index.js';
 import { createApp } from '../src/reference/index.js';
 import { openContract, type Contract } from '../src/openapi/index.js';
 
@@ -82,6 +82,8 @@ export interface StartProxyOptions extends ListenSettings {
   readonly upstream: string;
   /** Bearer tokens the upstream accepts: a 401 to one of them is a finding. Another token is judged as the answer shows the upstream took it. */
   readonly tokens?: readonly string[];
+  /** Credentials the upstream accepts per security scheme of the contract, by name (a token, basic `user:password`, an API key): they judge the operations of other schemes than one bearer scheme. */
+  readonly credentials?: Readonly<Record<string, string>>;
   /** Replace an answer that breaks the contract with a 502 Error describing the violations. */
   readonly errors?: boolean;
   /** How long the upstream has for each answer (default 30 s); a timeout is answered 504 and is a finding. */
@@ -165,10 +167,11 @@ function journaled<S extends object, V extends JournalVerdict>(server: S, journa
   };
 }
 
-function journalFor<V extends JournalVerdict = Verdict>(size: number | undefined): Journal<V> {
+function journalFor<V extends JournalVerdict = Verdict>(size: number | undefined, contract: Contract): Journal<V> {
   // A size the command line would refuse is refused here too, rather than quietly clamped.
   if (size !== undefined && (!Number.isInteger(size) || size < 1 || size > MAX_JOURNAL_SIZE)) throw new TypeError(`journalSize: ${String(size)} is not a whole number from 1 to ${MAX_JOURNAL_SIZE}`);
-  return createJournal<V>({ size });
+  // The contract's API keys are masked by their names, whatever those look like.
+  return createJournal<V>({ size, secretNames: secretNamesOf(contract) });
 }
 
 /** The reference implementation (a stateful, exact Plant Store) on a socket; with `journal: true`, it keeps a request journal. */
@@ -179,8 +182,8 @@ export async function startReference(options: StartReferenceOptions = {}): Promi
   const given = wanted.map((token) => checkToken(token, 'tokens'));
   // With no token configured the server is still closed: one is generated and handed back.
   const tokens = given.length > 0 ? given : [generateToken()];
-  const journal = keep ? journalFor(journalSize) : undefined;
   const served = await contractOf(contract);
+  const journal = keep ? journalFor(journalSize, served) : undefined;
   checkCredentials(served, limits.credentials);
   const running = await listen(createApp({ tokens, ...limits, journal, admin, contract: served }), { port, host, ...(log ? { log } : {}) });
   const server = started(running, tokens[0] as string);
@@ -193,8 +196,8 @@ export async function startMock(options: StartMockOptions): Promise<StartedServe
 export async function startMock(options: StartMockOptions = {}): Promise<StartedServer | JournaledServer> {
   const { port = 0, host = '127.0.0.1', log, token = generateToken(), journal: keep = true, journalSize, admin, contract, ...behaviour } = options;
   checkToken(token, 'token');
-  const journal = keep ? journalFor(journalSize) : undefined;
   const served = await contractOf(contract);
+  const journal = keep ? journalFor(journalSize, served) : undefined;
   checkCredentials(served, behaviour.credentials);
   const mock = await createMock({ ...behaviour, journal, admin, contract: served });
   // Answers held back by `delayMs` are not worth waiting for: a second after close() they are cut.
@@ -213,10 +216,11 @@ export async function startProxy(options: StartProxyOptions): Promise<StartedPro
 export async function startProxy(options: StartProxyOptions): Promise<StartedProxy | JournaledProxy> {
   const { port = 0, host = '127.0.0.1', log, tokens = [], onExchange, journal: keep = true, journalSize, contract, ...behaviour } = options;
   const known = tokens.map((token) => checkToken(token, 'tokens'));
-  const journal = keep ? journalFor<ProxyVerdict>(journalSize) : undefined;
+  const served = await contractOf(contract);
+  const journal = keep ? journalFor<ProxyVerdict>(journalSize, served) : undefined;
   const running = await listenProxy({
     ...behaviour,
-    contract: await contractOf(contract),
+    contract: served,
     journal,
     port,
     host,

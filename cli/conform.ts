@@ -6,12 +6,14 @@
 import { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_CONFORM_TIMEOUT_MS, DEFAULT_RUNS } from '../fuzz/defaults.js';
 import { CHECK_NAMES, DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR } from '../oracle/index.js';
 import { specifyCommand, type OptionValues } from './command.js';
-import { baseUrl, contract, flag, integer, junit, oneOf, option, timeout, token, withDefault } from './options.js';
+import { baseUrl, clientAuth, contract, flag, headers, integer, junit, oneOf, option, timeout, token, withDefault } from './options.js';
 
 const CONFORM_OPTIONS = {
   baseUrl,
   contract,
   token,
+  auth: clientAuth,
+  header: headers,
   profile: withDefault(oneOf('--profile <profile>', 'reference: every check; mock: no echo, any well-formed token accepted', ['reference', 'mock']), 'reference'),
   runs: withDefault(option('--runs <n>', 'requests to generate (with --duration, the least)', integer(1, 1_000_000)), DEFAULT_RUNS),
   duration: option('--duration <seconds>', 'keep generating requests this long: an endurance run (--runs is then the least)', integer(1, 7 * 24 * 3600)),
@@ -36,7 +38,11 @@ export const conform = specifyCommand({
 Checks: ${CHECK_NAMES.join(', ')}.
 Each finding is a failure (exit 1) or a warning: a hazard the contract allows, printed and reported,
 failing the run only under --strict. Each is shown with a minimal request as a curl command that
-reads the token from $TOKEN.
+reads the token from $TOKEN (and a --auth credential from PLANT_STORE_AUTH_<SCHEME>).
+--auth <scheme>=<value> gives the credential of a security scheme of the contract (bearer, basic
+user:password, apiKey, oauth2/openIdConnect access token); --header 'Name: value' adds a field to every
+request. An operation none of whose security requirements the run has credentials for is listed as
+not tested.
 A progress bar is shown on a terminal, never under CI=true.
 Exit codes: 0 the target kept the contract, 1 it broke it (or warned, under --strict), 2 bad usage or
 the target could not be reached, 70 a defect of the kit (please report it).

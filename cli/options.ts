@@ -227,6 +227,39 @@ export function credentialsFor(given: AuthOption, served: Contract, env: NodeJS.
   return all;
 }
 
+/** The credential a target accepts per security scheme, one per scheme: what a client sends (conform, verify), what the proxy judges by. */
+export const clientAuth: CliOption<AuthOption, true> = {
+  ...auth,
+  ...option<AuthOption>(
+    '--auth <scheme=value>',
+    "a credential the target accepts for the contract's security scheme <scheme> (repeatable, one per scheme): a bearer token, user:password (http basic), the key (apiKey), an access token (oauth2, openIdConnect); also PLANT_STORE_AUTH_<SCHEME>",
+    (text, previous) => {
+      const split = splitAuth(text);
+      if (split === undefined) throw new InvalidArgumentError('expected <scheme>=<value>: the name of a security scheme of the contract, = and its credential');
+      return { ...previous, [split.scheme]: [split.value] };
+    },
+  ),
+  present: true,
+  complete: (value) => value ?? {},
+};
+
+/** A client's credentials of --auth and PLANT_STORE_AUTH_<SCHEME>, checked against the contract: one per scheme, --auth first. */
+export function clientCredentials(given: AuthOption, served: Contract, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return Object.fromEntries(Object.entries(credentialsFor(given, served, env)).flatMap(([name, values]) => (values[0] === undefined ? [] : [[name, values[0]]])));
+}
+
+/** Plain header fields a client adds to every request (conform, verify): `--header 'Name: value'`, for what no security scheme describes. */
+export const headers: CliOption<Record<string, string>, true> = {
+  ...option<Record<string, string>>('--header <field>', "a header field sent with every request, 'Name: value' (repeatable): credentials no security scheme of the contract describes", (text, previous) => {
+    const colon = text.indexOf(':');
+    const name = text.slice(0, colon).trim();
+    if (colon <= 0 || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new InvalidArgumentError("expected 'Name: value', the name a token (RFC 9110, section 5.1)");
+    return { ...previous, [name.toLowerCase()]: text.slice(colon + 1).trim() };
+  }),
+  present: true,
+  complete: (value) => value ?? {},
+};
+
 /** The token a client sends (conform, verify); the tokens a server accepts are {@link acceptedTokens}. */
 export const token: CliOption<string, false> = {
   ...option('--token <token>', 'a bearer token the target accepts (default: the first of PLANT_STORE_TOKENS)', bearerToken),

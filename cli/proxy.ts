@@ -4,7 +4,7 @@
  */
 import { DEFAULT_UPSTREAM_TIMEOUT_MS } from '../proxy/index.js';
 import { specifyCommand, type OptionValues } from './command.js';
-import { absoluteHttpUrl, acceptedTokens, admin, contract, flag, host, journalSize, junit, option, port, quiet, required, timeout, withDefault } from './options.js';
+import { absoluteHttpUrl, acceptedTokens, admin, clientAuth, contract, flag, host, journalSize, junit, option, port, quiet, required, timeout, withDefault } from './options.js';
 
 const PROXY_OPTIONS = {
   contract,
@@ -12,6 +12,7 @@ const PROXY_OPTIONS = {
   port: withDefault(port, 4020),
   host,
   token: acceptedTokens,
+  auth: clientAuth,
   errors: flag('--errors', 'replace an answer that breaks the contract with a 502 Error describing the violations'),
   report: option('--report <file>', 'on exit, write the summary per check as JSON'),
   junit,

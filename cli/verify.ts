@@ -6,7 +6,7 @@
 import { DEFAULT_VERIFY_TIMEOUT_MS } from '../contracts/defaults.js';
 import type { Contract } from '../src/openapi/index.js';
 import { specifyCommand, type OptionValues } from './command.js';
-import { baseUrl, contract, flag, option, readContract, timeout, token, withDefault, type CliOption } from './options.js';
+import { baseUrl, clientAuth, contract, flag, headers, option, readContract, timeout, token, withDefault, type CliOption } from './options.js';
 
 /** verify's --contract: the option every command takes, without its default - without it, no lint runs and the kit's openapi.yaml gives the consumer contract. */
 const lintContract: CliOption<Contract, false> = { flags: contract.flags, description: contract.description, present: false, parse: readContract };
@@ -15,6 +15,8 @@ const VERIFY_OPTIONS = {
   baseUrl,
   contract: lintContract,
   token,
+  auth: clientAuth,
+  header: headers,
   pact: option<string[]>('--pact <path>', "a pact file or a directory of them (repeatable); default: the kit's consumer contract, recorded for this run", (text, previous) => [...(previous ?? []), text]),
   providerVersion: option('--provider-version <version>', 'with a broker: the version being verified (the commit); needed to publish results'),
   providerBranch: option('--provider-branch <branch>', "with a broker: the provider's branch (adds the matchingBranch selector)"),

@@ -17,12 +17,15 @@ import { formatIssues, httpBearer, isJsonObject, loadContract, parseJson, string
 import { callOperation, createPlant, toNewPlant } from './client.js';
 import { consumerPattern } from './consumer-data.js';
 import { startForwarder, type ForwardingFailure } from './forwarder.js';
+import { placedCredentials, type PlacedCredential } from '../src/http/index.js';
 import { EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED } from './names.js';
 import { DEFAULT_VERIFY_TIMEOUT_MS, verifierOptions, type Environment, type VerifyFlags } from './verifier-options.js';
 
 /** The part of an Express request the filter touches (pact-js's proxy is an Express app). */
 export interface FilteredRequest {
   headers: Record<string, string | string[] | undefined>;
+  /** The request target (Express's `req.url`): a query's API key is replaced there. */
+  url?: string;
 }
 export type RequestFilter = (request: FilteredRequest, response: unknown, next: () => void) => void;
 
@@ -37,6 +40,44 @@ export function bearerFilter(token: string | undefined): RequestFilter {
     if (token !== undefined && request.headers.authorization !== undefined) request.headers.authorization = httpBearer.write(token);
     next();
   };
+}
+
+/**
+ * The bearer filter, then each credential given per scheme (`--auth`, placedCredentials) put in
+ * place of the pact's example where the request carries one there (its header, query parameter or
+ * cookie; Authorization where the scheme word is the same), and the plain `--header` fields added
+ * to every request. A request without credentials at a place stays without: the refusals recorded
+ * in the pacts are replayed as they are.
+ */
+export function credentialFilter(token: string | undefined, placed: readonly PlacedCredential[] = [], fields: Readonly<Record<string, string>> = {}): RequestFilter {
+  const bearer = bearerFilter(token);
+  return (request, response, next) => {
+    bearer(request, response, () => undefined);
+    for (const credential of placed) replaceCredential(request, credential);
+    for (const [name, value] of Object.entries(fields)) request.headers[name] = value;
+    next();
+  };
+}
+
+function replaceCredential(request: FilteredRequest, { place, written }: PlacedCredential): void {
+  if (place.in === 'header') {
+    const present = request.headers[place.name];
+    if (typeof present !== 'string') return;
+    const word = (text: string): string => text.split(' ', 1)[0]?.toLowerCase() ?? '';
+    if (place.name !== 'authorization' || word(present) === word(written)) request.headers[place.name] = written;
+  } else if (place.in === 'query' && request.url !== undefined) {
+    const mark = request.url.indexOf('?');
+    if (mark < 0) return;
+    const query = new URLSearchParams(request.url.slice(mark + 1));
+    if (!query.has(place.name)) return;
+    query.set(place.name, written);
+    request.url = `${request.url.slice(0, mark)}?${query.toString()}`;
+  } else if (place.in === 'cookie' && typeof request.headers.cookie === 'string') {
+    request.headers.cookie = request.headers.cookie
+      .split(';')
+      .map((pair) => (pair.trim().startsWith(`${place.name}=`) ? `${pair.slice(0, pair.indexOf(place.name))}${place.name}=${written}` : pair))
+      .join(';');
+  }
 }
 
 type StateHandlers = NonNullable<VerifierOptions['stateHandlers']>;
@@ -163,6 +204,10 @@ export function formatOutcome(outcome: VerificationOutcome, baseUrl: string): st
 export interface RunOptions {
   readonly flags: VerifyFlags;
   readonly token: string | undefined;
+  /** Credentials per security scheme of the contract (`--auth`), put in place of the pacts' examples (credentialFilter). */
+  readonly credentials?: Readonly<Record<string, string>>;
+  /** Header fields added to every replayed request (`--header`). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Local pact files (for the 'files' and 'recorded' sources). */
   readonly pactUrls: readonly string[];
   readonly env: Environment;
@@ -175,7 +220,7 @@ export interface RunOptions {
  * into answers. Resolves with the outcome when the core produced a report (whether or not every
  * interaction held); rejects when it could not run at all.
  */
-export async function runVerification({ flags, token, pactUrls, env, contract }: RunOptions): Promise<VerificationOutcome> {
+export async function runVerification({ flags, token, pactUrls, env, contract, credentials = {}, headers = {} }: RunOptions): Promise<VerificationOutcome> {
   const timeoutMs = flags.timeoutMs ?? DEFAULT_VERIFY_TIMEOUT_MS;
   const forwarder = await startForwarder(flags.baseUrl, timeoutMs);
   try {
@@ -183,7 +228,7 @@ export async function runVerification({ flags, token, pactUrls, env, contract }:
       ...verifierOptions(flags, env, pactUrls),
       providerBaseUrl: forwarder.url,
       stateHandlers: stateHandlers(flags.baseUrl, token, timeoutMs, contract),
-      requestFilter: bearerFilter(token),
+      requestFilter: credentialFilter(token, placedCredentials(contract ?? loadContract(), credentials), headers),
     });
     let report: string;
     try {

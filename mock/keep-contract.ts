@@ -3,7 +3,7 @@
  * only what the contract allows leaves, anything else is a 500 Error naming the defect.
  * Runtime-neutral: the MSW handlers (msw/) run it in the browser.
  */
-import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, mediaTypeEssence, parseJson, type MediaVariant, type OperationContract, type ResponseContract } from '../src/openapi/portable.js';
+import { exactInteger, formatIssues, isJsonObject, isLosslessNumber, mediaTypeEssence, parseJson, stringifyJson, type MediaVariant, type OperationContract, type ResponseContract } from '../src/openapi/portable.js';
 import { PlantStoreError, type AppResponse } from '../src/http/portable.js';
 import type { PrismResponse } from './prism.js';
 
@@ -29,7 +29,8 @@ export function keepContract(operation: OperationContract, answer: PrismResponse
   if (answer.body === undefined) return internal(`${what}: no body`);
   // Text, bytes and what the kit cannot check (XML) go out as Prism gives them, held to a schema where one is checkable (text/plain).
   if (variant.codec.name !== 'json') return keepOther(what, answer, variant, declared.headers);
-  const text = JSON.stringify(answer.body);
+  // Lossless: an example read exactly from the contract, or a generated int64, keeps every digit.
+  const text = stringifyJson(answer.body);
   const body = parseJson(text);
   const validation = variant.validate?.(body) ?? { valid: true, issues: [] };
   if (!validation.valid) return internal(`${what} breaks the contract (${formatIssues(validation.issues)})`);

@@ -66,8 +66,9 @@ export async function loadPrism(options: PrismOptions): Promise<PrismEngine> {
     // exactly what Prism's documentation promises. The package index does not re-export it.
     import('@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js'),
   ]);
+  // A contract may have no operation (OpenAPI 3.1, section 4.8.1: webhooks alone): the kit's
+  // routing answers every request 404 before Prism is asked, as `prism mock` would.
   const operations = await getHttpOperationsFromSpec(options.document);
-  if (operations.length === 0) throw new Error(`Prism found no operation in ${typeof options.document === 'string' ? options.document : 'the contract'}`);
   // Prism logs every negotiation step; the socket layer logs one line per request instead.
   const logger = createLogger('mock', { level: 'silent' });
   const base = {

@@ -11,7 +11,7 @@
  * the findings every interpretation gives. The target gets the benefit of the doubt, and no finding rests
  * on a guess. The rules, each with its reason, are in docs/proxy.md ("How a request is classified").
  */
-import { formatIssues, isLosslessNumber, mediaTypeEssence, nestingExceeds, parseJson, type Contract, type JsonValue, type OperationContract, type ParameterContract } from '../src/openapi/index.js';
+import { formatIssues, isLosslessNumber, mediaTypeEssence, nestingExceeds, parseJson, type Contract, type CredentialLocation, type JsonValue, type OperationContract, type ParameterContract } from '../src/openapi/index.js';
 import { truncate } from '../src/http/portable.js';
 import { applicableChecks, runChecks, type CheckName } from './registry.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
@@ -25,6 +25,12 @@ export interface ClassifyOptions {
    * them is `valid`; any other is an `unknown-token`, which the answer reads (see `interpretationsOf`).
    */
   readonly tokens?: readonly string[];
+  /**
+   * Credentials per security scheme the target is known to accept, by scheme name, as compared
+   * (a token, basic `user:password`, an API key; the proxy's `--auth`): they judge the operations
+   * that are not one bearer scheme. Without one for a scheme, its credential is an `unknown-token`.
+   */
+  readonly credentials?: Readonly<Record<string, string>>;
   /** False when `request.body` is only the start of the body (the observer kept no more): what the body is stays open. Default true. */
   readonly complete?: boolean;
   /** A body nested deeper than this is left open: the contract sets no limit, and every server has one. Default: no limit. */
@@ -83,7 +89,7 @@ export function classifyRequest(contract: Contract, request: HttpRequest, option
   const body = contentOf(operation, request, options);
   // Either is enough to make the request invalid; an open parameter leaves a body that is not invalid open.
   const content = parameters === undefined || (parameters.class === 'open' && body.class === 'invalid') ? body : parameters;
-  const credentials = credentialsOf(operation, request, options.tokens ?? []);
+  const credentials = credentialsOf(operation, request, options.tokens ?? [], options.credentials ?? {});
   return {
     operation,
     content: content.class,
@@ -303,13 +309,11 @@ function holdsLoneSurrogate(value: JsonValue): boolean {
  * row of the credential table sends exactly this and the RFCs leave its answer open, its reason
  * becomes the request's `lenient`, as in the engine's own request.
  */
-function credentialsOf(operation: OperationContract, request: HttpRequest, tokens: readonly string[]): Judged<Credentials | 'unknown-token'> {
+function credentialsOf(operation: OperationContract, request: HttpRequest, tokens: readonly string[], given: Readonly<Record<string, string>>): Judged<Credentials | 'unknown-token'> {
   const requirement = operation.security[0];
   if (requirement === undefined || requirement.length === 0) return { class: 'valid', reason: 'the operation asks for no credentials' };
   const [scheme] = requirement;
-  if (requirement.length > 1 || scheme?.type !== 'http' || scheme.scheme?.toLowerCase() !== 'bearer') {
-    return { class: 'unknown-token', reason: 'credentials of a scheme the proxy does not read' };
-  }
+  if (operation.security.length > 1 || requirement.length > 1 || scheme?.type !== 'http' || scheme.scheme?.toLowerCase() !== 'bearer') return bySchemes(operation, request, given);
   const lines = authorizationLines(request);
   const grammar = credentialsByGrammar({ lines }, 'Bearer', NO_TOKEN);
   const query = accessToken(request);
@@ -327,6 +331,52 @@ function credentialsOf(operation: OperationContract, request: HttpRequest, token
         ? judged('valid', 'a bearer token the target accepts (--token)')
         : judged('unknown-token', 'a well-formed bearer token the proxy was not told the target accepts');
   }
+}
+
+/** The credential at a scheme's place in a request: its header field, query parameter or cookie; undefined where it has none. */
+function presentedAt(request: HttpRequest, place: CredentialLocation): string | undefined {
+  if (place.in === 'header') return request.headers[place.name];
+  if (place.in === 'query') {
+    const mark = request.path.indexOf('?');
+    return mark < 0 ? undefined : (new URLSearchParams(request.path.slice(mark + 1)).get(place.name) ?? undefined);
+  }
+  for (const pair of (request.headers.cookie ?? '').split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals > 0 && pair.slice(0, equals).trim() === place.name) return pair.slice(equals + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * Credentials of the operation's schemes judged per scheme, each at its place, by its type
+ * (src/openapi/security/) against the credential known for it: valid where an alternative's every
+ * scheme is accepted; missing where none is present; malformed or a wrong token where every
+ * present one is known and refused; otherwise unknown, which the answer reads.
+ */
+function bySchemes(operation: OperationContract, request: HttpRequest, given: Readonly<Record<string, string>>): Judged<Credentials | 'unknown-token'> {
+  let present = false;
+  let unknown = false;
+  let malformed = false;
+  for (const alternative of operation.securedBy) {
+    let accepted = true;
+    for (const use of alternative) {
+      const value = presentedAt(request, use.credential);
+      if (value !== undefined) present = true;
+      const known = given[use.name];
+      if (known === undefined) {
+        accepted = false;
+        if (value !== undefined) unknown = true;
+        continue;
+      }
+      const judged = use.type.judge(value, (credential) => credential === known, use);
+      if (judged.outcome === 'malformed') malformed = true;
+      if (judged.outcome !== 'accepted') accepted = false;
+    }
+    if (accepted) return { class: 'valid', reason: `credentials of ${alternative.map((use) => use.name).join(' and ')} the target accepts (--auth)` };
+  }
+  if (!present) return { class: 'missing', reason: `no credentials of ${operation.securedBy.flat().map((use) => use.name).join(', ')}` };
+  if (unknown) return { class: 'unknown-token', reason: 'credentials the proxy was not told the target accepts (--auth)' };
+  return malformed ? { class: 'malformed', reason: 'malformed credentials of the operation\'s schemes' } : { class: 'wrong-token', reason: 'credentials the target is not known to accept (--auth)' };
 }
 
 /** The Authorization field lines, in order: the joined `headers` value holds the first, `extraLines` the others. */

@@ -1,8 +1,9 @@
 /** How a success answer differs from the body its request sent, and whether it is another request's answer (`echo`, `one-answer-per-request`). */
-import { hiddenIn, isJsonObject, type Contract, type JsonObject, type JsonValue, type ObjectShape, type Schema } from '../src/openapi/index.js';
+import { hiddenIn, isJsonObject, type Contract, type JsonObject, type JsonValue, type ObjectShape, type OperationContract, type Schema } from '../src/openapi/index.js';
 import { operationOf } from './declared.js';
 import { integerKeyProperties } from './integer-key.js';
-import { decodeJson, sameJson } from './json-values.js';
+import { sameJson } from './json-values.js';
+import { answerBodyValue, requestBodyValue, requestVariant } from './media-values.js';
 import type { HttpOutcome, HttpRequest, NeighbourRequest, ResponseOutcome } from './types.js';
 
 /** One property a success answer does not carry as the request sent it. */
@@ -24,11 +25,11 @@ export interface EchoDifference {
  */
 export function echoDifferences(contract: Contract, request: HttpRequest, outcome: ResponseOutcome): EchoDifference[] | undefined {
   const operation = operationOf(contract, request);
-  const requestShape = operation?.requestBody?.shape;
+  const requestShape = requestShapeOf(contract, operation, request);
   const responseSchema = operation?.response(outcome.status)?.schema;
   if (!requestShape || !responseSchema) return undefined;
-  const sent = decodeJson(request.body);
-  const got = decodeJson(outcome.body);
+  const sent = requestBodyValue(operation, request);
+  const got = answerBodyValue(operation, outcome.status, outcome.headers, outcome.body);
   if (!('value' in sent) || !('value' in got) || !isJsonObject(sent.value) || !isJsonObject(got.value)) return undefined;
   const sentObject: JsonObject = sent.value;
   const gotObject: JsonObject = got.value;
@@ -42,15 +43,26 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
     if (hiddenIn('request', property, resolve) || hiddenIn('response', property, resolve)) continue;
     const present = Object.hasOwn(gotObject, key);
     const back = present ? gotObject[key] : undefined;
+    // An update (RFC 5789 PATCH) keeps what it does not name, and a null it names removes the
+    // member (RFC 7396, section 2; for a partial JSON object the server's choice).
+    const update = request.method.toUpperCase() === 'PATCH';
     if (!Object.hasOwn(sentObject, key)) {
-      if (present && echoed.has(key) && !serverMayFill(contract, key, requestShape, responseShape)) differences.push({ key, sent: undefined, got: back });
+      if (!update && present && echoed.has(key) && !serverMayFill(contract, key, requestShape, responseShape)) differences.push({ key, sent: undefined, got: back });
       continue;
     }
     const value = sentObject[key] as JsonValue;
+    if (update && value === null) continue;
     if (!present && !echoed.has(key)) continue;
     if (!sameJson(value, back)) differences.push({ key, sent: value, got: back });
   }
   return differences;
+}
+
+/** The shape of what the request sent: its Content-Type's variant's schema where that is not the preferred (a form beside JSON). */
+function requestShapeOf(contract: Contract, operation: OperationContract | undefined, request: HttpRequest): ObjectShape | undefined {
+  const variant = requestVariant(operation, request);
+  if (variant?.schema === undefined || variant.codec.name === 'json') return operation?.requestBody?.shape;
+  return contract.shapeOf(variant.schema);
 }
 
 /**
@@ -74,8 +86,8 @@ function serverMayFill(contract: Contract, key: string, request: ObjectShape, re
  * not because it went to the wrong request.
  */
 function sameResource(contract: Contract, a: HttpRequest, b: HttpRequest): boolean {
-  const first = decodeJson(a.body);
-  const second = decodeJson(b.body);
+  const first = requestBodyValue(operationOf(contract, a), a);
+  const second = requestBodyValue(operationOf(contract, b), b);
   if (!('value' in first) || !('value' in second) || !isJsonObject(first.value) || !isJsonObject(second.value)) return false;
   const keys = integerKeyProperties(contract, operationOf(contract, a));
   const x = first.value;

@@ -12,7 +12,7 @@
  *   (accept-encoding.ts, codings.ts), dates (imf-fixdate.ts), leniencies, statistics.
  * - Findings as JUnit XML (junit.ts), for conform's and the proxy's reports.
  */
-export { PHASES, type CheckOptions, type Content, type Credentials, type DerivedSecret, type ExtraBytes, type Finding, type Framing, type HttpOutcome, type HttpRequest, type LinkStep, type NeighbourRequest, type PartialResponse, type Phase, type Profile, type RequestCase, type RequestFraming, type ResponseOutcome, type Severity, type TransportFailure, type WireFacts } from './types.js';
+export { PHASES, type CheckOptions, type Content, type Credentials, type DerivedSecret, type ExtraBytes, type Finding, type Framing, type HttpOutcome, type HttpRequest, type AnswerBinding, type LinkStep, type NeighbourRequest, type PartialResponse, type Phase, type Profile, type RequestCase, type RequestFraming, type ResponseOutcome, type Severity, type TransportFailure, type WireFacts } from './types.js';
 export { applicableChecks, CHECK_NAMES, checkApplies, checkNamed, CHECKS, EXCHANGE_CHECKS, isCheckName, judgeExchange, replayOf, RUN_CHECKS, runChecks, STATEFUL_CHECK_NAMES, type CheckName, type JudgedExchange, type Replay } from './registry.js';
 export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type Judgement, type ResponseTimes, type RunCheck, type RunJudgement, type RunRecord, type TimedExchange } from './check.js';
 export { canaryTrend, MIN_READINGS, notJudgedReason, type CanaryTrend } from './checks/degradation.js';
@@ -20,12 +20,14 @@ export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type Re
 export { METHOD_TAG_PREFIX } from './checks/method-semantics.js';
 export { classifyRequest, judgeObserved, interpretationsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from './classify.js';
 export { declaredPart, linkedValues, parameterText, walksOf, type LinkTarget, type Walk } from './walks.js';
+export { isKeyValue, keyFromAnswer, listedIn, nextPage, resourceWalksOf, unresolvedReason, updatedResource, type ResourceWalk } from './resource-walks.js';
 export { createLinkMemory, DEFAULT_MAX_REMEMBERED, type LinkMemory, type LinkTicket } from './observed-links.js';
 export { BUCKET_RATIO, LatencyHistogram, mannKendall, median, round, theilSen, type HistogramBucket, type MannKendall } from './statistics.js';
 export { challenges } from './challenges.js';
 export { integerKey, integerKeyProperties } from './integer-key.js';
 export { codePointsOf, decodeJson, sameJson } from './json-values.js';
 export { excerpt } from './messages.js';
+export { mediaTypesNotChecked } from './media-values.js';
 export { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
 export { canonicalNumeral, canonicalSpelling, canonicalText, isOtherSpelling, PARAMETER_SPELLING_OPENNESS } from './parameter-spellings.js';
 export { carriesWellFormedToken, CREDENTIAL_VARIANTS, credentialsByGrammar, queryEncoded, type CredentialVariant } from './credential-table.js';

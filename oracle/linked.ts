@@ -8,6 +8,8 @@ import type { HttpOutcome, LinkStep, RequestCase, ResponseOutcome } from './type
 import { failure, warning, type Judgement } from './check.js';
 import { operationOf } from './declared.js';
 import { decodeJson, sameJson, show } from './json-values.js';
+import { isKeyValue } from './resource-walks.js';
+import { parameterText } from './walks.js';
 
 /** A finding of a sequence: a failure along a declared link, a warning along the collection/item pattern the contract does not declare. */
 export function linkJudgement(step: LinkStep, message: string): Judgement {
@@ -45,4 +47,23 @@ export function resourceDifferences(contract: Contract, request: RequestCase, ou
 /** The sequence, for messages. */
 export function along(request: RequestCase): string {
   return `${request.method} ${request.path} (after ${request.link?.via ?? 'a link'})`;
+}
+
+/** Where the key of the resource could not be read from the create's answer: the sequence could not go on, a failure of the create's. */
+export function unresolvedJudgement(request: RequestCase): Judgement[] {
+  const step = request.link;
+  return step?.unresolved === undefined ? [] : [linkJudgement(step, `${along(request)}: ${step.unresolved}`)];
+}
+
+/**
+ * How a 2xx answer's key differs from the key the create sent or answered: a resource keeps its
+ * key (the server's, once assigned, names it - RFC 9110, section 9.3.1: the read transfers the
+ * same resource). Absent from the answer, it is response-shape's to judge.
+ */
+export function keyDifference(request: RequestCase, outcome: ResponseOutcome): string[] {
+  const key = request.link?.key;
+  const parsed = decodeJson(outcome.body);
+  if (key === undefined || !('value' in parsed) || !isJsonObject(parsed.value) || !Object.hasOwn(parsed.value, key.property)) return [];
+  const back = parsed.value[key.property];
+  return isKeyValue(back) && parameterText(back) === key.text ? [] : [`the key ${key.property} was ${JSON.stringify(key.text)} (as the create gave it) but came back as ${show(back)}: a resource's key changed`];
 }

@@ -25,6 +25,9 @@ import { statusDeclared } from './checks/status-declared.js';
 import { resourceAvailable } from './checks/resource-available.js';
 import { deletedStaysDeleted } from './checks/deleted-stays-deleted.js';
 import { replacementVisible } from './checks/replacement-visible.js';
+import { updateVisible } from './checks/update-visible.js';
+import { listedAfterCreate } from './checks/listed-after-create.js';
+import { serverAssignsKey } from './checks/server-assigns-key.js';
 import { messageFraming } from './checks/message-framing.js';
 
 export const CHECKS = [
@@ -46,13 +49,16 @@ export const CHECKS = [
   resourceAvailable,
   deletedStaysDeleted,
   replacementVisible,
+  updateVisible,
+  listedAfterCreate,
+  serverAssignsKey,
   messageFraming,
   methodSemantics,
 ] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];
 /** The checks of the stateful phase (run/stateful-plan.ts): a run without the phase (a contract without links or reads) exercises none of them. */
-export const STATEFUL_CHECK_NAMES: readonly CheckName[] = [resourceAvailable.name, deletedStaysDeleted.name, replacementVisible.name];
+export const STATEFUL_CHECK_NAMES: readonly CheckName[] = [resourceAvailable.name, deletedStaysDeleted.name, replacementVisible.name, updateVisible.name, listedAfterCreate.name, serverAssignsKey.name];
 export const CHECK_NAMES: readonly CheckName[] = CHECKS.map((check) => check.name);
 
 export const EXCHANGE_CHECKS: readonly ExchangeCheck<CheckName>[] = (CHECKS as readonly Check<CheckName>[]).filter((check): check is ExchangeCheck<CheckName> => check.scope === 'exchange');

@@ -132,12 +132,37 @@ export interface RequestCase extends HttpRequest {
    */
   readonly derived?: DerivedSecret;
   /**
+   * The type of the security scheme whose credentials the request gets wrong (`apiKey`, `http
+   * basic`, `oauth2`), where the engine planned it per scheme: requires-auth judges the refusal by
+   * it. Absent: the operation's first scheme (HTTP bearer for the bundled contract).
+   */
+  readonly attacked?: string;
+  /**
    * The generator table entries it was drawn from (`malformation:bad-number:NaN`,
    * `name/string-edge:nul`; see variants.ts), or the coverage probe it sends (`probe:id/integer:max+1`).
    */
   readonly tags?: readonly string[];
   /** Set on the last request of a sequence along a link (run/stateful-plan.ts): what its answer must show. */
   readonly link?: LinkStep;
+  /** Placeholders in the path (and in `link.key`) the engine fills, before sending, with a key an earlier step's answer gave (a key the server assigns). */
+  readonly bindings?: readonly AnswerBinding[];
+}
+
+/**
+ * A key the server assigns, read at run time from the answer of an earlier step of the same case
+ * (oracle/resource-walks.ts): the property of its body, else its `Location` header (RFC 9110,
+ * section 10.2.2: a URI reference, absolute or relative) matched against the item's path.
+ */
+export interface AnswerBinding {
+  /** The text in the path standing for the key until it is known. */
+  readonly placeholder: string;
+  /** The step whose answer gives it: an index into the case's setup. */
+  readonly step: number;
+  /** The key property of that answer's body. */
+  readonly property: string;
+  /** The item's path template and its key parameter, to read the key from a `Location`. */
+  readonly item: string | undefined;
+  readonly parameter: string | undefined;
 }
 
 /**
@@ -147,8 +172,13 @@ export interface RequestCase extends HttpRequest {
 export interface LinkStep {
   /** The links followed, for people: `addPlant 200 → DeletePlantById → GetPlantById`. */
   readonly via: string;
-  /** `created`: the resource its setup created; `gone`: no resource (it was deleted); `replaced`: the replacement. */
-  readonly expects: 'created' | 'gone' | 'replaced';
+  /**
+   * `created`: the resource its setup created; `gone`: no resource (it was deleted); `replaced`:
+   * the replacement; `updated`: the resource created, merged with the patch; `listed`: a list
+   * (a page of it) holding the resource created; `assigned`: a create's answer with a key of the
+   * server's own, not the value the create sent for it.
+   */
+  readonly expects: 'created' | 'gone' | 'replaced' | 'updated' | 'listed' | 'assigned';
   /** The JSON text whose properties the read must answer exactly (for `created` and `replaced`). */
   readonly resource?: string;
   /**
@@ -158,6 +188,13 @@ export interface LinkStep {
   readonly alternatives?: readonly string[];
   /** Where the sequence comes from the collection/item pattern, not a declared link: its findings are warnings. */
   readonly inferred?: boolean;
+  /** The resource's key, as the create sent or answered it (its text): a read must answer it unchanged, a list must hold an item with it. */
+  readonly key?: { readonly property: string; readonly text: string };
+  /** Why the key of a step could not be read from its answer (set by the engine as it sends): the sequence cannot go on. */
+  readonly unresolved?: string;
+  /** For `listed`: the page of the list this is (1 the first), and how many the engine follows at most. */
+  readonly page?: number;
+  readonly pages?: number;
 }
 
 /** Text made from the token: shown to people as a placeholder, written in commands as a shell expression of `$TOKEN`. */

@@ -30,7 +30,7 @@ import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadContract, type Contract } from '../src/openapi/index.js';
-import { adminRouter, adminRoutes, answerClientErrors, answerWith, blot, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, endToEnd, errorBodyText, listenOn, maskRequestHeaders, maskTarget, parseBaseUrl, type ServedExchange, type Hidden, type Journal, type ProxyVerdict } from '../src/http/index.js';
+import { adminRouter, adminRoutes, answerClientErrors, answerWith, blot, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, endToEnd, errorBodyText, listenOn, maskRequestHeaders, maskTarget, parseBaseUrl, readCredentials, secretNamesOf, type SecretNames, type ServedExchange, type Hidden, type Journal, type ProxyVerdict } from '../src/http/index.js';
 // The engine's parts the proxy needs, room by room: never fuzz/index.ts, which reaches the runner (test/proxy/imports.test.ts).
 import { acceptsCoding, classifyRequest, codingList, createLinkMemory, DECODABLE_CODINGS, decodeCodings, DEFAULT_MAX_REMEMBERED, DEFAULT_MAX_RESPONSE_BYTES, judgeObserved, type Finding, type Framing, type HttpOutcome, type HttpRequest, type LinkMemory, type LinkTicket, type NeighbourRequest, type TransportFailure, type WireFacts } from '../oracle/index.js';
 import { checksWith, type ProxiedExchange } from './exchange.js';
@@ -57,6 +57,12 @@ export interface ProxyOptions {
   readonly upstream: string;
   /** Bearer tokens the upstream accepts: with one of them a 401 is a finding (rule 1). Other tokens are read from the answer. */
   readonly tokens?: readonly string[];
+  /**
+   * Credentials the upstream accepts per security scheme of the contract, by name (`--auth`): a
+   * token, basic `user:password`, an API key. They judge the operations of other schemes than one
+   * bearer scheme; a credential not known is read from the answer, as an unknown token is.
+   */
+  readonly credentials?: Readonly<Record<string, string>>;
   /** Replace an answer that breaks the contract with a 502 Error describing the violations. */
   readonly errors?: boolean;
   /** How long the upstream has for one answer (ms); default 30 s. */
@@ -299,6 +305,10 @@ function journalExchange(req: IncomingMessage, exchange: ProxiedExchange, verdic
 interface ProxyJudging {
   readonly contract: Contract;
   readonly tokens: readonly string[];
+  /** The credentials per scheme the upstream accepts, as compared (readCredentials). */
+  readonly credentials: Readonly<Record<string, string>>;
+  /** The names of the contract's API keys, masked whatever they look like. */
+  readonly secretNames: SecretNames;
   readonly errors: boolean;
   readonly tally: { record(exchange: ProxiedExchange): void };
   readonly onExchange: ((exchange: ProxiedExchange) => void) | undefined;
@@ -327,14 +337,14 @@ interface Arrival {
 /** The exchange is over: judge it, answer the client, tell the seam, the tally and the journal. `answer` is the upstream's, undefined when none came. */
 function conclude(judge: ProxyJudging, arrival: Arrival, request: HttpRequest, outcome: HttpOutcome, answer: UpstreamResponse | undefined): void {
   const { req, res, target } = arrival;
-  const classification = classifyRequest(judge.contract, request, { tokens: judge.tokens, complete: arrival.kept.whole() && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
+  const classification = classifyRequest(judge.contract, request, { tokens: judge.tokens, credentials: judge.credentials, complete: arrival.kept.whole() && req.complete, maxDepth: DEFAULT_MAX_DEPTH });
   const notJudged = upstreamUnreachable(outcome) ? `the upstream could not be reached (${outcome.kind === 'failure' ? outcome.message : ''})` : answer?.unreadable;
   const link = judge.links.settle(arrival.ticket, request, classification, outcome);
   const judged = notJudged === undefined ? judgeObserved(judge.contract, request, classification, outcome, {}, link) : undefined;
   // Masked by the kit's one policy (src/http/secrets.ts); a message quotes bodies, which may
   // quote a credential or a configured token: blotted out, so none leaves the proxy in what it says.
-  const hidden: Hidden = [...judge.tokens];
-  const told = { target: maskTarget(target, hidden), headers: maskRequestHeaders(lookupOf(arrival.forwarded.flat()), hidden) };
+  const hidden: Hidden = [...judge.tokens, ...Object.values(judge.credentials)];
+  const told = { target: maskTarget(target, hidden, judge.secretNames), headers: maskRequestHeaders(lookupOf(arrival.forwarded.flat()), hidden, judge.secretNames) };
   const findings = (judged?.findings ?? []).map((finding) => ({ ...finding, message: blot(finding.message, hidden) }));
   const failed = checksWith(findings, 'failure');
   const warned = checksWith(findings, 'warning').filter((name) => !failed.includes(name));
@@ -519,7 +529,8 @@ export function createProxyServer(options: ProxyOptions): { server: Server; summ
   const tokens = options.tokens ?? [];
   const tally = createTally({ upstream: options.upstream, contract });
   const { journal } = options;
-  const judge: ProxyJudging = { contract, tokens, errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract, options.linkedReads === false ? 0 : DEFAULT_MAX_REMEMBERED) };
+  const credentials = readCredentials(contract, options.credentials ?? {});
+  const judge: ProxyJudging = { contract, tokens, credentials, secretNames: secretNamesOf(contract), errors: options.errors === true, tally, onExchange: options.onExchange, journal, links: createLinkMemory(contract, options.linkedReads === false ? 0 : DEFAULT_MAX_REMEMBERED) };
   const admin = options.admin === false ? undefined : adminRouter(contract, adminRoutes(journal, 'this proxy was started with journal: false'));
   let nextId = 1;
   const forwarder: Forwarding = { upstream, prefix, send, agent, timeoutMs, judge, connections: upstreamConnections() };

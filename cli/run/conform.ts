@@ -10,6 +10,7 @@ import type { ConformOptions } from '../conform.js';
 import { describeContract } from '../describe-contract.js';
 import { BROKEN, HELD, usage, type Outcome } from '../outcome.js';
 import { writeReportFile } from './report-file.js';
+import { clientCredentials } from '../options.js';
 
 /** CI systems set CI=true (GitHub Actions, GitLab, CircleCI, Travis...). */
 export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -40,8 +41,9 @@ function progressBar(stream: NodeJS.WriteStream): { update: (progress: Progress)
 }
 
 export async function runConform(options: ConformOptions, io: Io): Promise<Outcome> {
-  if (options.token === undefined && options.profile === 'reference') {
-    return usage('conform needs a bearer token the target accepts: --token T (or PLANT_STORE_TOKENS); with --profile mock any token will do');
+  const credentials = clientCredentials(options.auth, options.contract);
+  if (options.token === undefined && options.profile === 'reference' && Object.keys(credentials).length === 0) {
+    return usage('conform needs a bearer token the target accepts: --token T (or PLANT_STORE_TOKENS), or credentials per scheme: --auth <scheme>=<value> (or PLANT_STORE_AUTH_<SCHEME>); with --profile mock any token will do');
   }
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);
   // The seed first, so that a run that is stopped or crashes can still be replayed.
@@ -54,6 +56,8 @@ export async function runConform(options: ConformOptions, io: Io): Promise<Outco
       baseUrl: options.baseUrl,
       contract: options.contract,
       ...(options.token === undefined ? {} : { token: options.token }),
+      credentials,
+      headers: options.header,
       profile: options.profile,
       runs: options.runs,
       ...(options.duration === undefined ? {} : { durationMs: options.duration * 1000 }),

@@ -11,6 +11,7 @@ import { describeContract } from '../describe-contract.js';
 import { BROKEN, HELD, type Outcome } from '../outcome.js';
 import type { ProxyCliOptions } from '../proxy.js';
 import { writeReportFile } from './report-file.js';
+import { clientCredentials } from '../options.js';
 import { explainListenError, journalLine, untilSignal } from './serve.js';
 
 export async function runProxy(options: ProxyCliOptions, io: Io): Promise<Outcome> {
@@ -22,6 +23,7 @@ export async function runProxy(options: ProxyCliOptions, io: Io): Promise<Outcom
       port: options.port,
       host: options.host,
       tokens: options.token,
+      credentials: clientCredentials(options.auth, options.contract),
       errors: options.errors,
       timeoutMs: options.timeout,
       journalSize: options.journalSize,

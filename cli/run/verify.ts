@@ -11,6 +11,8 @@ import type { Io } from '../command.js';
 import { describeContract } from '../describe-contract.js';
 import { BROKEN, HELD, unreachable, usage, type Outcome } from '../outcome.js';
 import type { VerifyOptions } from '../verify.js';
+import { clientCredentials } from '../options.js';
+import { loadContract } from '../../src/openapi/index.js';
 
 /** What is wrong with the options before any target is asked: --contract with a broker or with no consumer contract in it, a missing pact file. */
 async function badUsage(options: VerifyOptions, source: ReturnType<typeof pactSource>): Promise<string | undefined> {
@@ -70,7 +72,15 @@ export async function runVerify(options: VerifyOptions, io: Io): Promise<Outcome
     }
     let outcome: Awaited<ReturnType<typeof verification.runVerification>>;
     try {
-      outcome = await verification.runVerification({ flags, token: options.token, pactUrls, env: process.env, ...(options.contract === undefined ? {} : { contract: options.contract }) });
+      outcome = await verification.runVerification({
+        flags,
+        token: options.token,
+        pactUrls,
+        env: process.env,
+        credentials: clientCredentials(options.auth, options.contract ?? loadContract()),
+        headers: options.header,
+        ...(options.contract === undefined ? {} : { contract: options.contract }),
+      });
     } catch (error) {
       return usage(`the verification could not run: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -21,13 +21,15 @@
  * The random phase follows, so new and repeated ids keep being checked against a full store.
  */
 import type { Contract, OperationContract } from '../../src/openapi/index.js';
-import { writeJson } from './json-text.js';
+import { writeJson, type JsonModel } from './json-text.js';
+import { declaresJson, otherMediaVariants, writeBody } from './tables/media-bodies.js';
 import { readBackCase, walksOf } from './sequences.js';
-import { bearerScheme, kindContext, validAuthOf, type KindContext } from './tables/context.js';
+import { kindContext, operationAuth, type KindContext } from './tables/context.js';
+import { reachableOperations, type EngineCredentials } from './tables/scheme-credentials.js';
 import { operationContext } from './tables/operation-context.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
-import type { Profile, RequestCase } from '../../oracle/index.js';
+import { integerKeyProperties, type Profile, type RequestCase } from '../../oracle/index.js';
 import { DEFAULT_CAPACITY } from '../defaults.js';
 
 /** The fill starts no new plant after this long once it holds CAPACITY_FLOOR (the report says how many it stored): it bounds a `--capacity` above the floor. */
@@ -80,7 +82,9 @@ export interface CapacityOptions {
   readonly token: string;
   readonly profile?: Profile;
   readonly target?: number;
-  /** The operation to fill; by default the contract's first with a JSON request body. */
+  /** Credentials per scheme and plain header fields (scheme-credentials.ts). */
+  readonly credentials?: EngineCredentials;
+  /** The operation to fill; by default the contract's first with a JSON request body the run has credentials for. */
   readonly operation?: OperationContract;
 }
 
@@ -90,11 +94,11 @@ export interface CapacityOptions {
  * that reads - the plain valid request of the contract's first GET, the parameterless one first.
  */
 function readOnlyCases(contract: Contract, options: CapacityOptions): CapacityCases {
-  const reads = contract.operations.filter((o) => o.method === 'GET');
+  const reads = reachableOperations(contract, options).filter((o) => o.method === 'GET');
   const operation = reads.find((o) => o.parameters.every((p) => !p.required)) ?? reads[0] ?? contract.operations[0];
   if (operation === undefined) throw new Error('the contract declares no operation');
-  const scheme = bearerScheme(operation);
-  const context = operationContext(contract, operation, { token: options.token, profile: options.profile ?? 'reference', scheme, validAuth: validAuthOf(scheme, options.token) });
+  const base = { token: options.token, profile: options.profile ?? 'reference', credentials: options.credentials };
+  const context = operationContext(contract, operation, { ...base, ...operationAuth(operation, base) });
   const nothing = (): never => {
     throw new Error('the contract declares no operation with a JSON request body: there is nothing to store');
   };
@@ -107,20 +111,55 @@ function readOnlyCases(contract: Contract, options: CapacityOptions): CapacityCa
   };
 }
 
-/** Whether the contract has an operation the capacity phase can fill: one with a request body. */
+/** Whether the kit can write a body of the operation: JSON, or another media type its codecs write (a form, multipart). */
+function fillable(operation: OperationContract): boolean {
+  return declaresJson(operation) || otherMediaVariants(operation).length > 0;
+}
+
+/** Whether the contract has an operation the capacity phase can fill: one with a request body the kit writes. */
 export function hasCapacityOperation(contract: Contract): boolean {
-  return contract.operations.some((o) => o.requestBody !== undefined);
+  return contract.operations.some(fillable);
+}
+
+/**
+ * The capacity phase's cases for an operation whose body is not JSON (a form, a multipart
+ * upload): the same plants, each written in the operation's first other media type by its codec.
+ */
+function mediaCases(contract: Contract, operation: OperationContract, options: CapacityOptions): CapacityCases {
+  const variant = otherMediaVariants(operation)[0];
+  if (variant === undefined) return readOnlyCases(contract, options);
+  const base = { token: options.token, profile: options.profile ?? 'reference', ...(options.credentials === undefined ? {} : { credentials: options.credentials }) };
+  const context = operationContext(contract, operation, { ...base, ...operationAuth(operation, base) });
+  const keys = integerKeyProperties(contract, operation);
+  const target = options.target ?? DEFAULT_CAPACITY;
+  const model = (n: number): JsonModel => context.schemas.plain(variant.schema ?? {}, n);
+  const send = (body: JsonModel, n: number, what: string): RequestCase => {
+    const written = writeBody(variant, body, n, what, [`media:${variant.essence}`]);
+    return context.make({ kind: 'media-bodies', variant: what, content: written.valid ? 'valid' : 'invalid', auth: context.validAuth, values: context.plainParameters(0), body: written });
+  };
+  const walk = walksOf(contract).find((w) => w.create === operation && w.read !== undefined);
+  return {
+    target,
+    fill: (i) => send(model(FILL_BASE + i), FILL_BASE + i, `capacity: plant ${i + 1} of ${target} (${variant.mediaType})`),
+    replacement: (i) => send(withKeysOf(model(REPLACEMENT_BASE + i + 1), model(FILL_BASE + i), keys), REPLACEMENT_BASE + i + 1, `capacity: plant ${i + 1} replaced (${variant.mediaType})`),
+    fresh: (i) => i % FRESH_EVERY === FRESH_EVERY - 1,
+    canary: send(model(CANARY_N), CANARY_N, 'the canary (sent alone at intervals to measure the target)'),
+    ...(walk === undefined
+      ? {}
+      : { readBack: (i: number) => readBackCase(contract, walk, writeJson(model(FILL_BASE + i), 'compact'), { token: options.token, profile: context.profile, variant: `capacity: plant ${i + 1} of ${target} read back through ${walk.read?.name ?? 'its read'}`, lenient: FORGOTTEN }) }),
+  };
 }
 
 export function capacityCases(contract: Contract, options: CapacityOptions): CapacityCases {
-  const operation = options.operation ?? contract.operations.find((o) => o.requestBody !== undefined);
+  const operation = options.operation ?? reachableOperations(contract, options).find(fillable);
   if (!operation) return readOnlyCases(contract, options);
-  const context: KindContext = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }) });
+  if (!declaresJson(operation)) return mediaCases(contract, operation, options);
+  const context: KindContext = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }), ...(options.credentials === undefined ? {} : { credentials: options.credentials }) });
   const target = options.target ?? DEFAULT_CAPACITY;
   const plain = { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS };
   const keys = context.integerKeys.join(', ');
   const walk = walksOf(contract).find((w) => w.create === operation && w.read !== undefined);
-  const sequences = { token: options.token, profile: context.profile };
+  const sequences = { token: options.token, profile: context.profile, ...(options.credentials === undefined ? {} : { credentials: options.credentials }) };
   return {
     target,
     fill: (i) => validCase(context, { ...plain, model: context.plainBody(FILL_BASE + i), what: `capacity: plant ${i + 1} of ${target}` }),

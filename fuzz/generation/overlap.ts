@@ -7,7 +7,10 @@
 import type { Contract } from '../../src/openapi/index.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
 import { readAfterWrites, walksOf } from './sequences.js';
-import { kindContext } from './tables/context.js';
+import { kindContext, operationAuth } from './tables/context.js';
+import { asSent, declaresJson, otherMediaVariants, writeBody } from './tables/media-bodies.js';
+import { operationContext } from './tables/operation-context.js';
+import { reachableOperations, type EngineCredentials } from './tables/scheme-credentials.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import type { Profile, RequestCase } from '../../oracle/index.js';
 
@@ -23,22 +26,41 @@ const SAME_RESOURCE_BASE = OVERLAP_BASE + 10_000;
 const RESOURCES_APART = 100_000;
 const NUMBERS_PER_RESOURCE = 16;
 
-type OverlapOptions = { readonly token: string; readonly profile?: Profile };
+type OverlapOptions = { readonly token: string; readonly profile?: Profile; readonly credentials?: EngineCredentials | undefined };
 
 /** The context of the contract's first operation with a JSON request body, and its plain spellings. */
 function plainOf(contract: Contract, options: OverlapOptions) {
-  const operation = contract.operations.find((o) => o.requestBody !== undefined);
+  // The overlap phase writes JSON bodies: an operation whose body is only a form or multipart is the other phases' (media-bodies).
+  const operation = reachableOperations(contract, options).find(declaresJson);
   if (!operation) return undefined;
-  const context = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }) });
+  const context = kindContext(contract, operation, { token: options.token, ...(options.profile === undefined ? {} : { profile: options.profile }), ...(options.credentials === undefined ? {} : { credentials: options.credentials }) });
   return { context, plain: { layout: 'compact' as const, mediaType: context.jsonTypes[0] ?? 'application/json', auth: context.validAuth, extras: NO_EXTRAS } };
 }
 
 /** `count` distinct valid requests of the contract's first operation with a JSON request body. */
 export function overlapCases(contract: Contract, options: OverlapOptions, count: number): RequestCase[] {
   const made = plainOf(contract, options);
-  if (made === undefined) return [];
+  if (made === undefined) return mediaOverlapCases(contract, options, count);
   const { context, plain } = made;
   return Array.from({ length: count }, (_, i) => validCase(context, { ...plain, model: context.plainBody(OVERLAP_BASE + i), what: `overlap: plant ${i + 1} of ${count}, sent while others are in flight` }));
+}
+
+/**
+ * `count` distinct valid requests of the contract's first operation whose body is another media
+ * type (a form, a multipart upload), each written by its codec: where no operation takes JSON.
+ */
+function mediaOverlapCases(contract: Contract, options: OverlapOptions, count: number): RequestCase[] {
+  const operation = reachableOperations(contract, options).find((o) => otherMediaVariants(o).length > 0);
+  const variant = operation === undefined ? undefined : otherMediaVariants(operation)[0];
+  if (operation === undefined || variant === undefined) return [];
+  const base = { token: options.token, profile: options.profile ?? 'reference', ...(options.credentials === undefined ? {} : { credentials: options.credentials }) };
+  const context = operationContext(contract, operation, { ...base, ...operationAuth(operation, base) });
+  return Array.from({ length: count }, (_, i) => {
+    const n = OVERLAP_BASE + i;
+    const what = `overlap: plant ${i + 1} of ${count} (${variant.mediaType}), sent while others are in flight`;
+    const body = asSent(operation, writeBody(variant, context.schemas.plain(variant.schema ?? {}, n), n, what));
+    return context.make({ kind: 'media-bodies', variant: what, content: body.valid ? 'valid' : 'invalid', auth: context.validAuth, values: context.plainParameters(0), body });
+  });
 }
 
 /**
@@ -69,8 +91,8 @@ export function sameResourceCases(contract: Contract, options: OverlapOptions & 
  * that group's writes. None where there is no such read, or for a mock (it stores nothing).
  */
 export function readAfterCase(contract: Contract, options: OverlapOptions, lastGroup: readonly RequestCase[]): RequestCase | undefined {
-  const operation = contract.operations.find((o) => o.requestBody !== undefined);
+  const operation = reachableOperations(contract, options).find(declaresJson);
   const walk = walksOf(contract).find((w) => w.create.method === operation?.method && w.create.path === operation.path && w.read !== undefined);
   if (walk === undefined || options.profile === 'mock') return undefined;
-  return readAfterWrites(contract, walk, lastGroup.map((write) => Buffer.from(write.body).toString('utf8')), { token: options.token, profile: options.profile ?? 'reference' });
+  return readAfterWrites(contract, walk, lastGroup.map((write) => Buffer.from(write.body).toString('utf8')), { token: options.token, profile: options.profile ?? 'reference', ...(options.credentials === undefined ? {} : { credentials: options.credentials }) });
 }

@@ -16,6 +16,9 @@ import { parseJson, type Contract, type ExchangeValues, type OperationContract }
 import { declaredPart, linkedValues, parameterText, type LinkStep, type LinkTarget, type Profile, type RequestCase, type Walk } from '../../oracle/index.js';
 import { modelHasLoneSurrogate, modelHasPrototypeKey, writeJson, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
+import { asOperationReadsIt, jsonTextAsOther } from './tables/media-bodies.js';
+import { operationAuth, setCredentialFields } from './tables/context.js';
+import type { EngineCredentials } from './tables/scheme-credentials.js';
 import { parameterKey, plainParameters, requestTarget, type ParameterText, type ParameterTexts } from './tables/operation-context.js';
 
 /** The walks (oracle/walks.ts) are where the sequences go; the proxy reads them too. */
@@ -36,6 +39,8 @@ export function shapesOf(walk: Walk): SequenceShape[] {
 export interface SequenceOptions {
   readonly token: string;
   readonly profile: Profile;
+  /** Credentials per scheme and plain header fields (scheme-credentials.ts). */
+  readonly credentials?: EngineCredentials;
 }
 
 /** Sequences drawn from the contract's walks: a shape, a created body and a replacement. */
@@ -48,7 +53,9 @@ export function sequenceArbitrary(contract: Contract, walks: readonly Walk[], op
   return fc.constantFrom(...choices).chain(({ walk, shape }) =>
     fc
       .record({ created: plain(walk.create), replacement: walk.replace === undefined ? fc.constant(undefined) : plain(walk.replace.operation) })
-      .map(({ created, replacement }) => sequenceCase(contract, walk, shape, writeJson(created), replacement === undefined ? undefined : writeJson(replacement), options)),
+      .map(({ created, replacement }) =>
+        sequenceCase(contract, walk, shape, asOperationReadsIt(walk.create, writeJson(created)), replacement === undefined || walk.replace === undefined ? undefined : asOperationReadsIt(walk.replace.operation, writeJson(replacement)), options),
+      ),
   );
 }
 
@@ -123,14 +130,24 @@ function linkedTexts(schemas: SchemaArbitraries, target: LinkTarget, exchange: E
   return values;
 }
 
+/** The JSON media type a body of the operation is sent as: `application/json` where offered, else the first `+json` (a PATCH may offer only `application/merge-patch+json`). */
+export function jsonMediaType(operation: OperationContract): string | undefined {
+  const types = operation.requestBody?.mediaTypes ?? [];
+  return types.find((t) => /^application\/json$/i.test(t)) ?? types.find((t) => /^application\/[^;]*\+json$/i.test(t));
+}
+
 /** A valid request of an operation with these parameters (their default styles: `simple` in the path and headers, `form` in the query), with valid credentials where the operation is secured. */
-function step(operation: OperationContract, values: ParameterTexts, body: string | undefined, options: SequenceOptions, variant: string): RequestCase {
+export function step(operation: OperationContract, values: ParameterTexts, body: string | undefined, options: SequenceOptions, variant: string, sentAs?: string): RequestCase {
   const target = requestTarget(operation, values);
   const headers: Record<string, string> = { accept: 'application/json', ...target.headers };
-  const mediaType = operation.requestBody?.mediaTypes.find((t) => /^application\/json$/i.test(t));
+  const mediaType = sentAs ?? jsonMediaType(operation);
   if (body !== undefined && mediaType !== undefined) headers['content-type'] = mediaType;
-  // The engine speaks HTTP bearer only (generation/tables/context.ts refuses other schemes).
-  if (operation.security.length > 0) headers.authorization = `Bearer ${options.token}`;
+  Object.assign(headers, options.credentials?.headers);
+  setCredentialFields(headers, operationAuth(operation, options).validAuth);
   const path = target.query === '' ? target.path : `${target.path}?${target.query}`;
-  return { method: operation.method, path, headers, body: Buffer.from(body ?? '', 'utf8'), kind: 'stateful', variant, content: 'valid', credentials: 'valid', setup: [] };
+  // A body of an operation that takes no JSON (a form, multipart) is written in its media type.
+  const other = body !== undefined && mediaType === undefined ? jsonTextAsOther(operation, body) : undefined;
+  if (other !== undefined) headers['content-type'] = other.contentType;
+  const bytes = other?.bytes ?? Buffer.from(body ?? '', 'utf8');
+  return { method: operation.method, path, headers, body: bytes, kind: 'stateful', variant, content: 'valid', credentials: 'valid', setup: [] };
 }

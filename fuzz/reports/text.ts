@@ -145,6 +145,8 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
   ];
   const notApplicable = notApplicableLines(report);
   if (notApplicable.length > 0) lines.push('', ...notApplicable);
+  if (report.notChecked !== undefined) lines.push('', 'Not checked:', ...report.notChecked.map((line) => `  ${line}`));
+  lines.push(...securityLines(report));
   if (report.stoppedEarly) lines.push('', `Stopped early: ${report.stoppedEarly}.`);
   const hint = tokenHint(report);
   if (hint !== undefined) lines.push('', hint);
@@ -152,13 +154,26 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
   const verdict = runStatus(report, options.strict === true);
   const warned = verdict.warned;
   const warningNote = warned.length === 0 ? '' : ` ${warned.length} warning${warned.length === 1 ? '' : 's'} (${warned.join(', ')}): hazards the contract allows${options.strict === true ? ', failing the run under --strict' : ''}.`;
+  const untested = report.security?.notTested.length ?? 0;
+  const untestedNote = untested === 0 ? '' : ` ${untested} operation${untested === 1 ? '' : 's'} not tested (no credentials; see above).`;
   lines.push(
     '',
     verdict.kept
-      ? `The target kept the contract (seed ${report.seed}; ${seconds(report.durationMs)}).${warningNote}`
+      ? `The target kept the contract (seed ${report.seed}; ${seconds(report.durationMs)}).${warningNote}${untestedNote}`
       : `The target broke the contract: ${verdict.broken.join(', ') || 'see above'} (seed ${report.seed}; ${seconds(report.durationMs)}).${warningNote} Commands use $TOKEN for your token.`,
   );
   return lines.join('\n');
+}
+
+/** The schemes the run sent credentials of, and each operation not tested for lack of credentials (never counted as passed). */
+export function securityLines(report: Report): string[] {
+  const security = report.security;
+  if (security === undefined || (security.exercised.length === 0 && security.notTested.length === 0)) return [];
+  return [
+    '',
+    `security schemes exercised: ${security.exercised.length === 0 ? 'none' : security.exercised.join(', ')}`,
+    ...security.notTested.map(({ operation, reason }) => `not tested: ${operation}: ${reason}`),
+  ];
 }
 
 /** Every valid request refused with 401 is most likely the wrong --token, not a broken target. */

@@ -8,7 +8,7 @@ import type { Progress } from './options.js';
 import { planOf, type PhasePlan } from './plan.js';
 import type { ReportedFinding } from './record.js';
 import { replayCount } from './replays.js';
-import { reportedOutcome, reportedRequest, toCurl } from './reported.js';
+import { reportedOutcome, reportedRequest, toCurl, type ReportedSecret } from './reported.js';
 import type { RunFinding } from './run-checks.js';
 import { minimise, type CaseReplay, type Found, type ShrinkParts } from './shrink.js';
 import { findingKey, type RunExchange, type Tally } from './tally.js';
@@ -21,6 +21,8 @@ export interface FindingParts extends ShrinkParts {
   readonly context: CheckContext;
   readonly base: URL;
   readonly token: string;
+  /** The run's credentials per scheme, hidden as the token is (credentials.ts). */
+  readonly secrets?: readonly ReportedSecret[];
   readonly onProgress: ((progress: Progress) => void) | undefined;
 }
 
@@ -104,15 +106,15 @@ function reportedFinding(name: CheckName, severity: Severity, found: Found, repl
   const culprit = culpritOf(found, replay);
   if (!culprit) return undefined;
   const before = found.exchanges.slice(0, found.exchanges.indexOf(culprit));
-  const { base, token } = parts;
+  const { base, token, secrets } = parts;
   return {
     check: name,
     severity,
     message: culprit.findings.find((f) => f.check === name && f.severity === severity)?.message ?? (found.reproduced ? replay.explain(culprit) : undefined) ?? found.message ?? verdict?.message ?? '',
     phase: found.phase,
-    request: reportedRequest(base, culprit.request, token),
-    setup: before.map((e) => reportedRequest(base, e.request, token)),
-    curl: [...before, culprit].map((e) => toCurl(base, e.request, token)).join('\n'),
+    request: reportedRequest(base, culprit.request, token, secrets),
+    setup: before.map((e) => reportedRequest(base, e.request, token, secrets)),
+    curl: [...before, culprit].map((e) => toCurl(base, e.request, token, secrets)).join('\n'),
     response: reportedOutcome(culprit.outcome),
     ...(culprit.fresh ? { fresh: true } : {}),
     occurrences: parts.tally.occurrences(name, severity),

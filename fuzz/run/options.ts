@@ -8,6 +8,8 @@ import { DEFAULT_CAPACITY_BUDGET_MS, hasCapacityOperation } from '../generation/
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RESPONSE_TIME_MS, PHASES, type Phase, type Profile } from '../../oracle/index.js';
 import { parseBaseUrl } from '../../src/http/index.js';
 import { statefulRuns } from './stateful-plan.js';
+import { runCredentials } from './credentials.js';
+import type { EngineCredentials } from '../generation/tables/scheme-credentials.js';
 
 /** Time spent shrinking, all findings together; a hanging target makes every failing step cost a timeout. */
 export const DEFAULT_SHRINK_TIME_MS = 20_000;
@@ -26,8 +28,16 @@ const ANY_TOKEN = 'plant-store-conform';
 export interface ConformanceOptions {
   /** The implementation under test, e.g. http://127.0.0.1:3000 (a path prefix is kept: http://host/api). */
   readonly baseUrl: string;
-  /** A bearer token the target accepts. Required for the `reference` profile; any well-formed one is made up under `mock`. */
+  /** A bearer token the target accepts. Required for the `reference` profile unless `credentials` are given; any well-formed one is made up under `mock`. */
   readonly token?: string;
+  /**
+   * Credentials per security scheme of the contract, by its name (as `--auth <scheme>=<value>`):
+   * a bearer or access token, basic `user:password`, an API key. An operation none of whose
+   * requirements the run has credentials for is not tested (Report.security).
+   */
+  readonly credentials?: Readonly<Record<string, string>>;
+  /** Header fields every request carries (`--header 'Name: value'`), for what no scheme describes. */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly profile?: Profile;
   /** Requests of the random phase (not counting the setup requests of repeated ids). Default 1000; with `durationMs`, the least. */
   readonly runs?: number;
@@ -73,7 +83,10 @@ export interface QualifiedOptions {
   readonly base: URL;
   readonly contract: Contract;
   readonly profile: Profile;
+  /** The bearer token; empty where the run has only `credentials`. */
   readonly token: string;
+  /** The credentials per scheme (checked against the contract) and the plain header fields. */
+  readonly credentials: EngineCredentials;
   readonly runs: number;
   readonly durationMs: number | undefined;
   readonly seed: number;
@@ -106,8 +119,9 @@ export function qualify(options: ConformanceOptions): QualifiedOptions {
   const contract = options.contract ?? loadContract();
   const profile = options.profile ?? 'reference';
   const base = parseBaseUrl(options.baseUrl);
-  const token = options.token ?? (profile === 'mock' ? ANY_TOKEN : undefined);
-  if (token === undefined) throw new TypeError('a bearer token the target accepts is needed (the reference profile sends valid requests)');
+  const credentials = runCredentials(contract, options.credentials ?? {}, options.headers ?? {});
+  const token = options.token ?? credentials.bearer ?? (profile === 'mock' ? ANY_TOKEN : Object.keys(credentials.schemes).length > 0 ? '' : undefined);
+  if (token === undefined) throw new TypeError('a bearer token (or credentials per scheme) the target accepts is needed (the reference profile sends valid requests)');
   const runs = options.runs ?? DEFAULT_RUNS;
   if (!Number.isSafeInteger(runs) || runs < 1) throw new RangeError(`runs must be a positive integer, got ${runs}`);
   atLeastZero('durationMs', options.durationMs);
@@ -121,6 +135,7 @@ export function qualify(options: ConformanceOptions): QualifiedOptions {
     contract,
     profile,
     token,
+    credentials: { schemes: credentials.schemes, headers: credentials.headers },
     runs,
     durationMs: options.durationMs,
     seed: options.seed ?? randomSeed(),

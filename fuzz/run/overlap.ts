@@ -65,7 +65,7 @@ function groupOf(index: number): { readonly shape: OverlapShape; readonly group:
   return { shape: 'burst', group };
 }
 
-export function overlapPlan(options: Pick<QualifiedOptions, 'contract' | 'token' | 'profile' | 'seed'>): PhasePlan {
+export function overlapPlan(options: Pick<QualifiedOptions, 'contract' | 'token' | 'profile' | 'seed' | 'credentials'>): PhasePlan {
   const sameResource = OVERLAP_SHAPES.find((spec) => spec.shape === 'same-resource') ?? { groups: 0, size: 0 };
   const distinct = OVERLAP_SHAPES.filter((spec) => spec.shape === 'held' || spec.shape === 'burst' || spec.shape === 'pipelined').reduce((sum, { groups, size }) => sum + groups * size, 0);
   const writes = sameResourceCases(options.contract, options, sameResource.groups, sameResource.size);

@@ -9,15 +9,15 @@ import { statefulPlan } from './stateful-plan.js';
 
 /** The plans of the run's phases, in order. */
 export function planPhases(options: QualifiedOptions, capacity: CapacityCases, counts: CapacityCounts): PhasePlan[] {
-  const { contract, token, profile } = options;
-  const generatorOptions = { token, profile, ...(options.kinds ? { kinds: options.kinds } : {}) };
+  const { contract, token, profile, credentials } = options;
+  const generatorOptions = { token, profile, credentials, ...(options.kinds ? { kinds: options.kinds } : {}) };
   // Made whatever the phases: it checks the kinds asked for.
   const arbitrary = requestArbitrary(contract, generatorOptions);
   return options.phases.map((phase) => {
     if (phase === 'coverage') return listPlan('coverage', coverageCases(contract, generatorOptions));
     // A mock stores nothing: its capacity phase is a load within the budget, with nothing to replace or read back.
     if (phase === 'capacity') return capacityPlan(capacity, options.capacityBudgetMs, counts, profile === 'mock' ? 0 : CAPACITY_FLOOR, profile !== 'mock');
-    if (phase === 'stateful') return statefulPlan(contract, options.seed, { token, profile });
+    if (phase === 'stateful') return statefulPlan(contract, options.seed, { token, profile, credentials });
     if (phase === 'overlap') return overlapPlan(options);
     return randomPlan(arbitrary, options.seed, options.runs, options.durationMs);
   });

@@ -5,6 +5,7 @@
  */
 import type { CanaryReading, CanaryTrend, CheckName, Phase, Profile, RequestCase, Severity, TimedExchange } from '../../oracle/index.js';
 import type { LatencySummary } from './timeline.js';
+import type { SecuritySummary } from './credentials.js';
 
 export interface ReportedRequest {
   readonly method: string;
@@ -172,10 +173,14 @@ export interface Report {
   readonly responseTimes: ResponseTimeSummary;
   readonly degradation: DegradationSummary;
   readonly checks: Readonly<Record<CheckName, CheckSummary>>;
+  /** The security schemes the run sent credentials of, and the operations it could not reach for lack of credentials: not tested, never passed. */
+  readonly security?: SecuritySummary;
   /** One per check that failed, shrunk, in check order. */
   readonly failures: readonly ReportedFinding[];
   /** One per check that warned (and did not fail), in check order: hazards the contract allows. */
   readonly warnings: readonly ReportedFinding[];
+  /** Per operation, each declared media type the kit cannot read or write (XML, images): not checked, never passed. Absent when there is none. */
+  readonly notChecked?: readonly string[];
   /** Why the run ended before every request was sent, if it did. */
   readonly stoppedEarly?: string;
   /** No failure and every request sent. Warnings do not count (the CLI's `--strict` makes them). */

@@ -19,21 +19,21 @@ function utf8OrUndefined(bytes: Uint8Array): string | undefined {
 }
 
 /** What a request holds that reports hide: the token, and text made from it; the longest first, as one may hold the other. */
-interface ReportedSecret extends Secret {
+export interface ReportedSecret extends Secret {
   /** A POSIX shell expression that gives `text` from `$TOKEN` (DerivedSecret.shell). */
   readonly shell: string;
 }
 
-function secretsOf(request: RequestCase, token: string | undefined): ReportedSecret[] {
-  const secrets: ReportedSecret[] = [];
+function secretsOf(request: RequestCase, token: string | undefined, credentials: readonly ReportedSecret[] = []): ReportedSecret[] {
+  const secrets: ReportedSecret[] = [...credentials];
   if (request.derived !== undefined && request.derived.text !== '') secrets.push(request.derived);
   if (token) secrets.push({ text: token, placeholder: '<token>', shell: '${TOKEN}' });
   return secrets.sort((a, b) => b.text.length - a.text.length);
 }
 
-export function reportedRequest(base: URL, request: RequestCase, token?: string): ReportedRequest {
+export function reportedRequest(base: URL, request: RequestCase, token?: string, credentials?: readonly ReportedSecret[]): ReportedRequest {
   const text = utf8OrUndefined(request.body);
-  const secrets = secretsOf(request, token);
+  const secrets = secretsOf(request, token, credentials);
   return {
     method: request.method,
     url: redact(urlFor(base, request.path).href, secrets),
@@ -109,8 +109,8 @@ function printfFormat(bytes: Uint8Array, validUtf8: boolean): string {
  * The request as a `curl` command that sends the same bytes: the body inline when it is plain
  * text, through `printf` when it holds control characters or bytes that are not UTF-8.
  */
-export function toCurl(base: URL, request: RequestCase, token?: string): string {
-  const secrets = secretsOf(request, token);
+export function toCurl(base: URL, request: RequestCase, token?: string, credentials?: readonly ReportedSecret[]): string {
+  const secrets = secretsOf(request, token, credentials);
   const parts = ['curl', '-sS', '-i', '-X', request.method, shellWord(urlFor(base, request.path).href, secrets)];
   for (const [name, value] of [...Object.entries(request.headers), ...(request.extraLines ?? [])]) parts.push(headerArgument(name, value, secrets));
   const text = utf8OrUndefined(request.body);
@@ -134,5 +134,7 @@ export function replayCommand(report: Report): string {
     capacity === DEFAULT_CAPACITY ? '' : ` --capacity ${capacity}`,
     report.responseTimes.maxResponseTimeMs === DEFAULT_MAX_RESPONSE_TIME_MS ? '' : ` --max-response-time ${report.responseTimes.maxResponseTimeMs}`,
   ];
-  return `plant-store conform --base-url ${report.target.replace(/\/$/, '')} --token "$TOKEN"${settings.join('')} --seed ${report.seed}`;
+  // A run with credentials per scheme only has no token: they come back from PLANT_STORE_AUTH_<SCHEME>.
+  const token = report.security?.token === false ? '' : ' --token "$TOKEN"';
+  return `plant-store conform --base-url ${report.target.replace(/\/$/, '')}${token}${settings.join('')} --seed ${report.seed}`;
 }

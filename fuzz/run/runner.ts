@@ -48,6 +48,7 @@ import { runOverlap, type OverlapSender } from './overlap.js';
 import { planPhases } from './phases.js';
 import type { PhasePlan } from './plan.js';
 import { reachTarget } from './reachable.js';
+import { credentialSecrets } from './credentials.js';
 import type { Report } from './record.js';
 import { judgeRun } from './run-checks.js';
 import { reportOf } from './summaries.js';
@@ -69,7 +70,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
 /** The run once its control is starting: plans, the phases, the run checks, shrinking, the report. */
 async function runStarted(qualified: QualifiedOptions, started: number, control: ControlSender): Promise<Report> {
   const { contract, profile } = qualified;
-  const capacity = capacityCases(contract, { token: qualified.token, profile, target: qualified.capacityTarget });
+  const capacity = capacityCases(contract, { token: qualified.token, profile, target: qualified.capacityTarget, credentials: qualified.credentials });
   const tally = new Tally(qualified, capacity.target);
   const plans = planPhases(qualified, capacity, tally.capacity);
   const context: CheckContext = { contract, profile };
@@ -111,6 +112,7 @@ async function runStarted(qualified: QualifiedOptions, started: number, control:
       context,
       base: client.baseUrl,
       token: qualified.token,
+      secrets: credentialSecrets(contract, qualified.credentials),
       onProgress: qualified.onProgress,
     });
     return reportOf(qualified, tally, plans, run, findings, { started, checkingMs, capacityTarget: capacity.target });

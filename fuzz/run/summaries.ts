@@ -1,7 +1,7 @@
 /** The record of a finished run (record.ts), made from the tally, the run checks' record and the reported findings. */
 import { performance } from 'node:perf_hooks';
 import { defaultContractFile, type Contract } from '../../src/openapi/index.js';
-import { canaryTrend, CHECK_NAMES, checkNamed, notJudgedReason, responseTimeBound, round, type CheckName, type RunRecord } from '../../oracle/index.js';
+import { canaryTrend, CHECK_NAMES, mediaTypesNotChecked, checkNamed, notJudgedReason, responseTimeBound, round, type CheckName, type RunRecord } from '../../oracle/index.js';
 import { CANARY_SENDS } from './canary.js';
 import type { Findings } from './findings.js';
 import type { QualifiedOptions } from './options.js';
@@ -9,6 +9,7 @@ import { planOf, type PhasePlan } from './plan.js';
 import type { CapacitySummary, CheckSummary, Report, ReportedContract } from './record.js';
 import { statefulNotApplicable } from './stateful-plan.js';
 import type { Tally } from './tally.js';
+import { securitySummary } from './credentials.js';
 
 /** Slowest responses in a report. */
 const SLOWEST_REPORTED = 10;
@@ -54,6 +55,12 @@ function capacitySummary(options: QualifiedOptions, tally: Tally, target: number
   };
 }
 
+/** The media types the run could not check, where there are any (mediaTypesNotChecked). */
+function notCheckedOf(options: QualifiedOptions): { notChecked?: readonly string[] } {
+  const notChecked = mediaTypesNotChecked(options.contract.operations);
+  return notChecked.length === 0 ? {} : { notChecked };
+}
+
 export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonly PhasePlan[], run: RunRecord, findings: Findings, times: RunTimes & { readonly capacityTarget: number }): Report {
   const failures = findings.reported.filter((f) => f.severity === 'failure');
   const failed = new Set(failures.map((f) => f.check));
@@ -85,8 +92,10 @@ export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonl
     },
     degradation: { intervalMs: options.canaryIntervalMs, sends: CANARY_SENDS, readings: run.canary, ...(trend === undefined ? { notJudged: notJudgedReason(run.canary) ?? '' } : { trend }) },
     checks: checkSummaries(options, tally.checks),
+    security: securitySummary(options.contract, options),
     failures,
     warnings: findings.reported.filter((f) => f.severity === 'warning' && !failed.has(f.check)),
+    ...notCheckedOf(options),
     ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
     passed: failures.length === 0 && stoppedEarly === undefined,
   };

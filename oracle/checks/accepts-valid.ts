@@ -2,13 +2,15 @@
  * `accepts-valid`: a valid request with valid credentials gets the declared success status (rule 1:
  * 200). A request the contract lets a target refuse (`lenient`) may get a declared 4xx (any 4xx
  * where what is open is the target, `lenientAbout: 'target'`): a warning;
- * one whose meaning it leaves open (`open`: duplicate names, deep nesting) may get one silently.
+ * one whose meaning it leaves open (`open`: duplicate names, deep nesting) may get one silently;
+ * one whose Accept no declared success media type satisfies may get 406.
  */
 import { exchangeCheck, failure, warning } from '../check.js';
 import type { OperationContract } from '../../src/openapi/index.js';
 import { isServerError } from '../answer-facts.js';
 import { isDeclared4xx, operationOf, successStatuses } from '../declared.js';
 import { refusedTarget } from '../leniencies.js';
+import { acceptUnsatisfiable } from '../media-values.js';
 import { describeRequest, excerpt } from '../messages.js';
 
 /**
@@ -31,6 +33,8 @@ export const acceptsValid = exchangeCheck({
     const operation = operationOf(contract, request);
     const expected = successStatuses(operation);
     if (expected.includes(outcome.status) || mayBeMissing(operation, outcome.status)) return [];
+    // An Accept no declared success media type satisfies may get 406 (RFC 9110, section 15.5.7).
+    if (outcome.status === 406 && acceptUnsatisfiable(operation, request)) return [];
     const message = `${describeRequest(request)} got ${outcome.status}, expected ${expected.join(' or ')}; body: ${excerpt(outcome.body)}`;
     // A body whose meaning is left open (RequestCase.open) may be refused: no finding either way.
     if (request.open !== undefined && isDeclared4xx(operation, outcome.status)) return [];

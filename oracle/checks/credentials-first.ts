@@ -14,13 +14,17 @@ import { exchangeCheck, warning } from '../check.js';
 import { isServerError } from '../answer-facts.js';
 import { isDeclared4xx, operationOf } from '../declared.js';
 import { describeRequest, excerpt } from '../messages.js';
+import { refusedScheme } from './requires-auth.js';
 
 export const credentialsFirst = exchangeCheck({
   name: 'credentials-first',
   description: 'a request without credentials (or with a wrong token) and with a broken body gets 401, not a 4xx about its body: a warning, as the contract allows either (RFC 6750, section 3)',
   applies: (request, outcome) => request.content === 'invalid' && (request.credentials === 'missing' || request.credentials === 'wrong-token') && !isServerError(outcome),
   judge: (request, outcome, { contract }) => {
-    if (outcome.kind !== 'response' || outcome.status === 401 || !isDeclared4xx(operationOf(contract, request), outcome.status)) return [];
+    const operation = operationOf(contract, request);
+    if (outcome.kind !== 'response' || outcome.status === 401 || !isDeclared4xx(operation, outcome.status)) return [];
+    // An API key's refusal may be the 403 the contract declares (requires-auth).
+    if (outcome.status === 403 && refusedScheme(request, operation).apiKey) return [];
     const credentials = request.credentials === 'missing' ? 'without credentials' : 'with a wrong token';
     return [
       warning(

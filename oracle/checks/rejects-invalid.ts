@@ -8,6 +8,7 @@ import { exchangeCheck, failure, warning } from '../check.js';
 import { isServerError } from '../answer-facts.js';
 import { declared4xx, isDeclared4xx, operationOf } from '../declared.js';
 import { describeRequest, excerpt } from '../messages.js';
+import { acceptUnsatisfiable } from '../media-values.js';
 
 export const rejectsInvalid = exchangeCheck({
   name: 'rejects-invalid',
@@ -18,6 +19,8 @@ export const rejectsInvalid = exchangeCheck({
     if (outcome.kind !== 'response') return [];
     const operation = operationOf(contract, request);
     if (isDeclared4xx(operation, outcome.status)) return [];
+    // A server may weigh Accept before the body: 406 to an Accept nothing declared satisfies (RFC 9110, section 15.5.7).
+    if (outcome.status === 406 && acceptUnsatisfiable(operation, request)) return [];
     const message = `${describeRequest(request)} got ${outcome.status}, expected a declared 4xx (${declared4xx(operation).join(', ') || 'none declared'}); body: ${excerpt(outcome.body)}`;
     if (request.lenient !== undefined && outcome.status >= 200 && outcome.status < 300) return [warning(`${message} (allowed: ${request.lenient})`)];
     return [failure(message)];

@@ -5,7 +5,7 @@
  * with every property the replace sent, exactly. A server may add properties.
  */
 import { exchangeCheck } from '../check.js';
-import { along, endsSequence, linkJudgement, resourceDifferences } from '../linked.js';
+import { along, endsSequence, keyDifference, linkJudgement, resourceDifferences, unresolvedJudgement } from '../linked.js';
 import { excerpt } from '../messages.js';
 
 export const replacementVisible = exchangeCheck({
@@ -16,7 +16,8 @@ export const replacementVisible = exchangeCheck({
   judge: (request, outcome, { contract }) => {
     const step = request.link;
     if (outcome.kind !== 'response' || step === undefined) return [];
+    if (step.unresolved !== undefined) return unresolvedJudgement(request);
     if (outcome.status < 200 || outcome.status >= 300) return [linkJudgement(step, `${along(request)} got ${outcome.status}, not the replaced resource; body: ${excerpt(outcome.body)}`)];
-    return resourceDifferences(contract, request, outcome, step.resource ?? '{}').map((difference) => linkJudgement(step, `${along(request)}: ${difference} (the replacement)`));
+    return [...keyDifference(request, outcome), ...resourceDifferences(contract, request, outcome, step.resource ?? '{}').map((difference) => `${difference} (the replacement)`)].map((difference) => linkJudgement(step, `${along(request)}: ${difference}`));
   },
 });

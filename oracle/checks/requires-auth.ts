@@ -19,6 +19,26 @@ import { challengeProblem } from '../challenge-grammar.js';
 import { isServerError } from '../answer-facts.js';
 import { isDeclared4xx, operationOf } from '../declared.js';
 import { describeRequest, excerpt } from '../messages.js';
+import type { OperationContract } from '../../src/openapi/index.js';
+import type { RequestCase } from '../types.js';
+
+/**
+ * The scheme a refused request is judged by: the one the engine attacked, else the operation's
+ * first. An HTTP scheme's 401 carries its challenge (Bearer for OAuth 2 and OpenID Connect, whose
+ * tokens are bearer tokens; Basic, RFC 7617, section 2); an API key has no RFC and no challenge.
+ */
+export function refusedScheme(request: RequestCase, operation: OperationContract | undefined): { challenge: string | undefined; apiKey: boolean } {
+  const type = request.attacked ?? operation?.securedBy[0]?.[0]?.type.name;
+  if (type === 'apiKey') return { challenge: undefined, apiKey: true };
+  if (type === 'http basic') return { challenge: 'basic', apiKey: false };
+  if (type === undefined) return { challenge: operation?.security[0]?.[0]?.scheme ?? 'bearer', apiKey: false };
+  return { challenge: 'bearer', apiKey: false };
+}
+
+/** An API key's refusal: a 401 (no challenge demanded: no RFC defines one), or the 403 the operation declares. */
+function apiKeyRefusal(operation: OperationContract | undefined, status: number): boolean {
+  return status === 401 || (status === 403 && isDeclared4xx(operation, 403));
+}
 
 export const requiresAuth = exchangeCheck({
   name: 'requires-auth',
@@ -27,12 +47,14 @@ export const requiresAuth = exchangeCheck({
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
     const operation = operationOf(contract, request);
-    const scheme = operation?.security[0]?.[0]?.scheme ?? 'bearer';
+    const refused = refusedScheme(request, operation);
+    const scheme = refused.challenge ?? 'bearer';
     const fail = (message: string): Judgement[] => [failure(`${describeRequest(request)}: ${message}`)];
     if (outcome.status >= 200 && outcome.status < 300) {
       const message = `accepted with ${outcome.status}; credentials must be checked (RFC 6750, section 3)`;
       return request.lenient === undefined ? fail(message) : [warning(`${describeRequest(request)}: ${message} (allowed: ${request.lenient})`)];
     }
+    if (refused.apiKey && apiKeyRefusal(operation, outcome.status)) return [];
     if (outcome.status === 401) {
       const header = outcome.headers['www-authenticate'];
       if (header === undefined) return fail('a 401 without a WWW-Authenticate header (RFC 6750, section 3)');
@@ -46,6 +68,6 @@ export const requiresAuth = exchangeCheck({
     if (declared && outcome.status === 400 && request.credentials === 'other-scheme') {
       return [warning(`${describeRequest(request)}: got 400 for credentials of another scheme; RFC 6750, section 3.1 answers an unsupported method with 401 and a challenge, which tells the client what to send`)];
     }
-    return fail(`got ${outcome.status}, expected 401${request.credentials === 'malformed' ? ' (or a declared 400)' : ''}; body: ${excerpt(outcome.body)}`);
+    return fail(`got ${outcome.status}, expected 401${refused.apiKey ? ' (or a declared 403: an API key)' : ''}${request.credentials === 'malformed' ? ' (or a declared 400)' : ''}; body: ${excerpt(outcome.body)}`);
   },
 });

@@ -1,11 +1,13 @@
 /**
  * `status-declared`: the status is declared for the operation (exactly, by an NXX range, or by
  * `default`). A 4xx to a request whose target a server may not recognise as the operation's (an
- * absolute-form target, `lenientAbout: 'target'`) is `accepts-valid`'s warning, not this check's.
+ * absolute-form target, `lenientAbout: 'target'`) is `accepts-valid`'s warning, not this check's;
+ * a 406 to an Accept no declared success media type satisfies is HTTP's own answer.
  */
 import { exchangeCheck, failure } from '../check.js';
 import { operationOf } from '../declared.js';
 import { refusedTarget } from '../leniencies.js';
+import { acceptUnsatisfiable } from '../media-values.js';
 import { describeRequest, excerpt } from '../messages.js';
 
 export const statusDeclared = exchangeCheck({
@@ -15,6 +17,8 @@ export const statusDeclared = exchangeCheck({
   judge: (request, outcome, { contract }) => {
     const operation = operationOf(contract, request);
     if (outcome.kind !== 'response' || !operation || operation.response(outcome.status)) return [];
+    // 406 is HTTP's answer to an Accept nothing declared satisfies (RFC 9110, section 15.5.7), declared or not.
+    if (outcome.status === 406 && acceptUnsatisfiable(operation, request)) return [];
     const declared = operation.responses.map((r) => r.status).join(', ');
     return [failure(`status ${outcome.status} is not declared for ${operation.method} ${operation.path} (declared: ${declared}); ${describeRequest(request)}; body: ${excerpt(outcome.body)}`)];
   },

@@ -5,8 +5,9 @@
  * none for accepts the server's tokens (`--token`; the mock: any well-formed credential), as the
  * bearer token, the api key, or the password of any user for HTTP basic (docs/contracts.md).
  */
-import { asRecord, securitySchemeTypeFor, type Contract, type CredentialPolicy, type GivenCredential, type SecuritySchemeType } from '../openapi/portable.js';
+import { asRecord, securitySchemeTypeFor, type Contract, type CredentialLocation, type CredentialPolicy, type GivenCredential, type SecuritySchemeType } from '../openapi/portable.js';
 import { acceptTokens, type TokenPolicy } from './rules.js';
+import type { SecretNames } from './secrets.js';
 
 /** Credentials by scheme name, as the user writes them: one, or several, per scheme. */
 export type GivenCredentials = Readonly<Record<string, string | readonly string[]>>;
@@ -56,6 +57,56 @@ export function schemePolicies(contract: Contract, accept: TokenPolicy, given: G
     if (!policies.has(name) && type.tokenPart !== undefined) policies.set(name, (credential) => accept(type.tokenPart?.(credential) ?? credential));
   }
   return policies.size === 0 ? undefined : policies;
+}
+
+/**
+ * The credentials a client presents (conform, verify) or the proxy knows the upstream accepts, one
+ * per scheme, read by each scheme's type as a server reads them: what is sent or compared (a
+ * token's scopes taken off). Throws an Error naming the scheme, as schemePolicies does.
+ */
+export function readCredentials(contract: Contract, given: Readonly<Record<string, string>>): Record<string, string> {
+  const served = servedSchemes(contract);
+  const read: Record<string, string> = {};
+  for (const [name, text] of Object.entries(given)) {
+    const type = served.get(name);
+    if (type === undefined) throw new Error(`credentials for ${name}: the contract declares no security scheme ${name} the kit serves${served.size === 0 ? '' : ` (it has ${[...served.keys()].join(', ')})`}`);
+    const credential = type.given ? type.given(text) : { credential: text };
+    if (typeof credential === 'string') throw new Error(`credentials for ${name} (${type.name}): ${credential}`);
+    read[name] = credential.credential;
+  }
+  return read;
+}
+
+/** A credential as a client sends it for a scheme: where it goes and the text written there (`Basic <base64>`, the key). */
+export interface PlacedCredential {
+  readonly scheme: string;
+  readonly place: CredentialLocation;
+  readonly written: string;
+}
+
+/** The credentials a client sends (readCredentials), each with its place and written as its type writes it. */
+export function placedCredentials(contract: Contract, given: Readonly<Record<string, string>>): PlacedCredential[] {
+  const schemes = asRecord(asRecord(contract.document.components).securitySchemes);
+  return Object.entries(readCredentials(contract, given)).flatMap(([name, credential]) => {
+    const scheme = contract.resolve(asRecord(schemes[name]));
+    const type = securitySchemeTypeFor(scheme);
+    return type === undefined ? [] : [{ scheme: name, place: type.credentialIn(scheme), written: type.write(credential) }];
+  });
+}
+
+/** The names the contract's API keys go in (header, query parameter), for the masks to hide whatever they look like (secrets.ts). */
+export function secretNamesOf(contract: Contract): SecretNames {
+  const headers = new Set<string>();
+  const query = new Set<string>();
+  for (const raw of Object.values(asRecord(asRecord(contract.document.components).securitySchemes))) {
+    const scheme = contract.resolve(asRecord(raw));
+    const type = securitySchemeTypeFor(scheme);
+    if (type?.name !== 'apiKey') continue;
+    const place = type.credentialIn(scheme);
+    if (place.in === 'header') headers.add(place.name);
+    else if (place.in === 'query') query.add(place.name);
+  }
+  return { headers, query };
 }
 
 /** `<scheme>=<value>` (the command line's --auth): the scheme's name and its credential. */

@@ -24,7 +24,7 @@ import { PlantStoreError } from './errors.js';
 import { errorResponse, type AppResponse, type ServedExchange, type Fault, type JournalVerdict } from './exchange.js';
 import { ADMIN_PREFIX, type AdminRoutes } from './admin.js';
 import { JOURNAL_PAGE, journalPagePolicy } from './journal-page.js';
-import { blot, blotAll, isForm, maskAnswerHeaders, maskParameters, maskRequestHeaders, maskTarget, type Hidden } from './secrets.js';
+import { blot, blotAll, isForm, maskAnswerHeaders, maskParameters, maskRequestHeaders, maskTarget, type Hidden, type SecretNames } from './secrets.js';
 
 export const DEFAULT_JOURNAL_SIZE = 100;
 /** The most entries a journal may keep; with bodies cut at the default 16 KiB, at most about 320 MiB. */
@@ -88,6 +88,8 @@ export interface JournalOptions {
   readonly size?: number | undefined;
   /** Bytes kept of each body (default 16 KiB). */
   readonly bodyBytes?: number | undefined;
+  /** The names of the contract's API keys, masked whatever they look like (secrets.ts; credentials.ts, secretNamesOf). */
+  readonly secretNames?: SecretNames | undefined;
 }
 
 export interface Journal<V extends JournalVerdict = JournalVerdict> {
@@ -122,7 +124,7 @@ export function createJournal<V extends JournalVerdict = JournalVerdict>(options
   return {
     capacity,
     add(exchange) {
-      const entry = toEntry(next++, exchange, bodyBytes);
+      const entry = toEntry(next++, exchange, bodyBytes, options.secretNames);
       if (held < capacity) {
         slots[(start + held) % capacity] = entry;
         held++;
@@ -194,13 +196,13 @@ function decodeCut(bytes: Uint8Array, cut: boolean): string | undefined {
   }
 }
 
-function toEntry<V extends JournalVerdict>(id: number, exchange: ServedExchange<V>, bodyBytes: number): JournalEntry<V> {
+function toEntry<V extends JournalVerdict>(id: number, exchange: ServedExchange<V>, bodyBytes: number, names: SecretNames | undefined): JournalEntry<V> {
   const { request, response } = exchange;
   const hidden: Hidden = [];
   const url = request.url ?? '/';
   const { path } = splitTarget(url);
-  const target = maskTarget(url, hidden);
-  const headers = maskRequestHeaders(request.headers, hidden);
+  const target = maskTarget(url, hidden, names);
+  const headers = maskRequestHeaders(request.headers, hidden, names);
   const body = exchange.body === undefined ? null : keepBody(exchange.body, bodyBytes, isForm(request.headers) ? (text) => maskParameters(text, hidden) : undefined, exchange.bodyBytes);
   const answerHeaders = maskAnswerHeaders(response.headers, hidden);
   const answerBody = keepBody(response.body, bodyBytes, hidden.length === 0 ? undefined : (text) => blot(text, hidden));

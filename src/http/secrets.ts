@@ -7,7 +7,9 @@
  *   token sent without its scheme); cookie values (RFC 6265); the value of a header, query
  *   parameter or form field named like a secret (token, secret, password, api key, session,
  *   credential, auth, jwt: RFC 6750, sections 2.2 and 2.3 put tokens in queries and forms); and
- *   any token the caller knows (the proxy's `--token`s, the run's token).
+ *   any token the caller knows (the proxy's `--token`s, the run's token); and the value of a
+ *   header or query parameter the contract names as an API key's place (`SecretNames`, from its
+ *   apiKey schemes: credentials.ts), whatever the name looks like (`X-Shed-Key`, `?key=`).
  * - **How it is shown**: masked where it stands (`Bearer ***`, `session=***`, `access_token=***`),
  *   and blotted out as `***` of any other text that may quote it (a verdict, an answer, a
  *   finding's message). A report that knows which secret it holds shows a placeholder naming it
@@ -37,6 +39,12 @@ const SECRET_NAME = /token|secret|passw(?:or)?d|api[-_.]?key|session|credential|
  * its scheme.
  */
 const SCHEMES = new Set(['basic', 'bearer', 'concealed', 'digest', 'dpop', 'gnap', 'hoba', 'mutual', 'negotiate', 'oauth', 'privatetoken', 'scram-sha-1', 'scram-sha-256', 'vapid']);
+
+/** The names a contract's API keys go in (its apiKey schemes): header names in lower case, query parameters as written. */
+export interface SecretNames {
+  readonly headers: ReadonlySet<string>;
+  readonly query: ReadonlySet<string>;
+}
 
 /** Whether a header, query parameter or form field name says its value is a secret. */
 export function isSecretName(name: string): boolean {
@@ -70,12 +78,13 @@ function maskCookies(value: string, hidden: Hidden, attributes: boolean): string
 }
 
 /** `a=1&access_token=…` (a query, or a form body: RFC 6750, sections 2.2 and 2.3): secret-named values hidden, as sent and decoded. */
-export function maskParameters(text: string, hidden: Hidden): string {
+export function maskParameters(text: string, hidden: Hidden, names?: ReadonlySet<string>): string {
   return text
     .split('&')
     .map((pair) => {
       const equals = pair.indexOf('=');
-      if (equals === -1 || !SECRET_NAME.test(decodeComponent(pair.slice(0, equals)))) return pair;
+      const name = equals === -1 ? '' : decodeComponent(pair.slice(0, equals));
+      if (equals === -1 || !(SECRET_NAME.test(name) || names?.has(name) === true)) return pair;
       const value = pair.slice(equals + 1);
       hidden.push(value);
       const decoded = decodeComponent(value);
@@ -86,9 +95,9 @@ export function maskParameters(text: string, hidden: Hidden): string {
 }
 
 /** A request target with the secret-named parameters of its query masked (RFC 6750, section 5.3: tokens in URLs get logged). */
-export function maskTarget(target: string, hidden: Hidden): string {
+export function maskTarget(target: string, hidden: Hidden, names?: SecretNames): string {
   const question = target.indexOf('?');
-  return question === -1 ? target : `${target.slice(0, question + 1)}${maskParameters(target.slice(question + 1), hidden)}`;
+  return question === -1 ? target : `${target.slice(0, question + 1)}${maskParameters(target.slice(question + 1), hidden, names?.query)}`;
 }
 
 /** Whether a request's body is a form (`application/x-www-form-urlencoded`), whose secret-named fields `maskParameters` masks. */
@@ -109,7 +118,7 @@ function flatten(value: string | readonly string[]): string {
 }
 
 /** A request's headers as kept or told: lower-case names, repeated fields joined with `, `, every secret masked. */
-export function maskRequestHeaders(headers: HeaderLookup, hidden: Hidden): Record<string, string> {
+export function maskRequestHeaders(headers: HeaderLookup, hidden: Hidden, names?: SecretNames): Record<string, string> {
   const masked: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];
@@ -119,7 +128,7 @@ export function maskRequestHeaders(headers: HeaderLookup, hidden: Hidden): Recor
     // Credentials are no list (RFC 9110, section 11.6.2): each field sent is masked on its own.
     if (lower === 'authorization' || lower === 'proxy-authorization') masked[lower] = typeof value === 'string' ? maskCredentials(value, hidden) : value.map((one) => maskCredentials(one, hidden)).join(', ');
     else if (lower === 'cookie') masked[lower] = maskCookies(text, hidden, false);
-    else if (SECRET_NAME.test(lower)) {
+    else if (SECRET_NAME.test(lower) || names?.headers.has(lower) === true) {
       hidden.push(text);
       masked[lower] = MASK;
     } else masked[lower] = text;

@@ -56,3 +56,33 @@ export async function bundleDocument(file: string, document: Schema): Promise<Bu
   if (refused.length > 0) return { refused };
   return { document: await RefParser.bundle<Schema>(file, document, options) };
 }
+
+/** How deep a copy follows `$ref`s into paths inside what it copies: past it, a `$ref` stays as written. */
+const INLINE_DEPTH = 32;
+
+/**
+ * The bundled document with every local `$ref` into `#/paths/…` replaced by a copy of what it points
+ * at. The bundler places a file's part where it is first met and points the later `$ref`s there -
+ * often inside an operation (`#/paths/~1pets/post/responses/200/schema`); upgrading Swagger 2.0 or
+ * OpenAPI 3.0 then moves that place (a 2.0 `schema` goes under `content`), and the `$ref` would
+ * point at nothing. A copy travels with the upgrade. Refs to components and definitions stay refs.
+ */
+export function inlineRefsIntoPaths(document: Schema): Schema {
+  const at = (pointer: string): unknown =>
+    pointer
+      .slice(2)
+      .split('/')
+      .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((node, segment) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined), document);
+  const copy = (node: unknown, depth: number): unknown => {
+    if (Array.isArray(node)) return node.map((item) => copy(item, depth));
+    if (node === null || typeof node !== 'object') return node;
+    const record = node as Record<string, unknown>;
+    if (typeof record.$ref === 'string' && record.$ref.startsWith('#/paths/') && depth < INLINE_DEPTH) {
+      const target = at(record.$ref);
+      if (target !== undefined) return copy(target, depth + 1);
+    }
+    return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, copy(value, depth)]));
+  };
+  return copy(document, 0) as Schema;
+}

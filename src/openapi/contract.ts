@@ -482,7 +482,7 @@ function compileOperation(found: Located, sources: Sources, located: readonly Lo
       hasOperation: (id) => located.some((o) => o.id === id),
       operationOf: (ref) => located.find((o) => `#${o.pointer}` === ref)?.id,
       resolve: sources.resolve,
-    }, sources.refuse);
+    }, sources.unchecked);
   const responses = Object.entries(asRecord(operation.responses)).map(([status, raw]) => compileResponse(status, raw, `${base}/responses/${status}`, sources, links));
   const declaredStatuses = responses.map((r) => Number(r.status)).filter(Number.isInteger).sort((a, b) => a - b);
   const { security, securedBy } = compileSecurity(operation.security ?? sources.document.security, operation.security === undefined ? '/security' : `${base}/security`, sources);
@@ -528,7 +528,10 @@ export function compileContract(document: Schema, file = '<memory>', options: Co
   namedUnchecked(document, note);
   const located = locateOperations(document);
   const operations = located.map((found) => compileOperation(found, sources, located));
-  const matchPath = compilePaths([...new Set(operations.map((o) => o.path))], sources.refuse);
+  const matchPath = compilePaths([...new Set(operations.map((o) => o.path))], sources.refuse, (path, name) => {
+    const parameter = operations.find((o) => o.path === path)?.parameters.find((p) => p.in === 'path' && p.name === name);
+    return parameter === undefined ? undefined : sources.resolve(parameter.schema);
+  });
   if (options.schemas !== 'later') sources.compilePending(Number.POSITIVE_INFINITY);
   unsupported.push(...sources.schemaRefusals);
   if (unsupported.length > 0) throw new UnsupportedContractError(file, unsupported);

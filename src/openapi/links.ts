@@ -3,7 +3,8 @@
  * how that operation's parameters are taken from the exchange, by runtime expressions (section
  * 4.8.20.4) such as `$response.body#/id`. The kit reads the expressions that name one value of
  * the exchange; a link it cannot follow exactly (an operationRef outside the document, an
- * unknown target, an expression embedded in text) is refused when the contract is loaded.
+ * unknown target, an expression embedded in text) is not followed, and named among the contract's
+ * unchecked parts: it is no reason to refuse the contract.
  */
 import { isJsonObject, parseJson, stringifyJson, type JsonValue } from './json.js';
 import { asRecord, decodePointerSegment, type RefuseFeature } from './types.js';
@@ -80,6 +81,21 @@ export function atPointer(value: JsonValue | undefined, pointer: string): JsonVa
   return node;
 }
 
+/** A link's parameters, each a constant or a runtime expression; else the first the kit cannot read. */
+function linkParameters(given: Record<string, unknown>): { parameters: LinkContract['parameters'] } | { unreadable: string; parameter: string } {
+  const parameters: Record<string, RuntimeExpression | { constant: JsonValue }> = {};
+  for (const [parameter, value] of Object.entries(given)) {
+    if (typeof value !== 'string' || !value.includes('$')) {
+      parameters[parameter] = { constant: parseJson(stringifyJson(value ?? null)) };
+      continue;
+    }
+    const expression = parseExpression(value);
+    if (expression === undefined) return { unreadable: value, parameter };
+    parameters[parameter] = expression;
+  }
+  return { parameters };
+}
+
 /**
  * The links of a response. `operationOf(ref)` finds an operation by a local operationRef
  * (`#/paths/~1plants~1{id}/get`), `hasOperation(id)` says whether an operationId exists.
@@ -88,7 +104,7 @@ export function compileLinks(
   links: Record<string, unknown>,
   at: string,
   targets: { readonly operationOf: (ref: string) => string | undefined; readonly hasOperation: (id: string) => boolean; readonly resolve: (value: Record<string, unknown>) => Record<string, unknown> },
-  refuse: RefuseFeature,
+  unchecked: RefuseFeature,
 ): LinkContract[] {
   const compiled: LinkContract[] = [];
   for (const [name, raw] of Object.entries(links)) {
@@ -98,20 +114,16 @@ export function compileLinks(
     if (typeof link.operationId === 'string') operationId = targets.hasOperation(link.operationId) ? link.operationId : undefined;
     else if (typeof link.operationRef === 'string') operationId = targets.operationOf(link.operationRef);
     if (operationId === undefined) {
-      refuse(`the link ${name} to an operation the kit cannot find in the document`, pointer);
+      unchecked(`the link ${name} to an operation the kit cannot find in the document (not followed)`, pointer);
       continue;
     }
-    const parameters: Record<string, RuntimeExpression | { constant: JsonValue }> = {};
-    for (const [parameter, value] of Object.entries(asRecord(link.parameters))) {
-      if (typeof value !== 'string' || !value.includes('$')) {
-        parameters[parameter] = { constant: parseJson(stringifyJson(value ?? null)) };
-        continue;
-      }
-      const expression = parseExpression(value);
-      if (expression === undefined) refuse(`the runtime expression ${value}`, `${pointer}/parameters/${parameter}`);
-      else parameters[parameter] = expression;
+    const read = linkParameters(asRecord(link.parameters));
+    if ('unreadable' in read) {
+      unchecked(`the runtime expression ${read.unreadable} of link ${name} (the link is not followed)`, `${pointer}/parameters/${read.parameter}`);
+      continue;
     }
-    if (link.requestBody !== undefined) refuse(`the requestBody of link ${name}`, `${pointer}/requestBody`);
+    const { parameters } = read;
+    if (link.requestBody !== undefined) unchecked(`the requestBody of link ${name} (its parameters are followed, its body is not)`, `${pointer}/requestBody`);
     compiled.push({ name, operationId, parameters, pointer });
   }
   return compiled;

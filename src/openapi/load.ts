@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { bundleDocument, externalRefs } from './bundle.js';
+import { bundleDocument, externalRefs, inlineRefsIntoPaths } from './bundle.js';
 import { exactIntegers, settleNumbers } from './exact-numbers.js';
 import { compileContract, headingOf, UnsupportedContractError, type CompileOptions, type Contract, type ContractHeading, type Schema } from './contract.js';
 import { needsUpgrade, upgradeDocument, writtenIn } from './upgrade.js';
@@ -108,7 +108,8 @@ async function prepare(key: string, options: Pick<CompileOptions, 'schemas'>): P
   if (externalRefs(document).length > 0) {
     const bundled = await bundleDocument(key, document);
     if ('refused' in bundled) throw new UnsupportedContractError(key, bundled.refused);
-    document = bundled.document;
+    // An upgrade moves what the bundler's `$ref`s into operations point at: copies travel with it.
+    document = upgraded ? inlineRefsIntoPaths(bundled.document) : bundled.document;
   }
   if (needsUpgrade(document)) {
     document = await upgradeDocument(document);

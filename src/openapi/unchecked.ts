@@ -12,9 +12,21 @@ const NOT_EXERCISED = 'not exercised: the kit sends no requests of its own';
 export function unknownFormats(document: Schema, known: (format: string) => boolean): { format: string; pointer: string }[] {
   const found: { format: string; pointer: string }[] = [];
   eachObject(document, (node, pointer) => {
-    if (typeof node.format === 'string' && !known(node.format)) found.push({ format: node.format, pointer: `${pointer}/format` });
+    if (typeof node.format === 'string' && !known(node.format) && !inExtension(pointer)) found.push({ format: node.format, pointer: `${pointer}/format` });
   });
   return found;
+}
+
+/** Names a schema keyword's place holds where a `x-` key is a name, not an extension: properties, definitions. */
+const NAMING = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'schemas', 'dependentSchemas']);
+
+/**
+ * Whether a pointer runs through a specification extension (`x-origin`, OpenAPI 3.1 section 4.9):
+ * what is under one is the vendor's, not a schema (APIs.guru's `x-origin` holds `format: swagger`).
+ */
+function inExtension(pointer: string): boolean {
+  const segments = pointer.split('/');
+  return segments.some((segment, i) => segment.startsWith('x-') && !NAMING.has(segments[i - 1] ?? ''));
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'] as const;

@@ -11,7 +11,8 @@
  * - `page`: skips the pages before it (the first is the parameter's `minimum` where that is 0,
  *   else 1), a page being `limit` items (else its `default`, else 20);
  * - `limit`/`per_page`/`page_size`/`size` (any case, `-`/`_` ignored): at most that many.
- * Undeclared ones are not read: without them the list is every item (the store holds at most maxEntries).
+ * Undeclared ones are not read: without them the list is every item (the store holds at most
+ * maxEntries). The array's `maxItems` bounds every answer: a list never breaks its own schema.
  */
 import { generateValue, isLosslessNumber, stringifyJson, type Contract, type JsonValue, type OperationContract, type ParameterContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
 import { placeOf, success, successOf, type OperationAnswer, type ParentCheck } from './resource-answers.js';
@@ -45,6 +46,12 @@ export interface ListShape {
   readonly property: string | undefined;
   /** The envelope's other required properties, each with its value generated once, in the schema's order. */
   readonly others: readonly (readonly [string, JsonValue])[];
+  /** The array's `maxItems`: no list answers more, whatever the paging asks (Infinity without one). */
+  readonly maxItems: number;
+}
+
+function maxItemsOf(array: Schema): number {
+  return typeof array.maxItems === 'number' && array.maxItems >= 0 ? array.maxItems : Infinity;
 }
 
 /** The shape of the list's success: an array, or an object with exactly one array property of the resource's items; undefined otherwise. */
@@ -52,7 +59,7 @@ export function listShape(contract: Contract, pattern: ResourcePattern, operatio
   const schema = operation.response(successOf(operation).status)?.schema;
   if (schema === undefined) return undefined;
   const resolved = contract.resolve(schema);
-  if (resolved.type === 'array') return { itemSchema: (resolved.items ?? {}) as Schema, property: undefined, others: [] };
+  if (resolved.type === 'array') return { itemSchema: (resolved.items ?? {}) as Schema, property: undefined, others: [], maxItems: maxItemsOf(resolved) };
   const shape = contract.shapeOf(schema);
   const arrays = [...shape.properties].filter(([, property]) => {
     const candidate = contract.resolve(property);
@@ -64,7 +71,8 @@ export function listShape(contract: Contract, pattern: ResourcePattern, operatio
   const others = [...shape.properties.keys()]
     .filter((name) => name !== property && shape.required.has(name))
     .map((name) => [name, generateValue(shape.properties.get(name) as Schema, { resolve: (s) => contract.resolve(s), seed: `${operation.method} ${operation.path}:${name}` }).value] as const);
-  return { itemSchema: (contract.resolve(arraySchema).items ?? {}) as Schema, property, others };
+  const array = contract.resolve(arraySchema);
+  return { itemSchema: (array.items ?? {}) as Schema, property, others, maxItems: maxItemsOf(array) };
 }
 
 /** Whether an array's items are the pattern's resource: the schema its create or read answers (the same `$ref`), or one with its key property. */
@@ -86,7 +94,7 @@ interface Window {
 }
 
 /** The first item, the count skipped and the most answered, from the request's paging parameters. */
-function windowOf(declared: ReadonlyMap<Paging, ParameterContract>, query: ParsedParameters['query']): Window {
+function windowOf(declared: ReadonlyMap<Paging, ParameterContract>, query: ParsedParameters['query'], maxItems: number): Window {
   const number = (role: Paging): number | undefined => {
     const value = query[declared.get(role)?.name ?? ''];
     return isLosslessNumber(value) ? Number(value.value) : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
@@ -98,7 +106,7 @@ function windowOf(declared: ReadonlyMap<Paging, ParameterContract>, query: Parse
   const firstPage = declared.get('page')?.schema.minimum === 0 ? 0 : 1;
   const skip = (number('offset') ?? 0) + (page === undefined ? 0 : Math.max(0, page - firstPage) * pageSize);
   const cursor = query[declared.get('cursor')?.name ?? ''];
-  const limit = given ?? (page === undefined ? Infinity : pageSize);
+  const limit = Math.min(given ?? (page === undefined ? Infinity : pageSize), maxItems);
   return { cursor: isLosslessNumber(cursor) ? cursor.value : typeof cursor === 'string' ? cursor : undefined, skip, limit };
 }
 
@@ -117,7 +125,7 @@ export function listAnswer(contract: Contract, pattern: ResourcePattern, operati
     const place = placeOf(pattern, parameters);
     const missing = checkParent(store, place);
     if (missing) return missing;
-    const window = windowOf(declared, parameters.query);
+    const window = windowOf(declared, parameters.query, shape.maxItems);
     const wanted = filters.flatMap((filter) => {
       const value = parameters.query[filter.name];
       return value === undefined ? [] : [{ name: filter.name, values: new Set<JsonValue>(Array.isArray(value) ? value : [value]) }];

@@ -11,11 +11,12 @@ import { startProxy, startReference } from '../../api/index.js';
 import { generateTypesOf } from '../../contracts/generate-types.js';
 import { openContract } from '../../src/openapi/index.js';
 import { run, type Run } from '../support/cli.js';
+import { exampleContractFiles } from '../support/contracts.js';
 import { operationRequests, sendEach } from '../support/operation-requests.js';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 const OPENAPI_30 = here('../openapi/fixtures/openapi-3.0.yaml');
-const CONTRACTS = ['../../examples/contracts/greenhouse-security.yaml', '../../examples/contracts/nursery-split/openapi.yaml', '../../examples/contracts/plant-store-full.yaml', '../openapi/fixtures/swagger-2.yaml', '../openapi/fixtures/openapi-3.0.yaml'];
+const CONTRACTS = [...exampleContractFiles(), here('../openapi/fixtures/swagger-2.yaml'), here('../openapi/fixtures/openapi-3.0.yaml')];
 const TOKEN = 'contract-commands-token';
 
 /** The started command's output until `until` appears in it (or it ends, or 30 s pass). */
@@ -30,7 +31,7 @@ async function outputUntil(started: Run, until: string): Promise<string> {
 
 describe('in process, on every example contract and on 2.0 and 3.0 ones', () => {
   it.for(CONTRACTS)('generate:types and the proxy start on %s', async (name) => {
-    const contract = await openContract(here(name));
+    const contract = await openContract(name);
     const types = await generateTypesOf(contract);
     for (const operation of contract.operations) expect(types).toContain(`"${operation.path}": {`);
     const reference = await startReference({ contract, tokens: [TOKEN] });

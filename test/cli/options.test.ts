@@ -52,6 +52,7 @@ const REFUSED: Readonly<Record<string, { readonly values: readonly string[]; rea
   '--contract <file>': { values: ['/no/such/contract.yaml'], rule: /no such file \/no\/such\/contract.yaml/ },
   '--journal-size <n>': { values: ['0', '10001', 'many'], rule: /expected a whole number from 1 to 10000/ },
   '--auth <scheme=value>': { values: ['no-equals', '=value'], rule: /expected <scheme>=<value>/ },
+  '--header <field>': { values: ['no-colon', ': value', 'a b: c'], rule: /expected 'Name: value'/ },
   '--seed <seed>': { values: [' ', ''], rule: /a seed is a non-empty text/ },
   '--seed <n>': { values: ['-1', 'x', '2147483648'], rule: /expected a whole number from 0 to 2147483647/ },
   '--runs <n>': { values: ['0', '1000001'], rule: /expected a whole number from 1 to 1000000/ },
@@ -72,6 +73,7 @@ describe('one definition per option', () => {
   const TWO_MEANINGS: Readonly<Record<string, string>> = {
     '--token': 'the tokens a server accepts (serve, start, and the upstream behind proxy; repeatable) or the one a client sends (conform, verify)',
     '--seed': "the mock's data seed (any text) or conform's run seed (a 31-bit integer)",
+    '--auth': 'the credentials a server accepts per scheme (serve, mock, start; several per scheme) or the one a target accepts, which a client sends (conform, verify) and the proxy judges by (one per scheme)',
   };
 
   const flags = [...new Set(taken.map((t) => t.flag))];

@@ -10,6 +10,7 @@ import { CHECK_NAMES } from '../../fuzz/index.js';
 import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
 import { LINK_IMPLEMENTATIONS } from '../faulty/links.js';
 import { OPERATION_FAULTS } from '../faulty/operations.js';
+import { PATTERN_IMPLEMENTATIONS } from '../faulty/resource-patterns.js';
 import { describeConformance, SUITE_SEEDS, useEnginePool } from './common.js';
 
 useEnginePool();
@@ -21,8 +22,9 @@ describe('the collection of faulty implementations', () => {
     expect(FAULTY_IMPLEMENTATIONS.length).toBeGreaterThanOrEqual(25);
     expect(new Set(FAULTY_IMPLEMENTATIONS.map((f) => f.name)).size).toBe(FAULTY_IMPLEMENTATIONS.length);
     // The checks of operations the bundled contract does not declare are caught against the example
-    // full store: its faulty operations (operations.test.ts) and links (stateful.test.ts).
-    const caught = [...FAULTY_IMPLEMENTATIONS, ...OPERATION_FAULTS, ...LINK_IMPLEMENTATIONS].flatMap((f) => (f.caughtBy === undefined ? [] : [f.caughtBy]));
+    // full store: its faulty operations (operations.test.ts) and links (stateful.test.ts); those of
+    // the resource patterns against the garden journal (resource-patterns.test.ts).
+    const caught = [...FAULTY_IMPLEMENTATIONS, ...OPERATION_FAULTS, ...LINK_IMPLEMENTATIONS, ...PATTERN_IMPLEMENTATIONS].flatMap((f) => (f.caughtBy === undefined ? [] : [f.caughtBy]));
     expect(new Set(caught)).toEqual(new Set(CHECK_NAMES));
   });
 });

@@ -78,25 +78,34 @@ describe('walks', () => {
 });
 
 describe('the stateful checks a contract gives nothing to judge', () => {
-  it('are all three without a walk (the bundled contract, links whose key the server assigns), each with why', () => {
-    for (const contract of [loadContract(), compileContract(parseYaml(SERVER_KEYS) as Record<string, unknown>, '<notes>')]) {
-      const reasons = statefulNotApplicable(contract);
-      expect(Object.keys(reasons).sort()).toEqual(['deleted-stays-deleted', 'replacement-visible', 'resource-available']);
-      expect(reasons['resource-available']).toBe('the contract declares no read linked from a create, nor a collection/item pattern with a create and a read');
-    }
+  it('are all of them without a walk (the bundled contract), each with why', () => {
+    const reasons = statefulNotApplicable(loadContract());
+    expect(Object.keys(reasons).sort()).toEqual(['deleted-stays-deleted', 'listed-after-create', 'replacement-visible', 'resource-available', 'server-assigns-key', 'update-visible']);
+    expect(reasons['resource-available']).toBe('the contract declares no read linked from a create, nor a collection/item pattern with a create and a read');
   });
 
-  it('are none for the full store, whose create links a read, a replace and a delete', () => {
-    expect(statefulNotApplicable(full)).toEqual({});
+  it('leave a link whose key the server assigns to the resource walks: its read is judged, the key read from the answer', () => {
+    const reasons = statefulNotApplicable(compileContract(parseYaml(SERVER_KEYS) as Record<string, unknown>, '<notes>'));
+    expect(reasons['resource-available']).toBeUndefined();
+    expect(reasons['server-assigns-key']).toBeUndefined();
+  });
+
+  it('are, for the full store whose create links a read, a replace and a delete, those only the patterns make: it has no PATCH and no key the server assigns', () => {
+    expect(statefulNotApplicable(full)).toEqual({
+      'update-visible': 'no collection/item pattern has an update (PATCH with a JSON body) and a read',
+      'server-assigns-key': 'no collection/item pattern has a key the server assigns that a create may validly send (readOnly, or undeclared where other properties are allowed)',
+    });
   });
 
   it('are those whose operation the walks lack: the pattern of trees has no replace; links to a read alone have no delete nor replace', () => {
-    expect(statefulNotApplicable(trees())).toEqual({ 'replacement-visible': 'the collection/item pattern (the contract declares no link) has no replace (with a request body)' });
+    const noPatch = 'no collection/item pattern has an update (PATCH with a JSON body) and a read';
+    const noServerKey = 'no collection/item pattern has a key the server assigns that a create may validly send (readOnly, or undeclared where other properties are allowed)';
+    expect(statefulNotApplicable(trees())).toEqual({ 'replacement-visible': 'the collection/item pattern (the contract declares no link) has no replace (with a request body)', 'update-visible': noPatch, 'server-assigns-key': noServerKey });
     const readOnly = structuredClone(full.document) as { paths: Record<string, Record<string, { responses?: Record<string, { links?: Record<string, unknown> }> }>> };
     const links = readOnly.paths['/plants']?.post?.responses?.['200']?.links ?? {};
     for (const name of Object.keys(links).filter((name) => name !== 'GetPlantById')) Reflect.deleteProperty(links, name);
     const reasons = statefulNotApplicable(compileContract(readOnly, '<read link only>'));
-    expect(reasons).toEqual({ 'deleted-stays-deleted': "the create's links lead to no delete", 'replacement-visible': "the create's links lead to no replace (with a request body)" });
+    expect(reasons).toEqual({ 'deleted-stays-deleted': "the create's links lead to no delete", 'replacement-visible': "the create's links lead to no replace (with a request body)", 'update-visible': noPatch, 'server-assigns-key': noServerKey });
   });
 
   it('are said in the report of a run; one that could apply but got no request is not exercised', async () => {

@@ -40,4 +40,18 @@ describe('requestTarget', () => {
       segments: { a: 'a%20b,c%2Fd' },
     });
   });
+
+  it('writes an object-valued parameter member by member in its style (deepObject, form, simple), and the operation reads it back as valid (issue 29)', () => {
+    const operation = operationWith([
+      { name: 'a', in: 'path', required: true, schema: { type: 'object', properties: { x: { type: 'integer' }, y: { type: 'string' } } } },
+      { name: 'f', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', properties: { min: { type: 'integer', minimum: 0 } } } },
+      { name: 'g', in: 'query', explode: false, schema: { type: 'object', properties: { r: { type: 'integer' } } } },
+    ]);
+    const values = { 'path a': '{"x":1,"y":"b c"}', 'query f': '{"min":9223372036854775807}', 'query g': '{"r":2}' };
+    expect(requestTarget(operation, values)).toEqual({ path: '/t/x,1,y,b%20c', query: 'f%5Bmin%5D=9223372036854775807&g=r,2', headers: {}, segments: { a: 'x,1,y,b%20c' } });
+    expect(parametersValid(operation, values)).toBe(true);
+    // A member out of its schema is read, and refused; a text that is no object is sent as it is.
+    expect(parametersValid(operation, { ...values, 'query f': '{"min":-1}' })).toBe(false);
+    expect(requestTarget(operation, { ...values, 'query g': 'not-an-object' }).query).toContain('g=not-an-object');
+  });
 });

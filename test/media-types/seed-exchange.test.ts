@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openContract, parseJson, type Contract } from '../../src/openapi/index.js';
-import { run, type Run } from '../support/cli.js';
+import { listening, stopped, type Listening } from '../support/cli.js';
 
 const FILE = fileURLToPath(new URL('../../examples/contracts/seed-exchange.yaml', import.meta.url));
 const KEYS = ['--auth', 'swapKey=k1', '--auth', 'swapQueryKey=k2'];
@@ -21,14 +21,8 @@ beforeAll(async () => {
   contract = await openContract(FILE);
 });
 
-async function started(command: 'serve' | 'mock'): Promise<{ url: string; ran: Run }> {
-  const ran = run([command, '--port', '0', ...KEYS, '--contract', FILE]);
-  const deadline = Date.now() + 30_000;
-  while (!/listening on http:\S+/.test(ran.stdout()) || !ran.stdout().includes('operations:')) {
-    if (ran.child.exitCode !== null || Date.now() > deadline) throw new Error(`${command} did not start: ${ran.stdout()}${ran.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { url: /listening on (http:\/\/[^\s,]+)/.exec(ran.stdout())?.[1] ?? '', ran };
+async function started(command: 'serve' | 'mock'): Promise<Listening> {
+  return listening([command, '--port', '0', ...KEYS, '--contract', FILE]);
 }
 
 /** The form a browser would post for an offer. */
@@ -46,14 +40,11 @@ function upload(): FormData {
 }
 
 describe.each(['serve', 'mock'] as const)('%s --contract examples/contracts/seed-exchange.yaml', (command) => {
-  let server: { url: string; ran: Run } | undefined;
+  let server: Listening | undefined;
   beforeAll(async () => {
     server = await started(command);
   }, 40_000);
-  afterAll(async () => {
-    server?.ran.child.kill('SIGTERM');
-    await server?.ran.exit;
-  });
+  afterAll(() => stopped([server?.ran]));
 
   /** An answer, checked against what the operation declares for its status (a body its schema accepts). */
   const call = async (operationId: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: unknown }> => {

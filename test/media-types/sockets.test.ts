@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Run } from '../support/cli.js';
+import { listening, stopped, type Listening } from '../support/cli.js';
 import { MEDIA_FILE } from './fixture.js';
 
 beforeAll(() => {
@@ -14,26 +14,16 @@ beforeAll(() => {
 });
 
 /** A command started on the fixture, once it listens: its URL and its banner. */
-async function started(command: 'serve' | 'mock'): Promise<{ url: string; banner: string; ran: Run }> {
-  const ran = run([command, '--port', '0', ...(command === 'serve' ? ['--token', 't'] : []), '--contract', MEDIA_FILE]);
-  const deadline = Date.now() + 30_000;
-  while (!/listening on http:\S+/.test(ran.stdout()) || !ran.stdout().includes('operations:')) {
-    if (ran.child.exitCode !== null || Date.now() > deadline) throw new Error(`${command} did not start: ${ran.stdout()}${ran.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  return { url: /listening on (http:\/\/[^\s,]+)/.exec(ran.stdout())?.[1] ?? '', banner: ran.stdout(), ran };
+async function started(command: 'serve' | 'mock'): Promise<Listening> {
+  return listening([command, '--port', '0', ...(command === 'serve' ? ['--token', 't'] : []), '--contract', MEDIA_FILE]);
 }
 
 describe.each(['serve', 'mock'] as const)('%s --contract of every media type', (command) => {
-  let server: { url: string; banner: string; ran: Run } | undefined;
+  let server: Listening | undefined;
   beforeAll(async () => {
     server = await started(command);
   }, 40_000);
-  afterAll(async () => {
-    server?.ran.child.kill('SIGTERM');
-    await server?.ran.exit;
-  });
+  afterAll(() => stopped([server?.ran]));
 
   const call = async (path: string, init: RequestInit = {}): Promise<[number, string | null, string]> => {
     const answer = await fetch(`${server?.url ?? ''}${path}`, init);

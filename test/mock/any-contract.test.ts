@@ -8,12 +8,13 @@
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { unwritableAnswers } from '../../mock/index.js';
 import { compileContract, openContract, type Contract } from '../../src/openapi/index.js';
+import { exampleContractFiles } from '../support/contracts.js';
 import { operationRequests, sendEach } from '../support/operation-requests.js';
 import { startMock } from '../support/servers.js';
 
@@ -115,9 +116,7 @@ async function statusesOf(contract: Contract, dynamic: boolean): Promise<{ opera
 
 describe('the mock starts on every contract and answers each operation', () => {
   const files = {
-    'examples/contracts/greenhouse-security.yaml': here('../../examples/contracts/greenhouse-security.yaml'),
-    'examples/contracts/nursery-split (three files)': here('../../examples/contracts/nursery-split/openapi.yaml'),
-    'examples/contracts/plant-store-full.yaml': here('../../examples/contracts/plant-store-full.yaml'),
+    ...Object.fromEntries(exampleContractFiles().map((file) => [relative(here('../..'), file), file])),
     'a Swagger 2.0 contract': here('../openapi/fixtures/swagger-2.yaml'),
     'an OpenAPI 3.0 contract under a server path prefix': written('shed.yaml', SHED_30),
     "3.1's nullable types": written('pots.yaml', POTS_31),
@@ -171,6 +170,74 @@ describe('where Prism and the guard disagree, the mock names it', () => {
       // The same operation still answers JSON, and the guard still holds: no key, a 401.
       expect((await fetch(`${server.url}/tools/1`, { headers: { accept: 'application/json', 'x-shed-key': 'k' } })).status).toBe(200);
       expect((await fetch(`${server.url}/tools/1`)).status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** Written for this test: errors shaped `{code, message}`, with an example, as many public contracts have them. */
+const CODES_31 = `
+openapi: 3.1.0
+info: {title: Codes, version: '1.0'}
+paths:
+  /bulbs/{bulbId}:
+    get:
+      operationId: getBulb
+      parameters: [{name: bulbId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200':
+          description: a bulb
+          content: {application/json: {schema: {type: object, required: [id], properties: {id: {type: integer}}}, example: {id: 3}}}
+        '404':
+          description: none
+          content: {application/json: {schema: {$ref: '#/components/schemas/Failure'}, example: {code: 17, message: no such bulb}}}
+components:
+  schemas:
+    Failure:
+      type: object
+      required: [code, message]
+      properties: {code: {type: integer}, message: {type: string}}
+`;
+
+describe("the guard holds error answers to the contract's own shape", () => {
+  it('a declared 404 example shaped {code, message} goes out as it is (decision 4 is the kit Error’s); a refusal takes the same shape', async () => {
+    const contract = compileContract(parseYaml(CODES_31) as Record<string, unknown>, '<codes, in memory>');
+    const server = await startMock({ contract });
+    try {
+      const asked = await fetch(`${server.url}/bulbs/3`, { headers: { prefer: 'code=404' } });
+      expect(asked.status).toBe(404);
+      expect(await asked.json()).toEqual({ code: 17, message: 'no such bulb' });
+      // The guard still holds the answer to its schema: a path the schema refuses is the contract's refusal, not Prism's.
+      const refused = await fetch(`${server.url}/bulbs/three`);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ code: 400, message: expect.stringContaining('bulbId') as string });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a contract of webhooks alone (OpenAPI 3.1, section 4.8.1: paths are optional)', () => {
+  it('starts the mock, which names the webhook and answers every request 404', async () => {
+    const contract = compileContract(
+      parseYaml(`
+openapi: 3.1.0
+info: {title: Hooks, version: '1.0'}
+webhooks:
+  newBulb:
+    post:
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses: {'200': {description: taken}}
+`) as Record<string, unknown>,
+      '<hooks, in memory>',
+    );
+    expect(contract.unchecked.map((u) => u.pointer)).toEqual(['/webhooks/newBulb']);
+    const server = await startMock({ contract });
+    try {
+      const answer = await fetch(`${server.url}/bulbs`);
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toEqual({ error: 404, message: expect.any(String) as string });
     } finally {
       await server.close();
     }

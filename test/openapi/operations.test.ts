@@ -105,11 +105,10 @@ describe('a contract the kit cannot serve exactly is refused at load, every feat
     [{ paths: { '/a': { get: { parameters: [{ name: 's', in: 'body', schema: { type: 'string' } }], responses: ok } } } }, 'a parameter in body at /paths/~1a/get/parameters/0'],
     [{ paths: { '/a': { get: { security: [{ key: [] }], responses: ok } } }, components: { securitySchemes: { key: { type: 'mutualTLS' } } } }, 'the security scheme key (mutualTLS; the kit serves http bearer, http basic, apiKey, oauth2, openIdConnect only) at /components/securitySchemes/key'],
     [{ paths: { '/a': { get: { security: [{ nowhere: [] }], responses: ok } } } }, 'the undeclared security scheme nowhere at /paths/~1a/get/security/0'],
-    [{ paths: { '/a/{x}.json': { get: { parameters: [{ name: 'x', in: 'path', required: true, schema: { type: 'string' } }], responses: ok } } } }, 'the path segment {x}.json, which mixes text and a parameter at /paths/~1a~1{x}.json'],
+    // A segment mixing text and parameters is served now (test/openapi/paths.test.ts); braces that are no parameter are refused.
+    [{ paths: { '/a/{}.json': { get: { responses: ok } } } }, 'the path segment {}.json, whose braces are not a parameter at /paths/~1a~1{}.json'],
     [{ paths: { '/a/{x}': { get: { responses: ok } } } }, 'the path parameter x without a declaration at /paths/~1a~1{x}/get'],
     [{ paths: { '/a': { get: { parameters: [{ name: 'Plant-Store-Session', in: 'header', schema: { type: 'string' } }], responses: ok } } } }, 'the header parameter Plant-Store-Session, reserved by the kit for sessions at /paths/~1a/get/parameters/0'],
-    [{ paths: { '/a': { get: { responses: { '200': { description: 'x', links: { L: { operationId: 'missing' } } } } } } } }, 'the link L to an operation the kit cannot find in the document at /paths/~1a/get/responses/200/links/L'],
-    [{ paths: { '/a': { get: { operationId: 'a', responses: { '200': { description: 'x', links: { L: { operationId: 'a', parameters: { p: 'x{$response.body#/id}' } } } } } } } } }, 'the runtime expression x{$response.body#/id} at /paths/~1a/get/responses/200/links/L/parameters/p'],
     // compileContract takes a parsed 3.1 or 3.2 document; loadContract and openContract upgrade 3.0 first (test/openapi/versions.test.ts).
     [{ openapi: '3.0.3', paths: {} }, 'OpenAPI 3.0.3, given as it is (openContract upgrades it to 3.1; compileContract reads 3.1 and 3.2) at /openapi'],
     [{ openapi: '4.0.0', paths: {} }, 'OpenAPI 4.0.0 (the kit reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2) at /openapi'],
@@ -128,6 +127,21 @@ describe('a contract the kit cannot serve exactly is refused at load, every feat
         '  - the undeclared security scheme nowhere at 2 places: /paths/~1a/get/security/0, /paths/~1b/get/security/0',
       ].join('\n'),
     );
+  });
+
+  it('a link the kit cannot follow is named unchecked and not followed, never a refusal', () => {
+    const links = {
+      Lost: { operationId: 'missing' },
+      Embedded: { operationId: 'a', parameters: { p: 'x{$response.body#/id}' } },
+      WithBody: { operationId: 'a', parameters: { p: '$response.body#/id' }, requestBody: '$response.body' },
+    };
+    const contract = compileContract({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { operationId: 'a', parameters: [{ name: 'p', in: 'query', schema: { type: 'string' } }], responses: { '200': { description: 'x', links } } } } } });
+    expect(contract.unchecked.map((u) => `${u.feature} at ${u.pointer}`)).toEqual([
+      'the link Lost to an operation the kit cannot find in the document (not followed) at /paths/~1a/get/responses/200/links/Lost',
+      'the runtime expression x{$response.body#/id} of link Embedded (the link is not followed) at /paths/~1a/get/responses/200/links/Embedded/parameters/p',
+      'the requestBody of link WithBody (its parameters are followed, its body is not) at /paths/~1a/get/responses/200/links/WithBody/requestBody',
+    ]);
+    expect(contract.operations[0]?.responses[0]?.links.map((link) => link.name)).toEqual(['WithBody']);
   });
 
   it('loads callbacks and webhooks, naming them as not exercised rather than refusing them', () => {

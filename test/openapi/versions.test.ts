@@ -65,6 +65,16 @@ describe('OpenAPI 3.0, upgraded to 3.1 by @scalar/openapi-upgrader', async () =>
     expect(contract.unchecked).toEqual([{ feature: 'the format greenhouse-room-code (accepted as its type: the kit does not check it)', pointer: '/components/schemas/NewReading/properties/room/format' }]);
   });
 
+  it("a format under a specification extension (APIs.guru's x-origin) is the vendor's, not named; a property named x-… is a schema's", () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'x', version: '1', 'x-origin': [{ format: 'swagger', url: 'https://example.test/s.json' }] },
+      paths: {},
+      components: { schemas: { Tag: { type: 'object', properties: { 'x-code': { type: 'string', format: 'shelf-code' } } } } },
+    };
+    expect(compileContract(document, '<extensions>').unchecked.map((u) => u.pointer)).toEqual(['/components/schemas/Tag/properties/x-code/format']);
+  });
+
   it('is then what loadContract gives too; before that, loadContract says to read it with openContract', () => {
     expect(loadContract(fixture('openapi-3.0.yaml'))).toBe(contract);
     const copy = join(dir, 'copy-3.0.yaml');
@@ -174,6 +184,25 @@ describe('contracts over several files', () => {
     const read = operation(contract, 'trayById');
     expect(read.parameters.map((p) => `${p.in} ${p.name}`)).toEqual(['path trayId']);
     expect(read.parseParameters({ path: { trayId: '0' }, query: '', headers: {} })).toHaveProperty('problem');
+  });
+
+  it('Swagger 2.0 split over files: a file met twice is bundled once and still read where the upgrade moves it', async () => {
+    // The bundler points the second $ref to Tray.yaml at the first place it put it, inside an operation
+    // (a 2.0 `schema`); the upgrade then moves that under `content`: the kit copies it there first.
+    const split = mkdtempSync(join(dir, 'split-2.0-'));
+    writeFileSync(join(split, 'Tray.yaml'), 'type: object\nrequired: [cells]\nproperties:\n  cells: { type: integer, minimum: 1 }\n');
+    writeFileSync(
+      join(split, 'swagger.yaml'),
+      `swagger: '2.0'\ninfo: { title: Trays, version: '1' }\nproduces: [application/json]\nconsumes: [application/json]\npaths:\n  /trays:\n    post:\n      operationId: addTray\n      parameters: [{ name: tray, in: body, required: true, schema: { $ref: 'Tray.yaml' } }]\n      responses:\n        '200': { description: stored, schema: { $ref: 'Tray.yaml' } }\n    get:\n      operationId: listTrays\n      responses:\n        '200': { description: trays, schema: { type: array, items: { $ref: 'Tray.yaml' } } }\n`,
+    );
+    const contract = await openContract(join(split, 'swagger.yaml'));
+    expect(contract.writtenIn).toBe('Swagger 2.0, read as 3.1');
+    for (const [id, valid, invalid] of [['addTray', '{"cells":2}', '{"cells":0}'], ['listTrays', '[{"cells":2}]', '[{"cells":0}]']] as const) {
+      const response = operation(contract, id).response(200);
+      expect(response?.validateBody?.(parseJson(valid)).valid).toBe(true);
+      expect(response?.validateBody?.(parseJson(invalid)).valid).toBe(false);
+    }
+    expect(operation(contract, 'addTray').requestBody?.validate(parseJson('{"cells":0}')).valid).toBe(false);
   });
 
   it('a remote $ref is refused with its URL, and nothing is fetched, in the contract or in a file it refers to', async () => {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openContract, parseJson } from '../../src/openapi/index.js';
-import { run, type Run } from '../support/cli.js';
+import { listening, stopped, type Run } from '../support/cli.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/greenhouse-3.0.yaml', import.meta.url));
 const LABELS = fileURLToPath(new URL('./fixtures/labels-3.0.yaml', import.meta.url));
@@ -17,24 +17,12 @@ const servings: Run[] = [];
 beforeAll(() => {
   if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('dist/ is missing: run `npm run build` (npm test does)');
 });
-afterAll(async () => {
-  for (const serving of servings) {
-    if (serving.child.exitCode === null) serving.child.kill('SIGTERM');
-    await serving.exit;
-  }
-});
+afterAll(() => stopped(servings));
 
 async function started(args: readonly string[]): Promise<{ url: string; banner: string }> {
-  const serving = run(['serve', '--port', '0', ...args]);
-  servings.push(serving);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const out = serving.stdout();
-    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-    if (url !== undefined && out.includes('operations:') && out.endsWith('\n')) return { url, banner: out };
-    if (serving.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start (exit ${String(serving.child.exitCode)}): ${out}${serving.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const serving = await listening(['serve', '--port', '0', ...args]);
+  servings.push(serving.ran);
+  return serving;
 }
 
 describe('serve --contract with an operation outside the pattern and without an example', () => {

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodyText, type AppResponse } from '../../src/http/index.js';
 import { compileContract, openContract } from '../../src/openapi/index.js';
 import { createApp, createStoreApp } from '../../src/reference/index.js';
-import { run, type Run } from '../support/cli.js';
+import { listening, stopped, type Run } from '../support/cli.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const TOKEN = 'refusal-token';
@@ -119,24 +119,12 @@ describe('serve --contract, over sockets', () => {
   beforeAll(() => {
     if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('dist/ is missing: run `npm run build` (npm test does)');
   });
-  afterAll(async () => {
-    for (const serving of servings) {
-      if (serving.child.exitCode === null) serving.child.kill('SIGTERM');
-      await serving.exit;
-    }
-  });
+  afterAll(() => stopped(servings));
 
   async function started(file: string): Promise<{ url: string; banner: string }> {
-    const serving = run(['serve', '--port', '0', '--contract', file, '--token', TOKEN, '--quiet']);
-    servings.push(serving);
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const out = serving.stdout();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url !== undefined && out.includes('operations:') && out.endsWith('\n')) return { url, banner: out };
-      if (serving.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start (exit ${String(serving.child.exitCode)}): ${out}${serving.stderr()}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const serving = await listening(['serve', '--port', '0', '--contract', file, '--token', TOKEN, '--quiet']);
+    servings.push(serving.ran);
+    return serving;
   }
 
   it.each(Object.entries(SHAPES))('on a contract whose errors are %s, every refusal is in its status and shape', async (_, shape) => {

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Run } from '../support/cli.js';
+import { listening, stopped, type Run } from '../support/cli.js';
 
 const JOURNAL = fileURLToPath(new URL('../../examples/contracts/garden-journal.yaml', import.meta.url));
 let serving: Run | undefined;
@@ -15,23 +15,12 @@ let serving: Run | undefined;
 beforeAll(() => {
   if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('dist/ is missing: run `npm run build` (npm test does)');
 });
-afterAll(async () => {
-  if (serving === undefined) return;
-  if (serving.child.exitCode === null) serving.child.kill('SIGTERM');
-  await serving.exit;
-});
+afterAll(() => stopped([serving]));
 
 async function started(): Promise<{ url: string; token: string; banner: string }> {
-  serving = run(['serve', '--port', '0', '--contract', JOURNAL]);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const out = serving.stdout();
-    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-    const token = /token: (\S+)/.exec(out)?.[1];
-    if (url !== undefined && token !== undefined && out.includes('operations:') && out.endsWith('\n')) return { url, token, banner: out };
-    if (serving.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start (exit ${String(serving.child.exitCode)}): ${out}${serving.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const { url, banner, ran } = await listening(['serve', '--port', '0', '--contract', JOURNAL]);
+  serving = ran;
+  return { url, token: /token: (\S+)/.exec(banner)?.[1] ?? '', banner };
 }
 
 describe('serve --contract garden-journal.yaml', () => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileContract, loadContract, parseJson, stringifyJson, type Contract, type Schema } from '../../src/openapi/index.js';
 import { createStoreApp, generateValue } from '../../src/reference/index.js';
-import { run, type Run } from '../support/cli.js';
+import { listening, stopped, type Run } from '../support/cli.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/schemas-3.1.yaml', import.meta.url));
 const contract = loadContract(FIXTURE);
@@ -137,24 +137,12 @@ describe('recursive schemas', () => {
 
 describe('over a real socket: serve --contract', () => {
   const servings: Run[] = [];
-  afterAll(async () => {
-    for (const serving of servings) {
-      if (serving.child.exitCode === null) serving.child.kill('SIGTERM');
-      await serving.exit;
-    }
-  });
+  afterAll(() => stopped(servings));
 
   it('serves the same answers', async () => {
     if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('dist/ is missing: run `npm run build` (npm test does)');
-    const serving = run(['serve', '--port', '0', '--contract', FIXTURE, '--quiet']);
-    servings.push(serving);
-    const deadline = Date.now() + 10_000;
-    let url: string | undefined;
-    while (url === undefined) {
-      url = /listening on (http:\/\/\S+)/.exec(serving.stdout())?.[1];
-      if (serving.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start: ${serving.stdout()}${serving.stderr()}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const { url, ran } = await listening(['serve', '--port', '0', '--contract', FIXTURE, '--quiet']);
+    servings.push(ran);
     const send = (path: string, body?: string) => fetch(`${url}${path}`, body === undefined ? {} : { method: 'POST', headers: JSON_BODY, body });
 
     const member = await send('/members', '{"name":"Ada","pin":"1234"}');

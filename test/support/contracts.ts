@@ -1,10 +1,21 @@
 /** Contracts beside the bundled one, for the tests of every operation: the example full store and one the kit has never seen. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileContract, loadContract, type Contract } from '../../src/openapi/index.js';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 
 export const FULL_STORE_FILE = fileURLToPath(new URL('../../examples/contracts/plant-store-full.yaml', import.meta.url));
+
+const EXAMPLES = fileURLToPath(new URL('../../examples/contracts/', import.meta.url));
+
+/** Every example contract of the repository: each YAML or JSON file of examples/contracts/, and each folder's openapi.yaml (a split contract). */
+export function exampleContractFiles(): string[] {
+  return readdirSync(EXAMPLES, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? [join(EXAMPLES, entry.name, 'openapi.yaml')] : /\.(ya?ml|json)$/.test(entry.name) ? [join(EXAMPLES, entry.name)] : []))
+    .filter((file) => existsSync(file))
+    .sort();
+}
 
 export function fullStore(): Contract {
   return loadContract(FULL_STORE_FILE);

@@ -5,7 +5,7 @@
  * start-up tests send to show that a server answers every operation of a contract it started on.
  */
 import { generateValue } from '../../src/reference/index.js';
-import { stringifyJson, type Contract, type JsonValue, type OperationContract, type Schema } from '../../src/openapi/index.js';
+import { serialiseBody, stringifyJson, type Contract, type JsonValue, type OperationContract, type Schema } from '../../src/openapi/index.js';
 
 export interface OperationRequest {
   readonly operation: string;
@@ -13,7 +13,7 @@ export interface OperationRequest {
   /** Path and query, to append to a base URL. */
   readonly url: string;
   readonly headers: Record<string, string>;
-  readonly body?: string;
+  readonly body?: string | Uint8Array;
 }
 
 function valueOf(contract: Contract, schema: Schema | undefined): JsonValue {
@@ -34,15 +34,22 @@ function credential(type: string, headers: Record<string, string>, query: URLSea
   else headers.cookie = `${location.name}=${value}`;
 }
 
-function body(contract: Contract, operation: OperationContract, headers: Record<string, string>): string | undefined {
+/** A body of the operation's preferred media type, written by its codec (a form's fields, a multipart's boundary). */
+function body(contract: Contract, operation: OperationContract, headers: Record<string, string>): string | Uint8Array | undefined {
   const variant = operation.requestBody?.variants[0];
   if (variant === undefined) return undefined;
-  headers['content-type'] = variant.essence.includes('*') ? 'application/json' : variant.mediaType;
   const value = variant.example ?? valueOf(contract, variant.schema);
-  if (variant.essence === 'application/x-www-form-urlencoded' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    return new URLSearchParams(Object.entries(value).map(([name, item]): [string, string] => [name, text(item as JsonValue)])).toString();
+  if (variant.essence.includes('*')) {
+    headers['content-type'] = 'application/json';
+    return stringifyJson(value);
   }
-  return variant.codec.name === 'json' || variant.essence.includes('*') ? stringifyJson(value) : text(value);
+  if (variant.codec.name !== 'json' && variant.codec.fields !== true && typeof value !== 'object') {
+    headers['content-type'] = variant.mediaType;
+    return text(value);
+  }
+  const { contentType, bytes } = serialiseBody(variant.codec, variant.mediaType, value, variant.fields);
+  headers['content-type'] = contentType;
+  return bytes;
 }
 
 export function operationRequest(contract: Contract, operation: OperationContract): OperationRequest {

@@ -4,7 +4,7 @@
  * (`security: []`) gets none: it has no credentials to refuse.
  */
 import fc from 'fast-check';
-import { badCredentials } from './bad-auth.js';
+import { badCredentials, schemeCredentials } from './bad-auth.js';
 import { operationKind } from './kind.js';
 
 export const badAuthNoBody = operationKind({
@@ -13,14 +13,15 @@ export const badAuthNoBody = operationKind({
   weight: 6,
   random: (context) => {
     const { scheme, operation } = context;
-    if (scheme === undefined || operation.requestBody !== undefined) return undefined;
+    const spellings = scheme === undefined ? schemeCredentials(context) : badCredentials(scheme, context.token, context.profile);
+    if (spellings.length === 0 || operation.requestBody !== undefined) return undefined;
     return fc
-      .record({ values: context.parameters, auth: fc.constantFrom(...badCredentials(scheme, context.token, context.profile)) })
+      .record({ values: context.parameters, auth: fc.constantFrom(...spellings) })
       .map(({ values, auth }) => context.make({ kind: 'bad-auth-no-body', variant: auth.shown, content: 'valid', auth, values }));
   },
   coverage: (context) => {
     const { scheme, operation } = context;
-    if (scheme === undefined || operation.requestBody !== undefined) return [];
-    return badCredentials(scheme, context.token, context.profile).map((auth, n) => context.make({ kind: 'bad-auth-no-body', variant: auth.shown, content: 'valid', auth, values: context.plainParameters(n) }));
+    if (operation.requestBody !== undefined) return [];
+    return (scheme === undefined ? schemeCredentials(context) : badCredentials(scheme, context.token, context.profile)).map((auth, n) => context.make({ kind: 'bad-auth-no-body', variant: auth.shown, content: 'valid', auth, values: context.plainParameters(n) }));
   },
 });

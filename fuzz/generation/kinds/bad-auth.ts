@@ -10,6 +10,7 @@ import { codePointsOf } from '../../../oracle/index.js';
 import type { KindContext } from '../tables/context.js';
 import type { AuthSpelling } from '../tables/credential-spellings.js';
 import { credentialSpellings } from '../tables/credential-spellings.js';
+import { alternativeSpellings, schemeAttacks } from '../tables/scheme-credentials.js';
 import { requestKind } from './kind.js';
 
 const B64_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
@@ -17,6 +18,15 @@ const B64_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 /** Every bad spelling of credentials built from the token, for the operation's scheme and the profile. */
 export function badCredentials(scheme: string, token: string, profile: KindContext['profile']): AuthSpelling[] {
   return credentialSpellings('refuse', scheme, token, profile);
+}
+
+/**
+ * The credentials of an operation planned per scheme (an API key, HTTP basic, OAuth 2, several at
+ * once, alternatives): each scheme's attacks in its own place, then each other alternative on its
+ * own, valid (scheme-credentials.ts). None for the bearer-only operations, which the rows above cover.
+ */
+export function schemeCredentials(context: Pick<KindContext, 'plan' | 'profile'>): AuthSpelling[] {
+  return [...schemeAttacks(context.plan, context.profile), ...alternativeSpellings(context.plan)];
 }
 
 function randomWrongToken(scheme: string, token: string): fc.Arbitrary<AuthSpelling> {
@@ -32,6 +42,12 @@ export const badAuth = requestKind({
   weight: 14,
   random: (context) => {
     const { scheme } = context;
+    const perScheme = schemeCredentials(context);
+    if (scheme === undefined && perScheme.length > 0) {
+      return fc
+        .record({ model: context.body, mediaType: context.mediaType, auth: fc.constantFrom(...perScheme) })
+        .map(({ model, mediaType, auth: spelling }) => context.make({ kind: 'bad-auth', variant: spelling.shown, content: 'valid', auth: spelling, contentType: mediaType, body: context.text(model) }));
+    }
     if (scheme === undefined) return undefined;
     const fixed = fc.constantFrom(...badCredentials(scheme, context.token, context.profile));
     const auth = context.profile === 'mock' ? fixed : fc.oneof({ weight: 3, arbitrary: fixed }, { weight: 1, arbitrary: randomWrongToken(scheme, context.token) });
@@ -41,7 +57,9 @@ export const badAuth = requestKind({
   },
   coverage: (context) => {
     const { scheme } = context;
-    if (scheme === undefined) return [];
+    if (scheme === undefined) {
+      return schemeCredentials(context).map((auth, n) => context.make({ kind: 'bad-auth', variant: auth.shown, content: 'valid', auth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(n)) }));
+    }
     return badCredentials(scheme, context.token, context.profile).map((auth, n) =>
       context.make({ kind: 'bad-auth', variant: auth.shown, content: 'valid', auth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(n)) }),
     );

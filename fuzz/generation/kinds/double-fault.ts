@@ -18,6 +18,7 @@ import type { KindContext } from '../tables/context.js';
 import type { AuthSpelling } from '../tables/credential-spellings.js';
 import { credentialSpellings } from '../tables/credential-spellings.js';
 import { invalidBody } from './invalid-body.js';
+import { schemeAttacks } from '../tables/scheme-credentials.js';
 import { requestKind, type RequestKind } from './kind.js';
 import { malformedJson } from './malformed-json.js';
 
@@ -30,7 +31,7 @@ const COVERED: readonly Credentials[] = ['missing', 'wrong-token', 'other-scheme
 /** The refuse rows a double fault may carry. */
 function badSpellings(context: KindContext): AuthSpelling[] {
   const { scheme } = context;
-  if (scheme === undefined) return [];
+  if (scheme === undefined) return schemeAttacks(context.plan, context.profile);
   return credentialSpellings('refuse', scheme, context.token, context.profile).filter((auth) => auth.lenient === undefined);
 }
 
@@ -73,7 +74,8 @@ export const doubleFault = requestKind({
       return BODY_KINDS.flatMap((kind) => {
         const broken = kind.coverage(bad).filter((c) => c.lenient === undefined);
         const chosen = broken[j % Math.max(1, broken.length)];
-        return chosen === undefined ? [] : [relabelled(chosen, spellings)];
+        // Per-scheme spellings may differ only in fields the lookup does not read: the one sent is named.
+        return chosen === undefined ? [] : [relabelled(chosen, context.scheme === undefined ? [auth] : spellings)];
       });
     });
   },

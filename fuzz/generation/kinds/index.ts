@@ -10,7 +10,8 @@ import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Profile, RequestCase } from '../../../oracle/index.js';
 import { badAuth } from './bad-auth.js';
 import { badMediaType } from './bad-media-type.js';
-import { bearerScheme, kindContext, validAuthOf, type KindContext } from '../tables/context.js';
+import { kindContext, operationAuth, type KindContext } from '../tables/context.js';
+import type { EngineCredentials } from '../tables/scheme-credentials.js';
 import { doubleFault } from './double-fault.js';
 import { invalidBody } from './invalid-body.js';
 import type { RequestKind } from './kind.js';
@@ -23,6 +24,8 @@ import { malformedJson } from './malformed-json.js';
 import { valid } from './valid.js';
 import { openTexts } from './open-texts.js';
 import { framing } from './framing.js';
+import { mediaBodies } from './media-bodies.js';
+import { declaresJson } from '../tables/media-bodies.js';
 
 export const KINDS = [
   valid,
@@ -41,6 +44,7 @@ export const OPERATION_KINDS = [
   invalidParameter,
   badAuthNoBody,
   otherMethod,
+  mediaBodies,
 ] as const satisfies readonly RequestKind<string, OperationContext>[];
 
 export type KindName = (typeof KINDS)[number]['name'] | (typeof OPERATION_KINDS)[number]['name'];
@@ -56,6 +60,8 @@ export interface GeneratorOptions {
   readonly weights?: Readonly<Record<string, number>>;
   /** The operation to target; by default every operation of the contract (those with a JSON body for the body's kinds). */
   readonly operation?: OperationContract;
+  /** Credentials per scheme and plain header fields (scheme-credentials.ts). */
+  readonly credentials?: EngineCredentials;
 }
 
 function operationsOf(contract: Contract, options: GeneratorOptions): readonly OperationContract[] {
@@ -72,13 +78,13 @@ function selected(options: GeneratorOptions): { body: RequestKind[]; operation: 
 /** A context for each operation with a JSON body (the body's kinds) and one for every operation (the operation kinds). */
 function contexts(contract: Contract, options: GeneratorOptions): { body: KindContext[]; operation: OperationContext[] } {
   const profile = options.profile ?? 'reference';
-  const operations = operationsOf(contract, options);
+  const base = { token: options.token, profile, ...(options.credentials === undefined ? {} : { credentials: options.credentials }) };
+  // An operation the run has no credentials for is not sent at all: the report lists it as not tested.
+  const operations = operationsOf(contract, options).filter((operation) => operationAuth(operation, base).plan.kind !== 'unreachable');
   return {
-    body: operations.filter((o) => o.requestBody !== undefined).map((operation) => kindContext(contract, operation, { token: options.token, profile })),
-    operation: operations.map((operation) => {
-      const scheme = bearerScheme(operation);
-      return operationContext(contract, operation, { token: options.token, profile, scheme, validAuth: validAuthOf(scheme, options.token) });
-    }),
+    // The JSON kinds take the operations that declare application/json; media-bodies the other media types.
+    body: operations.filter(declaresJson).map((operation) => kindContext(contract, operation, base)),
+    operation: operations.map((operation) => operationContext(contract, operation, { ...base, ...operationAuth(operation, base) })),
   };
 }
 

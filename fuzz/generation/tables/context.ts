@@ -14,6 +14,7 @@ import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Writable } from '../../writable.js';
 import { credentialSpellings, type AuthSpelling } from './credential-spellings.js';
 import { extrasArbitrary, NO_EXTRAS, type RequestExtras } from './extras.js';
+import { alternativeSpellings, credentialPlan, NO_CREDENTIALS, validSpelling, type CredentialPlan, type EngineCredentials } from './scheme-credentials.js';
 import { plainParameters, requestTarget } from './operation-context.js';
 
 export interface CaseSpec {
@@ -47,8 +48,10 @@ export interface KindContext {
   readonly isObject: boolean;
   /** The path and query string with the required parameters' plain values (the header parameters' go in every request's fields). */
   readonly path: string;
-  /** The scheme word of the operation's bearer scheme (`Bearer`), or undefined when it needs no credentials. */
+  /** The scheme word of the operation's bearer scheme (`Bearer`), or undefined when it needs none or is planned per scheme (`plan`). */
   readonly scheme: string | undefined;
+  /** How the operation's requests carry credentials (scheme-credentials.ts): the attacks of a plan of kind `schemes` are per scheme. */
+  readonly plan: CredentialPlan;
   /** The request body's declared JSON media types (`application/json`). */
   readonly jsonTypes: readonly string[];
   /** The request body's properties the contract types as integer (`id`): the integer key (the oracle's integerKeyProperties). */
@@ -81,6 +84,8 @@ export interface KindContext {
 export interface ContextOptions {
   readonly token: string;
   readonly profile?: Profile;
+  /** Credentials per scheme and plain header fields (scheme-credentials.ts); none by default. */
+  readonly credentials?: EngineCredentials | undefined;
 }
 
 /** RFC 9110, section 11.1: the auth scheme is case-insensitive. The same word in the letter cases a client may send. */
@@ -112,30 +117,41 @@ function plainTarget(contract: Contract, operation: OperationContract): { path: 
   return { path: target.query === '' ? target.path : `${target.path}?${target.query}`, headers: target.headers };
 }
 
-/** The bearer scheme word of an operation, or undefined when it needs no credentials. */
-export function bearerScheme(operation: OperationContract): string | undefined {
-  const requirement = operation.security[0];
-  if (requirement === undefined || requirement.length === 0) return undefined;
-  const scheme = requirement[0];
-  if (requirement.length > 1 || scheme?.type !== 'http' || scheme.scheme !== 'bearer') {
-    throw new Error(`${operation.operationId}: only a single HTTP bearer security scheme is supported, got ${JSON.stringify(requirement)}`);
-  }
-  return 'Bearer';
+/** The bearer scheme word of a plan: `Bearer` for the historical single HTTP bearer scheme, else undefined (open, or per scheme). */
+export function bearerScheme(plan: CredentialPlan): string | undefined {
+  return plan.kind === 'bearer' ? 'Bearer' : undefined;
+}
+
+/** The valid credentials of a plan as most clients write them (none for an operation the contract opens or one out of reach). */
+export function planAuth(plan: CredentialPlan, token: string): AuthSpelling {
+  return plan.kind === 'schemes' ? validSpelling(plan.parts) : validAuthOf(bearerScheme(plan), token);
+}
+
+/** The plan, the bearer scheme word and the valid credentials of an operation for a run. */
+export function operationAuth(operation: OperationContract, options: ContextOptions): { plan: CredentialPlan; scheme: string | undefined; validAuth: AuthSpelling } {
+  const plan = credentialPlan(operation, options.token, options.credentials ?? NO_CREDENTIALS, options.profile ?? 'reference');
+  return { plan, scheme: bearerScheme(plan), validAuth: planAuth(plan, options.token) };
+}
+
+/** The credentials' header fields set on a request's (Authorization, an API key's header, its cookie after any other). */
+export function setCredentialFields(headers: Record<string, string>, auth: AuthSpelling): void {
+  if (auth.header !== undefined) headers.authorization = auth.header;
+  for (const [name, value] of Object.entries(auth.fields ?? {})) headers[name] = name === 'cookie' && headers.cookie !== undefined ? `${headers.cookie}; ${value}` : value;
 }
 
 /** How a request of the operation is made from a kind's spec: the default Accept, the header parameters, the extras, the credentials, the tags. */
-function caseMaker(operation: OperationContract, target: { path: string; headers: Readonly<Record<string, string>> }): (spec: CaseSpec) => RequestCase {
+function caseMaker(operation: OperationContract, target: { path: string; headers: Readonly<Record<string, string>> }, credentials: EngineCredentials | undefined): (spec: CaseSpec) => RequestCase {
   const path = target.path;
   return (spec) => {
     const extras = spec.extras ?? NO_EXTRAS;
-    const headers: Record<string, string> = { accept: 'application/json', ...target.headers };
+    const headers: Record<string, string> = { accept: 'application/json', ...target.headers, ...credentials?.headers };
     // An extra header of null takes a default one away (a request without Accept).
     for (const [name, value] of Object.entries(extras.headers)) {
       if (value === null) Reflect.deleteProperty(headers, name);
       else headers[name] = value;
     }
     if (spec.contentType !== undefined) headers['content-type'] = spec.contentType;
-    if (spec.auth.header !== undefined) headers.authorization = spec.auth.header;
+    setCredentialFields(headers, spec.auth);
     const lenient = spec.lenient ?? spec.auth.lenient;
     const lenientAbout = spec.lenient !== undefined ? spec.lenientAbout : spec.auth.lenient !== undefined ? 'refusal' : undefined;
     const query = [spec.auth.query, extras.query].filter((q): q is string => q !== undefined && q !== '').join('&');
@@ -160,6 +176,7 @@ function caseMaker(operation: OperationContract, target: { path: string; headers
 function withCredentialsAndTags(made: Writable<RequestCase>, spec: CaseSpec): RequestCase {
   if (spec.auth.moreHeaders !== undefined) made.extraLines = spec.auth.moreHeaders.map((value) => ['authorization', value] as const);
   if (spec.auth.derived !== undefined) made.derived = spec.auth.derived;
+  if (spec.auth.attacked !== undefined) made.attacked = spec.auth.attacked;
   if (spec.tags !== undefined && spec.tags.length > 0) made.tags = [...new Set(spec.tags)];
   return made;
 }
@@ -177,20 +194,19 @@ export function kindContext(contract: Contract, operation: OperationContract, op
   const shape = requestBody.shape;
   const isObject = contract.resolve(requestBody.schema).type === 'object' || shape.properties.size > 0;
   const target = plainTarget(contract, operation);
-  const scheme = bearerScheme(operation);
+  const { plan, scheme, validAuth } = operationAuth(operation, options);
   const jsonTypes = requestBody.mediaTypes.filter((t) => /^application\/json$/i.test(t));
   if (jsonTypes.length === 0) throw new Error(`${operation.operationId}: the request body declares no application/json content`);
   const integerKeys = integerKeyProperties(contract, operation);
 
-  const validAuth = validAuthOf(scheme, options.token);
-  const acceptedAuth = scheme === undefined ? [] : credentialSpellings('accept', scheme, options.token, profile);
+  const acceptedAuth = scheme === undefined ? alternativeSpellings(plan) : credentialSpellings('accept', scheme, options.token, profile);
   // Spellings a request of any kind may carry: none the RFCs leave open, so that the request's
   // `lenient` stays about its body.
   const strict = acceptedAuth.filter((auth) => auth.lenient === undefined);
   const goodAuth: fc.Arbitrary<AuthSpelling> =
     strict.length === 0 ? fc.constant(validAuth) : fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant(validAuth) }, { weight: 1, arbitrary: fc.constantFrom(...strict) });
 
-  const make = caseMaker(operation, target);
+  const make = caseMaker(operation, target, options.credentials);
 
   return {
     contract,
@@ -203,6 +219,7 @@ export function kindContext(contract: Contract, operation: OperationContract, op
     isObject,
     path: target.path,
     scheme,
+    plan,
     jsonTypes,
     integerKeys,
     body: schemas.valid(requestBody.schema),

@@ -26,6 +26,10 @@ export interface AuthSpelling {
    * on spellings sent with a valid body (the valid and bad-auth kinds), never in `goodAuth`.
    */
   readonly lenient?: string;
+  /** Further header fields the credentials go in (an API key's header, `cookie`), lower-case names (scheme-credentials.ts). */
+  readonly fields?: Readonly<Record<string, string>>;
+  /** The type of the scheme these credentials attack (`apiKey`, `http basic`), where one is (see RequestCase.attacked). */
+  readonly attacked?: string;
 }
 
 /** A row as the request kinds take it, for a scheme word and token; undefined where the row does not apply. */

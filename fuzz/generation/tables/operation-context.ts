@@ -8,12 +8,14 @@
  * a request (OperationContract.parseParameters, what the kit's pipeline runs) accepts it.
  */
 import fc from 'fast-check';
-import { serialiseParameter, type Contract, type OperationContract, type ParameterContract } from '../../../src/openapi/index.js';
+import { isJsonObject, parseJson, serialiseParameter, type Contract, type OperationContract, type ParameterContract } from '../../../src/openapi/index.js';
 import { writeJson, type JsonModel } from '../json-text.js';
 import { SchemaArbitraries } from '../schema-arbitraries.js';
 import type { Content, Profile, RequestCase } from '../../../oracle/index.js';
 import type { AuthSpelling } from './credential-spellings.js';
+import type { CredentialPlan, EngineCredentials } from './scheme-credentials.js';
 import { canonicalText } from '../../../oracle/index.js';
+import { otherMediaVariants, plainMediaBody } from './media-bodies.js';
 
 /** A parameter's value as a request carries it: one text, or a list's items. */
 export type ParameterText = string | readonly string[];
@@ -53,10 +55,25 @@ export function carriable(parameter: ParameterContract, text: ParameterText): bo
 }
 
 /**
+ * What the style writer is given for a parameter's text: an object-valued parameter's JSON text as
+ * the object, so that its style writes its members (`color[R]=100`, `R=100,G=200`); any other
+ * text (a probe that is not an object) as it is.
+ */
+function styledValue(parameter: ParameterContract, text: ParameterText): unknown {
+  if (parameter.shape !== 'object' || parameter.reading !== 'style' || typeof text !== 'string' || !text.startsWith('{')) return text;
+  try {
+    const value = parseJson(text);
+    return isJsonObject(value) ? value : text;
+  } catch {
+    return text;
+  }
+}
+
+/**
  * The request target and header fields of the operation with these parameter values, each written
  * in its style by the kit's one writer (serialiseParameter; cookies as one Cookie field), and the
- * path segments as the operation reads them. An object-valued parameter is still given as its JSON
- * text here: drawing objects is issue 29's.
+ * path segments as the operation reads them. An object-valued parameter's value is its JSON text
+ * here, written member by member in its style (styledValue).
  */
 export function requestTarget(operation: OperationContract, values: ParameterTexts): { path: string; query: string; headers: Record<string, string>; segments: Record<string, string> } {
   let path = operation.path;
@@ -67,7 +84,7 @@ export function requestTarget(operation: OperationContract, values: ParameterTex
   for (const parameter of operation.parameters) {
     const text = values[parameterKey(parameter)];
     if (text === undefined) continue;
-    const serialised = serialiseParameter(parameter, text);
+    const serialised = serialiseParameter(parameter, styledValue(parameter, text));
     const written = 'text' in serialised ? serialised.text : serialised.parts;
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, (segments[parameter.name] = String(written)));
     else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = String(written);
@@ -126,6 +143,8 @@ export interface OperationSpec {
   readonly setup?: readonly RequestCase[];
   /** Why the contract leaves the request's acceptance to the server (RequestCase.open): a parameter's other spelling. */
   readonly open?: string;
+  /** The body and its Content-Type, where not the plain one (a form, a multipart upload: tables/media-bodies.ts). */
+  readonly body?: { readonly contentType: string; readonly bytes: Uint8Array };
 }
 
 export interface OperationContext {
@@ -136,24 +155,55 @@ export interface OperationContext {
   readonly schemas: SchemaArbitraries;
   /** The scheme word of the operation's bearer scheme, or undefined when the contract opens it. */
   readonly scheme: string | undefined;
+  /** How its requests carry credentials (scheme-credentials.ts). */
+  readonly plan: CredentialPlan;
   readonly validAuth: AuthSpelling;
   readonly parameters: fc.Arbitrary<ParameterTexts>;
   plainParameters(n: number): ParameterTexts;
   make(spec: OperationSpec): RequestCase;
 }
 
-export function operationContext(contract: Contract, operation: OperationContract, options: { token: string; profile: Profile; scheme: string | undefined; validAuth: AuthSpelling }): OperationContext {
+/**
+ * The Accept a request of the operation carries: application/json, unless its success answers
+ * declare content and none of it is JSON (an image, text), when it names their first type - so
+ * that the request asks for an answer the operation can give (RFC 9110, section 12.5.1).
+ */
+function acceptOf(operation: OperationContract): string {
+  const types = operation.responses.filter((r) => /^2(\d\d|XX)$/i.test(r.status)).flatMap((r) => r.mediaTypes);
+  const json = types.length === 0 || types.some((t) => t.includes('*') || /^application\/([^;]*\+)?json\b/i.test(t.trim()));
+  return json ? 'application/json' : (types[0] ?? 'application/json');
+}
+
+/** The plain body of the operation's first media type other than JSON that the kit writes; undefined where it has none. */
+function plainOther(schemas: SchemaArbitraries, operation: OperationContract, n: number): { contentType: string; bytes: Uint8Array } | undefined {
+  const variant = otherMediaVariants(operation)[0];
+  return variant === undefined ? undefined : plainMediaBody(schemas, variant, n);
+}
+
+export function operationContext(
+  contract: Contract,
+  operation: OperationContract,
+  options: { token: string; profile: Profile; scheme: string | undefined; validAuth: AuthSpelling; plan: CredentialPlan; credentials?: EngineCredentials | undefined },
+): OperationContext {
   const schemas = new SchemaArbitraries(contract);
   const requestBody = operation.requestBody;
   const jsonType = requestBody?.mediaTypes.find((t) => /^application\/json$/i.test(t));
+  const accept = acceptOf(operation);
   const make = (spec: OperationSpec): RequestCase => {
     const target = requestTarget(operation, spec.values);
-    const headers: Record<string, string> = { accept: 'application/json', ...target.headers };
-    if (spec.auth.header !== undefined) headers.authorization = spec.auth.header;
+    const headers: Record<string, string> = { accept, ...target.headers, ...options.credentials?.headers };
     const withBody = requestBody !== undefined && jsonType !== undefined && spec.method === undefined;
+    if (spec.auth.header !== undefined) headers.authorization = spec.auth.header;
     if (withBody) headers['content-type'] = jsonType;
+    for (const [name, value] of Object.entries(spec.auth.fields ?? {})) headers[name] = name === 'cookie' && headers.cookie !== undefined ? `${headers.cookie}; ${value}` : value;
     const query = [target.query, spec.auth.query].filter((q): q is string => q !== undefined && q !== '').join('&');
-    const body = withBody ? Buffer.from(writeJson(schemas.plain(requestBody.schema, spec.n ?? 0)), 'utf8') : new Uint8Array(0);
+    let body: Uint8Array = withBody ? Buffer.from(writeJson(schemas.plain(requestBody.schema, spec.n ?? 0)), 'utf8') : new Uint8Array(0);
+    // An operation whose body is not JSON (a form, a multipart upload) gets its first other media type's plain body.
+    const other = spec.body ?? (requestBody !== undefined && jsonType === undefined && spec.method === undefined ? plainOther(schemas, operation, spec.n ?? 0) : undefined);
+    if (other !== undefined) {
+      headers['content-type'] = other.contentType;
+      body = other.bytes;
+    }
     return {
       method: spec.method ?? operation.method,
       path: query === '' ? target.path : `${target.path}?${query}`,
@@ -168,6 +218,7 @@ export function operationContext(contract: Contract, operation: OperationContrac
       ...(spec.auth.lenient === undefined ? {} : { lenient: spec.auth.lenient, lenientAbout: 'refusal' as const }),
       ...(spec.auth.moreHeaders === undefined ? {} : { extraLines: spec.auth.moreHeaders.map((value) => ['authorization', value] as const) }),
       ...(spec.auth.derived === undefined ? {} : { derived: spec.auth.derived }),
+      ...(spec.auth.attacked === undefined ? {} : { attacked: spec.auth.attacked }),
       ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: [...new Set(spec.tags)] }),
       ...(spec.open === undefined ? {} : { open: { reason: spec.open, readings: [body] } }),
     };
@@ -179,6 +230,7 @@ export function operationContext(contract: Contract, operation: OperationContrac
     token: options.token,
     schemas,
     scheme: options.scheme,
+    plan: options.plan,
     validAuth: options.validAuth,
     parameters: parametersArbitrary(schemas, operation),
     plainParameters: (n) => plainParameters(schemas, operation, n),
