@@ -6,7 +6,7 @@
  *   npm run bench -- [--rounds 5] [--duration 4] [--warmup 2] [--connections 32]
  *                    [--targets baseline,padded,reference,quiet,prism,mock,proxy] [--profile] [--no-conform] [--strict]
  *                    (opt-in: shared-1,shared-2,shared-4, the reference on PLANT_STORE_BENCH_REDIS_URL with 1, 2, 4 workers)
- *                    [--startup-runs 9] [--no-startup]
+ *                    [--startup-runs 9] [--no-startup] [--large-conform]
  *                    [--compare <another checkout of the kit, built>]
  *
  * Prints requests/s, p50 and p99 per target and the ratios; writes bench/results/bench-*.json.
@@ -40,6 +40,7 @@ const parsed = (() => {
         'no-conform': { type: 'boolean', default: false },
         'startup-runs': { type: 'string', default: '9' },
         'no-startup': { type: 'boolean', default: false },
+        'large-conform': { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
         compare: { type: 'string' },
       },
@@ -101,6 +102,22 @@ function conformLine(run: ConformFigures): string {
 /** Requests a conform run checked per CPU second of its own process (start-up included). */
 function perConformCpuSecond(run: ConformFigures): number {
   return run.checkedRequests === undefined || run.conformCpuSeconds === undefined ? Number.NaN : run.checkedRequests / run.conformCpuSeconds;
+}
+
+/** The goal of issue 29: a default conform run against a reference of the 170-operation contract within 60 s. */
+const LARGE_CONFORM_GOAL_SECONDS = 60;
+
+/** One default conform run against the reference serving the large contract (large-contract.ts), printed; its wall time as a target. */
+async function largeConformFigures(): Promise<{ run: ConformFigures; target: Target }> {
+  process.stdout.write('\nconform on the large contract (170 operations, bearer): one default run against a fresh reference of it\n');
+  const file = writeLargeContract('bearer');
+  try {
+    const run = await measureConform([], undefined, file);
+    process.stdout.write(`  ${conformLine(run)}\n`);
+    return { run, target: { name: 'conform on the 170-operation contract, wall seconds', value: run.wallSeconds, max: LARGE_CONFORM_GOAL_SECONDS } };
+  } finally {
+    rmSync(dirname(file), { recursive: true, force: true });
+  }
 }
 
 /** Start-up of each command until its first line (bench/startup.ts), printed; its goals as targets. */
@@ -310,6 +327,9 @@ async function main(): Promise<number> {
       }
     }
 
+    const large = args['large-conform'] ? await largeConformFigures() : undefined;
+    if (large !== undefined) targets.push(large.target);
+
     const loadAfter = machine().loadAverage;
     const file = writeResult('bench', {
       kind: 'bench',
@@ -324,6 +344,7 @@ async function main(): Promise<number> {
       ...(startup === undefined ? {} : { startup: startup.figures }),
       ...(hot ? { profile: { file: profileFile, hot } } : {}),
       ...(conform === undefined ? {} : { conform }),
+      ...(large === undefined ? {} : { largeConform: large.run }),
     });
     process.stdout.write(`\n${goalsLine(targets)}\nload average before: ${host.loadAverage.join(' ')}; after: ${loadAfter.join(' ')}\nresult: ${file}\n`);
     return args.strict && targets.some((t) => (t.min !== undefined || t.max !== undefined) && !meets(t)) ? 1 : 0;

@@ -60,11 +60,12 @@ export function requestCount(report: unknown): number | undefined {
  * One default conform run against a fresh reference of this checkout. `root` picks the checkout
  * whose conform runs (bench --compare: another checkout's engine against the same reference).
  */
-export async function measureConform(extraArgs: readonly string[] = [], root: string = ROOT): Promise<ConformFigures> {
-  const reference = await startTarget(referenceTarget({ quiet: true }));
+export async function measureConform(extraArgs: readonly string[] = [], root: string = ROOT, contract?: string): Promise<ConformFigures> {
+  // With `contract`, the reference serves it and conform checks against it (--large-conform).
+  const reference = await startTarget(referenceTarget({ quiet: true, ...(contract === undefined ? {} : { contract }) }));
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
   const report = join(dir, 'conform.json');
-  const args = [join(root, 'bin', 'plant-store.js'), 'conform', '--base-url', reference.url, '--token', BENCH_TOKEN, '--json', report, ...extraArgs];
+  const args = [join(root, 'bin', 'plant-store.js'), 'conform', '--base-url', reference.url, '--token', BENCH_TOKEN, '--json', report, ...(contract === undefined ? [] : ['--contract', contract]), ...extraArgs];
   try {
     const started = performance.now();
     const referenceBefore = cpuSeconds(reference.pid);

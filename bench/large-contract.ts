@@ -95,8 +95,14 @@ function resourcePaths(index: number): Record<string, unknown> {
   };
 }
 
+/**
+ * How the large contract's operations are secured: an API key, as big public contracts often are;
+ * `bearer` for the conform measurement (--large-conform), whose engine sends a bearer token only.
+ */
+export type LargeContractScheme = 'apiKey' | 'bearer';
+
 /** The document: OpenAPI 3.0.3, LARGE_CONTRACT_RESOURCES resources. */
-export function largeContract(resources = LARGE_CONTRACT_RESOURCES): Record<string, unknown> {
+export function largeContract(resources = LARGE_CONTRACT_RESOURCES, scheme: LargeContractScheme = 'apiKey'): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {};
   for (let index = 0; index < resources; index++) {
@@ -111,7 +117,7 @@ export function largeContract(resources = LARGE_CONTRACT_RESOURCES): Record<stri
     security: [{ key: [] }],
     paths,
     components: {
-      securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
+      securitySchemes: { key: scheme === 'apiKey' ? { type: 'apiKey', in: 'header', name: 'X-Api-Key' } : { type: 'http', scheme: 'bearer' } },
       parameters: {
         limit: { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
         offset: { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } },
@@ -123,8 +129,8 @@ export function largeContract(resources = LARGE_CONTRACT_RESOURCES): Record<stri
 }
 
 /** Writes the large contract as YAML into a new temporary directory; its path. */
-export function writeLargeContract(): string {
+export function writeLargeContract(scheme: LargeContractScheme = 'apiKey'): string {
   const file = join(mkdtempSync(join(tmpdir(), 'plant-store-large-')), 'large.yaml');
-  writeFileSync(file, stringify(largeContract(), { lineWidth: 0 }));
+  writeFileSync(file, stringify(largeContract(LARGE_CONTRACT_RESOURCES, scheme), { lineWidth: 0 }));
   return file;
 }

@@ -39,6 +39,8 @@ export interface ReferenceOptions {
   readonly maxDepth?: number;
   /** `--quiet`: no request log. By default the reference logs one line per request, as users run it. */
   readonly quiet?: boolean;
+  /** `--contract`: a contract file to serve instead of the kit's openapi.yaml. */
+  readonly contract?: string;
 }
 
 /** Whether `plant-store <command>` exists in this build: the commands `plant-store --help` lists. */
@@ -85,7 +87,7 @@ export function referenceTarget(options: ReferenceOptions = {}): TargetSpec {
     name: options.name ?? 'reference',
     description: `plant-store serve${quiet.map((q) => ` ${q}`).join('')} (the reference implementation${options.root === undefined ? '' : ` of ${options.root}`}; ${log})`,
     unavailable: () => (existsSync(cli) ? undefined : `${cli} not found`),
-    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, cli, 'serve', '--host', '127.0.0.1', '--port', '0', ...quiet, '--token', BENCH_TOKEN, ...limits] }),
+    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, cli, 'serve', '--host', '127.0.0.1', '--port', '0', ...quiet, '--token', BENCH_TOKEN, ...limits, ...(options.contract === undefined ? [] : ['--contract', options.contract])] }),
   };
 }
 

@@ -134,7 +134,10 @@ export const contract: CliOption<Contract, true> = {
  */
 export async function openContractsIn(argv: readonly string[]): Promise<void> {
   const files = argv.flatMap((arg, index) => (arg === '--contract' ? [argv[index + 1]] : arg.startsWith('--contract=') ? [arg.slice('--contract='.length)] : []));
-  for (const file of files) if (file !== undefined && file !== '') await openContract(file).catch(() => undefined);
+  // `serve` compiles the schemas' validators once it listens (cli/run/serve.ts): compiling them
+  // is two fifths of a large contract's start-up. A schema ajv cannot compile still ends it (exit 2).
+  const schemas = argv[0] === 'serve' ? 'later' : 'now';
+  for (const file of files) if (file !== undefined && file !== '') await openContract(file, { schemas }).catch(() => undefined);
 }
 
 /** The rule of --contract: a file holding a contract the kit can honour exactly. */

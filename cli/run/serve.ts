@@ -10,7 +10,7 @@ import { planReference, StoreUnreachable } from '../../src/reference/index.js';
 import type { Io } from '../command.js';
 import { describeContract } from '../describe-contract.js';
 import { credentialsFor } from '../options.js';
-import { HELD, UsageError, type Outcome } from '../outcome.js';
+import { HELD, usage, UsageError, type Outcome } from '../outcome.js';
 import type { ServeCommandOptions, ServeOptions } from '../serve.js';
 import { isWorker, leavePrimary, serveWorkers, tellPrimary } from './workers.js';
 
@@ -128,6 +128,30 @@ export function storeLine(store: string): string {
   return store === 'memory' ? '' : `  store: ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared: every serve of this contract on it sees the same plants)\n`;
 }
 
+/**
+ * Validators compiled per turn of the event loop: a request waits for one batch at most (a few
+ * milliseconds), and a large contract's are all compiled within about a second of listening.
+ */
+const SCHEMAS_PER_TURN = 4;
+
+/**
+ * Compiles the validators the contract has not compiled yet, a few per turn once the server
+ * listens (a request for an operation not reached yet compiles its own on the way). Resolves with
+ * the refusal where a schema is one ajv cannot compile; never resolves otherwise.
+ */
+export function schemasRefused(contract: Contract): Promise<Error> {
+  return new Promise((resolve) => {
+    const turn = (): void => {
+      try {
+        if (contract.compileSchemas(SCHEMAS_PER_TURN) > 0) setImmediate(turn);
+      } catch (error) {
+        resolve(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    setImmediate(turn);
+  });
+}
+
 /** Resolves when the process is asked to stop (SIGINT or SIGTERM). */
 export function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
@@ -150,10 +174,11 @@ export async function runServe(options: ServeCommandOptions, io: Io): Promise<Ou
   } else {
     io.out(banner(options, server.url, server.token, generated));
   }
-  await untilSignal();
+  // The contract's schemas compile once it listens; one ajv cannot compile ends serve (exit 2).
+  const refused = await Promise.race([untilSignal().then(() => undefined), schemasRefused(options.contract)]);
   await server.close();
   if (isWorker()) leavePrimary();
-  return HELD;
+  return refused === undefined ? HELD : usage(refused.message);
 }
 
 /** serve's banner: where it listens, the token, the contract, the journal and the store. */

@@ -93,7 +93,9 @@ export class SchemaArbitraries {
       case 'array': {
         const items = typeof schema.items === 'object' && schema.items !== null ? (schema.items as Schema) : {};
         const minItems = typeof schema.minItems === 'number' ? schema.minItems : 0;
-        const maxItems = Math.max(minItems, typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, minItems + 4) : minItems + 4);
+        // Past MAX_DEPTH an array has its fewest items: a recursive schema (a tree's children) ends.
+        const room = depth > MAX_DEPTH ? 0 : 4;
+        const maxItems = Math.max(minItems, typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, minItems + room) : minItems + room);
         return fc.array(this.valid(items, depth + 1), { minLength: minItems, maxLength: maxItems }).map((list): JsonModel => ({ kind: 'array', items: list }));
       }
       case 'object':
@@ -107,7 +109,10 @@ export class SchemaArbitraries {
    */
   object(shape: ObjectShape, depth = 0): fc.Arbitrary<JsonModel> {
     const keyStyle = fc.oneof({ withCrossShrink: true }, { weight: 9, arbitrary: fc.constant<StringStyle>('plain') }, { weight: 1, arbitrary: fc.constantFrom(...STRING_STYLES.slice(1)) });
-    const declared = [...shape.properties].map(([key, schema]) => {
+    // Past MAX_DEPTH an object has its required properties only: a recursive schema (a node's
+    // optional parent) ends there instead of building generators without end.
+    const kept = depth > MAX_DEPTH ? [...shape.properties].filter(([key]) => shape.required.has(key)) : [...shape.properties];
+    const declared = kept.map(([key, schema]) => {
       const member = fc.record({ key: fc.constant(key), keyStyle, value: this.valid(schema, depth + 1) });
       return shape.required.has(key) ? member : fc.option(member, { freq: 3, nil: undefined });
     });
@@ -167,14 +172,15 @@ export class SchemaArbitraries {
    * A plain valid value for `schema`, the same on every call with the same `n`: the value a
    * deterministic request varies one thing of. `n` makes integers and strings differ between
    * calls (so deterministic requests never share an id); objects carry every declared property
-   * when `n` is even and only the required ones when it is odd.
+   * when `n` is even and only the required ones when it is odd - or deeper than MAX_DEPTH, where
+   * a recursive schema (a node's optional parent) ends.
    */
-  plain(schema: Schema, n = 0): JsonModel {
+  plain(schema: Schema, n = 0, depth = 0): JsonModel {
     const resolved = this.#scalarAllOf(this.#contract.resolve(schema));
     if ('const' in resolved) return modelOf(resolved.const);
     if (Array.isArray(resolved.enum) && resolved.enum.length > 0) return modelOf(resolved.enum[n % resolved.enum.length]);
     const branches = Array.isArray(resolved.anyOf) ? resolved.anyOf : Array.isArray(resolved.oneOf) ? resolved.oneOf : undefined;
-    if (branches?.[0] !== undefined) return this.plain(branches[0] as Schema, n);
+    if (branches?.[0] !== undefined) return this.plain(branches[0] as Schema, n, depth + 1);
     const types = typesOf(resolved) ?? ['string'];
     const type = types.find((t) => t !== 'null') ?? 'null';
     switch (type) {
@@ -204,13 +210,13 @@ export class SchemaArbitraries {
       case 'array': {
         const items = typeof resolved.items === 'object' && resolved.items !== null ? (resolved.items as Schema) : {};
         const count = typeof resolved.minItems === 'number' ? resolved.minItems : 0;
-        return { kind: 'array', items: Array.from({ length: count }, (_v, i) => this.plain(items, n + i)) };
+        return { kind: 'array', items: Array.from({ length: count }, (_v, i) => this.plain(items, n + i, depth + 1)) };
       }
       case 'object': {
         const shape = this.#contract.shapeOf(resolved);
         const members = [...shape.properties]
-          .filter(([key]) => n % 2 === 0 || shape.required.has(key))
-          .map(([key, property]): JsonMember => ({ key, keyStyle: 'plain', value: this.plain(property, n) }));
+          .filter(([key]) => (n % 2 === 0 && depth <= MAX_DEPTH) || shape.required.has(key))
+          .map(([key, property]): JsonMember => ({ key, keyStyle: 'plain', value: this.plain(property, n, depth + 1) }));
         return { kind: 'object', members };
       }
     }

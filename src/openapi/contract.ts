@@ -143,6 +143,28 @@ export interface Contract extends ContractHeading {
   shapeOf(schema: Schema): ObjectShape;
   /** A validator for a named schema under components/schemas. */
   validatorForComponent(name: string): BodyValidator;
+  /**
+   * Compiles up to `limit` (all by default) of the validators not compiled yet; how many are left.
+   * Each validator is compiled on its first use, and a contract compiled with `schemas: 'later'`
+   * (CompileOptions) has all of them still to compile: its server calls this in small batches
+   * once it listens. Throws an UnsupportedContractError while any schema it compiled, here or on
+   * first use, is one ajv cannot compile (a contract compiled now was refused for it already).
+   */
+  compileSchemas(limit?: number): number;
+}
+
+/** How compileContract reads a document. */
+export interface CompileOptions {
+  /** The version the file was written in, where it was upgraded to 3.1 on the way (upgrade.ts). */
+  readonly writtenIn?: string;
+  /**
+   * When the schemas' validators are compiled: `now` (the default) before compileContract returns,
+   * so that a schema ajv cannot compile refuses the contract with the rest; `later` on first use
+   * and by Contract.compileSchemas, which a server calls once it listens - compiling is about two
+   * fifths of a large contract's start-up (bench/README.md), and an exact check of a schema is
+   * ajv's compiling it.
+   */
+  readonly schemas?: 'now' | 'later';
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -179,6 +201,22 @@ interface Sources {
   readonly refuse: (feature: string, pointer: string) => void;
   /** Told each part of a content map served unchecked (a media type no codec serves, …): named among the contract's unchecked features. */
   readonly unchecked: (feature: string, pointer: string) => void;
+  /** Compiles up to `limit` of the validators handed out and not compiled yet; how many are left. */
+  readonly compilePending: (limit: number) => number;
+  /** The schemas ajv could not compile so far, each with where it is. */
+  readonly schemaRefusals: readonly Unsupported[];
+}
+
+/** A validator compiled on its first use (or when its turn comes in compilePending). */
+interface LazyValidator {
+  readonly validate: BodyValidator;
+  readonly compile: () => void;
+}
+
+function lazyValidator(compile: () => BodyValidator): LazyValidator {
+  let compiled: BodyValidator | undefined;
+  const ready = (): BodyValidator => (compiled ??= compile());
+  return { validate: (value) => ready()(value), compile: () => void ready() };
 }
 
 function createSources(document: Schema, refuse: Sources['refuse'], note: Sources['refuse']): Sources {
@@ -239,7 +277,9 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
     ajv.addSchema({ ...view.document, $id: VIEW_IDS[direction] });
   }
 
-  const compiled = new Map<string, BodyValidator>();
+  const validators = new Map<string, LazyValidator>();
+  const pending: LazyValidator[] = [];
+  const schemaRefusals: Unsupported[] = [];
   // A schema ajv cannot compile (`type: strng`, a 3.0 keyword out of place) is refused with where
   // it is, beside every other refusal, rather than thrown from inside ajv; its validator is never run.
   const compileAt = (id: string, pointer: string): BodyValidator => {
@@ -251,7 +291,7 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
       // twice, say) is no reason to refuse the contract: that schema is checked as written.
       if (id !== DOCUMENT_ID) return compileAt(DOCUMENT_ID, pointer);
       const reason = error instanceof Error ? error.message : String(error);
-      refuse(`a schema ajv cannot compile as JSON Schema 2020-12 (${reason})`, pointer);
+      schemaRefusals.push({ feature: `a schema ajv cannot compile as JSON Schema 2020-12 (${reason})`, pointer });
       return () => {
         throw new Error(`the schema at ${pointer} cannot be compiled: ${reason}`);
       };
@@ -260,12 +300,17 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
   const validatorAt = (pointer: string, direction?: Direction): BodyValidator => {
     const id = direction !== undefined && views.get(direction)?.needs(pointer) === true ? VIEW_IDS[direction] : DOCUMENT_ID;
     const key = `${id}#${pointer}`;
-    let validator = compiled.get(key);
+    let validator = validators.get(key);
     if (!validator) {
-      validator = compileAt(id, pointer);
-      compiled.set(key, validator);
+      validator = lazyValidator(() => compileAt(id, pointer));
+      validators.set(key, validator);
+      pending.push(validator);
     }
-    return validator;
+    return validator.validate;
+  };
+  const compilePending = (limit: number): number => {
+    for (const validator of pending.splice(0, limit)) validator.compile();
+    return pending.length;
   };
 
   const pointerOf = (schema: Schema, fallback: string): string => (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') ? schema.$ref.slice(1) : fallback);
@@ -279,7 +324,7 @@ function createSources(document: Schema, refuse: Sources['refuse'], note: Source
     }
     return pointer;
   };
-  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse, unchecked: note };
+  return { document, resolve, validatorAt, pointerOf, locate, shapeOf: shapeReader(resolve), refuse, unchecked: note, compilePending, schemaRefusals };
 }
 
 function shapeReader(resolve: (schema: Schema) => Schema): (schema: Schema) => ObjectShape {
@@ -472,7 +517,7 @@ function refuseDocumentFeatures(document: Schema, refuse: Sources['refuse']): vo
  * Compiles a parsed OpenAPI 3.1 document; throws an UnsupportedContractError naming every
  * feature the kit cannot serve exactly. Exported for tests that feed modified contracts.
  */
-export function compileContract(document: Schema, file = '<memory>', origin: { readonly writtenIn?: string } = {}): Contract {
+export function compileContract(document: Schema, file = '<memory>', options: CompileOptions = {}): Contract {
   // An empty file, or YAML that is not a mapping: nothing here is an OpenAPI document.
   if (!isRecord(document)) throw new UnsupportedContractError(file, [{ feature: 'a document that is not an OpenAPI object', pointer: '' }]);
   const unsupported: Unsupported[] = [];
@@ -487,6 +532,8 @@ export function compileContract(document: Schema, file = '<memory>', origin: { r
     const parameter = operations.find((o) => o.path === path)?.parameters.find((p) => p.in === 'path' && p.name === name);
     return parameter === undefined ? undefined : sources.resolve(parameter.schema);
   });
+  if (options.schemas !== 'later') sources.compilePending(Number.POSITIVE_INFINITY);
+  unsupported.push(...sources.schemaRefusals);
   if (unsupported.length > 0) throw new UnsupportedContractError(file, unsupported);
 
   const byMethodAndPath = new Map(operations.map((o) => [`${o.method} ${o.path}`, o]));
@@ -494,7 +541,7 @@ export function compileContract(document: Schema, file = '<memory>', origin: { r
   for (const operation of operations) byPath.set(operation.path, (byPath.get(operation.path) ?? new Map<string, OperationContract>()).set(operation.method, operation));
 
   const heading = headingOf(document, file);
-  const writtenIn = origin.writtenIn === undefined ? heading.writtenIn : `${origin.writtenIn}, read as 3.1`;
+  const writtenIn = options.writtenIn === undefined ? heading.writtenIn : `${options.writtenIn}, read as 3.1`;
   return {
     ...heading,
     ...(writtenIn === undefined ? {} : { writtenIn }),
@@ -517,6 +564,11 @@ export function compileContract(document: Schema, file = '<memory>', origin: { r
     validatorForComponent: (name) => {
       if (!(name in asRecord(asRecord(document.components).schemas))) throw new Error(`no schema ${name} in the contract`);
       return sources.validatorAt(`/components/schemas/${encodePointerSegment(name)}`);
+    },
+    compileSchemas: (limit = Number.POSITIVE_INFINITY) => {
+      const left = sources.compilePending(limit);
+      if (sources.schemaRefusals.length > 0) throw new UnsupportedContractError(file, sources.schemaRefusals);
+      return left;
     },
   };
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { bundleDocument, externalRefs, inlineRefsIntoPaths } from './bundle.js';
 import { exactIntegers, settleNumbers } from './exact-numbers.js';
-import { compileContract, headingOf, UnsupportedContractError, type Contract, type ContractHeading, type Schema } from './contract.js';
+import { compileContract, headingOf, UnsupportedContractError, type CompileOptions, type Contract, type ContractHeading, type Schema } from './contract.js';
 import { needsUpgrade, upgradeDocument, writtenIn } from './upgrade.js';
 
 /**
@@ -81,14 +81,16 @@ export function loadContract(file: string = defaultContractFile()): Contract {
  * The contract in `file`, read once per file, whatever it is written in: Swagger 2.0 and OpenAPI
  * 3.0 upgraded to 3.1 (upgrade.ts), `$ref`s to other files bundled in (bundle.ts), and then
  * compiled as loadContract compiles. Its `writtenIn` names the version the file was written in.
+ * With `schemas: 'later'` its validators are compiled on first use and by Contract.compileSchemas
+ * (a server's start-up); the first reading of a file decides, later ones get the same contract.
  */
-export async function openContract(file: string = defaultContractFile()): Promise<Contract> {
+export async function openContract(file: string = defaultContractFile(), options: Pick<CompileOptions, 'schemas'> = {}): Promise<Contract> {
   const key = resolve(file);
   const known = loaded.get(key);
   if (known) return known;
   if (failed.has(key)) throw failed.get(key);
   try {
-    const contract = await prepare(key);
+    const contract = await prepare(key, options);
     loaded.set(key, contract);
     return contract;
   } catch (error) {
@@ -98,9 +100,9 @@ export async function openContract(file: string = defaultContractFile()): Promis
   }
 }
 
-async function prepare(key: string): Promise<Contract> {
+async function prepare(key: string, options: Pick<CompileOptions, 'schemas'>): Promise<Contract> {
   let document = parseFile(key);
-  if (!needsPreparing(document)) return compileContract(settleNumbers(document), key);
+  if (!needsPreparing(document)) return compileContract(settleNumbers(document), key, options);
   const upgraded = needsUpgrade(document);
   const origin = writtenIn(document);
   if (externalRefs(document).length > 0) {
@@ -112,7 +114,7 @@ async function prepare(key: string): Promise<Contract> {
   if (needsUpgrade(document)) {
     document = await upgradeDocument(document);
   }
-  return compileContract(settleNumbers(document), key, upgraded ? { writtenIn: origin } : {});
+  return compileContract(settleNumbers(document), key, upgraded ? { ...options, writtenIn: origin } : options);
 }
 
 /**

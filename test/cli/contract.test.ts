@@ -2,7 +2,8 @@
  * `--contract <file>` as a user gives it: the built command serves the example full store (POST
  * then GET of the same int64 id over a socket, the banner naming the contract), and a contract with
  * a feature the kit cannot honour is refused before anything listens (exit 2, the feature and its
- * JSON pointer named).
+ * JSON pointer named) - but for a schema ajv cannot compile, which `serve` finds as it compiles
+ * the validators once it listens, and which then ends it the same way.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,6 +55,14 @@ describe.concurrent('--contract', () => {
     const ran = run([...command.split(' '), '--contract', file]);
     expect(await ran.exit).toBe(2);
     expect(ran.stderr()).toContain('a parameter in body at /paths/~1a/get/parameters/0');
+  });
+
+  it.for(['serve', 'mock'])('%s refuses a contract with a schema ajv cannot compile, naming it (exit 2)', async (command, { expect }) => {
+    const file = join(dir, `${command}-schema.yaml`);
+    writeFileSync(file, "openapi: 3.1.0\ninfo: { title: c, version: '1' }\npaths:\n  /a:\n    post:\n      requestBody: { content: { application/json: { schema: { type: object, properties: { x: { nullable: true } } } } } }\n      responses: { '200': { description: ok } }\n");
+    const ran = run([command, '--port', '0', '--contract', file]);
+    expect(await ran.exit).toBe(2);
+    expect(ran.stderr()).toContain('a schema ajv cannot compile as JSON Schema 2020-12 ("nullable" cannot be used without "type") at /paths/~1a/post/requestBody/content/application~1json/schema');
   });
 
   it('serve --contract reads cookie parameters from the Cookie field: a required one missing is a 400 in the contract\'s error shape, present it is accepted', async ({ expect }) => {

@@ -9,6 +9,7 @@ import { compileContract, exactInteger, INT64_MAX, INT64_MIN, isJsonObject, isLo
 import { capacityCases } from '../../fuzz/generation/capacity.js';
 import { coverageCases } from '../../fuzz/generation/kinds/index.js';
 import { kindContext } from '../../fuzz/generation/tables/context.js';
+import { evenlySpread, PROBES_PER_RUN } from '../../fuzz/generation/tables/probes.js';
 import { MALFORMATIONS } from '../../fuzz/generation/kinds/malformed-json.js';
 import { undeclaredTypes } from '../../fuzz/generation/kinds/bad-media-type.js';
 import { runConformance } from '../../fuzz/run/runner.js';
@@ -262,5 +263,35 @@ describe('what RFC 8259 leaves open about lone surrogates is a warning, not a fa
     expect(report.warnings.map((w) => w.check)).toEqual([check]);
     expect(report.warnings[0]?.message).toContain(LONE_SURROGATE_LENIENCY);
     expect(report.warnings[0]?.phase).toBe('coverage');
+  });
+});
+
+describe('a contract of many bodies shares the coverage probes out (issue 29)', () => {
+  // 150 operations with a body of 10 properties: some hundreds of probes a body, more than PROBES_PER_RUN in all.
+  const properties = Object.fromEntries(Array.from({ length: 10 }, (_v, i) => [`p${i}`, i % 2 === 0 ? { type: 'integer', format: 'int64' } : { type: 'string', maxLength: 40 }]));
+  const item = { type: 'object', required: ['p0'], properties };
+  const paths = Object.fromEntries(Array.from({ length: 150 }, (_v, i) => [`/r${i}`, { post: { requestBody: { required: true, content: { 'application/json': { schema: item } } }, responses: { '200': { description: 'ok' }, '400': { description: 'bad' } } } }]));
+  const many = compileContract({ openapi: '3.1.0', info: { title: 'many', version: '1' }, paths });
+
+  it('each body sends the same share of its probes, PROBES_PER_RUN over the bodies, spread over the whole list', () => {
+    const cases = coverageCases(many, { token: TOKEN, kinds: ['valid', 'invalid-body'] });
+    const perPath = new Map<string, number>();
+    for (const c of cases) if ((c.tags ?? []).some((t) => t.startsWith('probe:'))) perPath.set(c.path, (perPath.get(c.path) ?? 0) + 1);
+    const share = Math.floor(PROBES_PER_RUN / 150);
+    expect(perPath.size).toBe(150);
+    expect(new Set(perPath.values())).toEqual(new Set([share]));
+    const all = probesOf(many, item);
+    expect(all.length).toBeGreaterThan(share);
+    // The last probe of the list is among those sent: the share is spread, not the list's head.
+    const sent = cases.filter((c) => c.path === '/r0').flatMap((c) => c.tags ?? []);
+    expect(sent).toContain(`probe:${all[all.length - 1]?.name ?? ''}`);
+  });
+
+  it('evenlySpread keeps a list that fits whole, and otherwise its share in order, first and last among them', () => {
+    expect(evenlySpread([1, 2, 3], 5)).toEqual([1, 2, 3]);
+    const spread = evenlySpread(Array.from({ length: 10 }, (_v, i) => i), 4);
+    expect(spread).toHaveLength(4);
+    expect(spread).toEqual([...spread].sort((a, b) => a - b));
+    expect(spread).toContain(9);
   });
 });

@@ -48,3 +48,47 @@ describe('the probes of a request body', () => {
     expect(names.filter((name) => /(^|\/)(id|issuedBy)\/(missing|other-case)/.test(name))).toEqual([]);
   });
 });
+
+// A node whose optional `parent` is a node again: a value with every property is endless, so the
+// plain values and the generators stop at a depth (schema-arbitraries.ts, MAX_DEPTH); before, they
+// recursed until `RangeError: Maximum call stack size exceeded` (issue 29).
+const TREE: Schema = {
+  openapi: '3.1.0',
+  info: { title: 'tree', version: '1' },
+  components: {
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    schemas: {
+      Node: {
+        type: 'object',
+        required: ['id', 'name'],
+        properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string' }, parent: { $ref: '#/components/schemas/Node' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
+      },
+    },
+  },
+  security: [{ bearer: [] }],
+  paths: {
+    '/nodes': { post: { requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } }, responses: { '201': { description: 'made', content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } }, '400': { description: 'bad' }, '401': { description: 'who' } } } },
+    '/nodes/{id}': {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }],
+      get: { responses: { '200': { description: 'one', content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } }, '400': { description: 'bad' }, '401': { description: 'who' }, '404': { description: 'none' } } },
+    },
+  },
+};
+
+describe('conform --contract with a schema that refers to itself through an optional property', () => {
+  const tree = compileContract(TREE);
+  let server: Awaited<ReturnType<typeof startReference>>;
+  beforeAll(async () => {
+    server = await startReference({ contract: tree });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('plans and runs its coverage and random phases, and the reference passes (seed 11)', async () => {
+    const report = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract: tree, seed: 11, runs: 100, phases: ['coverage', 'random'] });
+    console.log(`seed 11: ${report.requests} requests`, report.kinds);
+    expect(report.failures.map((f) => f.message)).toEqual([]);
+    expect(report.kinds.valid).toBeGreaterThan(0);
+  }, 120_000);
+});

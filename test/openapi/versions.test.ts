@@ -316,6 +316,29 @@ describe('a refusal', () => {
     expect(() => compileContract(document, 'n.yaml')).toThrow('  - a schema ajv cannot compile as JSON Schema 2020-12 ("nullable" cannot be used without "type") at /paths/~1a/post/requestBody/content/application~1json/schema');
   });
 
+  it('compiled with schemas later, the same schema is named by compileSchemas, and its validator throws rather than pass a body', () => {
+    const schema = { type: 'object', properties: { x: { nullable: true } } };
+    const document = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { post: { requestBody: { content: { 'application/json': { schema } } }, responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'integer' } } } } } } } } };
+    const contract = compileContract(document, 'n.yaml', { schemas: 'later' });
+    const operation = contract.findOperation('POST', '/a');
+    // The answer's schema compiles on first use while the request body's is still to compile.
+    expect(operation?.response(200)?.variants[0]?.validate?.(parseJson('1')).valid).toBe(true);
+    expect(operation?.response(200)?.variants[0]?.validate?.('1').valid).toBe(false);
+    expect(() => contract.compileSchemas()).toThrow('  - a schema ajv cannot compile as JSON Schema 2020-12 ("nullable" cannot be used without "type") at /paths/~1a/post/requestBody/content/application~1json/schema');
+    expect(() => operation?.requestBody?.variants[0]?.validate?.(parseJson('{"x":1}'))).toThrow('cannot be compiled');
+  });
+
+  it('compiled with schemas later, a contract whose schemas all compile has none left after compileSchemas, in batches', () => {
+    const paths = Object.fromEntries(Array.from({ length: 5 }, (_, index) => [`/p${index}`, { get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: { type: 'array', items: { type: 'integer', minimum: index } } } } } } } }]));
+    const contract = compileContract({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths }, 'five.yaml', { schemas: 'later' });
+    expect(contract.compileSchemas(2)).toBe(3);
+    expect(contract.compileSchemas(2)).toBe(1);
+    expect(contract.compileSchemas()).toBe(0);
+    expect(contract.findOperation('GET', '/p4')?.response(200)?.variants[0]?.validate?.(parseJson('[3]')).valid).toBe(false);
+    // A contract compiled now has nothing left.
+    expect(compileContract({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths }, 'five.yaml').compileSchemas()).toBe(0);
+  });
+
   it('the fixtures are written for these tests: each parses as the version it claims', () => {
     for (const [name, key, version] of [['swagger-2.yaml', 'swagger', '2.0'], ['openapi-3.0.yaml', 'openapi', '3.0.3'], ['openapi-3.2.yaml', 'openapi', '3.2.0']] as const) {
       expect((parseYaml(readFileSync(fixture(name), 'utf8')) as Schema)[key]).toBe(version);
