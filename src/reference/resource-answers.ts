@@ -4,7 +4,7 @@
  * collection's path with its parents' keys filled in). lists.ts answers the collection's list.
  * docs/reference-server.md, "Any contract: the collection/item pattern", has the conventions.
  */
-import { createdStatus, generateValue, hiddenIn, integerText, isJsonObject, isLosslessNumber, LosslessNumber, mediaTypeEssence, quoteJson, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
+import { createdStatus, formatIssues, generateValue, hiddenIn, integerText, isJsonObject, isLosslessNumber, LosslessNumber, mediaTypeEssence, quoteJson, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
 import { JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
 import type { ItemStore } from './store.js';
 
@@ -316,6 +316,9 @@ export function updateAnswer(contract: Contract, pattern: ResourcePattern, opera
   const { status, json } = successOf(operation);
   const members = membersOf(contract, operation).filter((member) => member.name !== pattern.keyProperty);
   const required = completionOf(contract, operation, status, pattern.keyProperty).map(([name]) => name);
+  // What an update leaves must still be an item its answer may carry: a patch that passes its own
+  // schema ({"crop": null} where crop is optional) may still make one the item's schema refuses.
+  const validItem = operation.response(status)?.validateBody;
   return ({ store, parameters, contentType }, body) => {
     if (body !== undefined && !isJsonObject(body)) return notAnObject();
     const key = keyOf(pattern, parameters);
@@ -330,6 +333,8 @@ export function updateAnswer(contract: Contract, pattern: ResourcePattern, opera
     updated[pattern.keyProperty] = keyValue(pattern, key);
     const removed = required.find((name) => Object.hasOwn(previous, name) && !Object.hasOwn(updated, name));
     if (removed !== undefined) return new PlantStoreError('invalid_body', `${removed}: is required in the item; a merge patch cannot remove it`);
+    const validation = validItem?.(updated);
+    if (validation !== undefined && !validation.valid) return new PlantStoreError('invalid_body', `the item this patch would leave: ${formatIssues(validation.issues)}`);
     store.put(key, updated, scope);
     return success(status, json, stringifyJson(updated));
   };

@@ -104,6 +104,17 @@ function scenarios(name: string, send: () => Send): void {
       expect((await json('PATCH', `/gardens/${ABSENT}`, { name: 'x' })).status).toBe(404);
     });
 
+    it('a PATCH its own schema takes, that would leave an item its schema refuses, is a 400 and changes nothing', async () => {
+      const { json } = client(send, `${name}-patch-invalid`);
+      const garden = await json('POST', '/gardens', { name: 'Plot' });
+      const bed = await json('POST', `/gardens/${garden.value.id as string}/beds`, { label: 'East', crop: 'leeks', lengthCm: 120 });
+      const at = `/gardens/${garden.value.id as string}/beds/${String(bed.value.id)}`;
+      // A bed's crop is a string: a plain-JSON patch's null (the patch schema allows it) would store a null.
+      const refused = await json('PATCH', at, { crop: null });
+      expect(refused).toMatchObject({ status: 400, value: { error: 400, message: expect.stringContaining('crop') as string } });
+      expect((await json('GET', at)).value).toEqual(bed.value);
+    });
+
     it('PUT to an unknown key answers the declared 404 (no 201) and stores nothing; with a declared 201 it creates', async () => {
       const { json } = client(send, `${name}-put`);
       const refused = await json('PUT', `/gardens/${ABSENT}`, { name: 'Ghost' });
