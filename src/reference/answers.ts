@@ -108,6 +108,10 @@ function generatedAnswer(contract: Contract, operation: OperationContract, seed:
   const { status } = successOf(operation);
   const response = operation.response(status);
   const variant = response?.variants.find((candidate) => candidate.codec.name === 'json');
+  if (response !== undefined && variant === undefined) {
+    const written = writtenAnswer(contract, operation, response.variants, status, seed);
+    if (written !== undefined) return written;
+  }
   if (response === undefined || variant === undefined) return { answer: () => success(status, false, ''), valid: true };
   const validate = variant.validate ?? response.validateBody;
   const { value, valid } = generateValue(variant.schema ?? {}, { resolve: (schema) => contract.resolve(schema), seed: `${seed ?? ''}:${operation.method} ${operation.path}`, validate });
@@ -115,6 +119,24 @@ function generatedAnswer(contract: Contract, operation: OperationContract, seed:
   // A range (`application/*`) answers as JSON itself.
   const headers = variant.essence.includes('*') || variant.essence === 'application/json' ? JSON_HEADERS : { 'content-type': variant.mediaType };
   return { answer: () => ({ status, headers, body: text }), valid };
+}
+
+/** Media types whose codec writes a value generated from their schema as text: text by its schema, forms, multipart. */
+const WRITTEN = new Set(['text', 'form', 'multipart']);
+
+/**
+ * The generated answer of an operation whose success offers no JSON: a value of the first media
+ * type the kit writes as text (text/plain by its schema, a form), written by its codec; undefined
+ * where it offers none (XML, bytes: no body, as before).
+ */
+function writtenAnswer(contract: Contract, operation: OperationContract, variants: readonly MediaVariant[], status: number, seed: string | undefined): { answer: OperationAnswer; valid: boolean } | undefined {
+  const variant = variants.find((candidate) => WRITTEN.has(candidate.codec.name) && !candidate.essence.includes('*'));
+  if (variant === undefined) return undefined;
+  const { value, valid } = generateValue(variant.schema ?? { type: 'string' }, { resolve: (schema) => contract.resolve(schema), seed: `${seed ?? ''}:${operation.method} ${operation.path}`, ...(variant.validate === undefined ? {} : { validate: variant.validate }) });
+  const { contentType, bytes } = serialiseBody(variant.codec, variant.mediaType, value, variant.fields);
+  const headers = { 'content-type': contentType.startsWith('text/') && !/charset=/i.test(contentType) ? `${contentType}; charset=utf-8` : contentType };
+  const body = new TextDecoder().decode(bytes);
+  return { answer: () => ({ status, headers, body }), valid };
 }
 
 /** Each operation's answer: the store's pattern, else the contract's examples, else a generated value. Never refuses. */

@@ -156,3 +156,24 @@ describe('the kit\'s own contract', () => {
     expect(plan.invalid).toEqual([]);
   });
 });
+
+describe('an operation whose success offers no JSON', () => {
+  it('answers a value of its text/plain schema, or a form, written by the media type\'s codec; XML alone still answers no body', async () => {
+    const { createStoreApp } = await import('../../src/reference/index.js');
+    const content = (mediaType: string, schema: Schema) => ({ '200': { description: 'ok', content: { [mediaType]: { schema } } } });
+    const contract = compileContract({
+      openapi: '3.1.0',
+      info: { title: 'texts', version: '1' },
+      paths: {
+        '/motto': { get: { responses: content('text/plain', { type: 'string', minLength: 3, enum: ['grow slowly'] }) } },
+        '/form': { get: { responses: content('application/x-www-form-urlencoded', { type: 'object', required: ['bed', 'rows'], properties: { bed: { type: 'string', const: 'north' }, rows: { type: 'integer', minimum: 4, maximum: 4 } } }) } },
+        '/xml': { get: { responses: content('application/xml', { type: 'object' }) } },
+      },
+    });
+    const app = createStoreApp(contract, { tokens: ['t'] });
+    const get = (url: string) => app.request({ method: 'GET', url, headers: {} });
+    expect(get('/motto')).toMatchObject({ status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'grow slowly' });
+    expect(get('/form')).toMatchObject({ status: 200, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'bed=north&rows=4' });
+    expect(get('/xml')).toMatchObject({ status: 200, body: '' });
+  });
+});
