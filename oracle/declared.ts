@@ -26,7 +26,18 @@ export function successStatuses(operation: OperationContract | undefined): numbe
  * individually by the Responses Object").
  */
 export function isDeclared4xx(operation: OperationContract | undefined, status: number): boolean {
-  return status >= 400 && status < 500 && operation?.response(status) !== undefined;
+  if (status < 400 || status >= 500) return false;
+  return operation?.response(status) !== undefined || declaresNo4xx(operation);
+}
+
+/**
+ * Whether the operation declares no client error at all: no 4xx, no 4XX range, no `default`. Its
+ * contract then leaves refusals open ("it is not expected that the documentation necessarily cover
+ * all possible HTTP response codes", OpenAPI 3.1, section 4.8.16), and any 4xx is a server's only
+ * honest refusal of a request the contract calls invalid.
+ */
+export function declaresNo4xx(operation: OperationContract | undefined): boolean {
+  return operation !== undefined && declared4xx(operation).length === 0;
 }
 
 /** The 4xx an operation declares, for messages: its own, a 4XX range, and `default` where it has one. */

@@ -157,3 +157,35 @@ describe('echo lets the server fill what it may', () => {
     expect(judgeExchange('echo', sent, answer(200, '{"title":"snow"}'), EVENTS)).toMatchObject([{ severity: 'failure' }]);
   });
 });
+
+/** Comics by number: one read, a number in its path, and no client error declared at all (as many public contracts are). */
+const COMICS = compile(
+  `
+openapi: 3.1.0
+info: { title: Comics, version: '1' }
+paths:
+  /{comicId}/info.json:
+    get:
+      parameters:
+        - { name: comicId, in: path, required: true, schema: { type: number } }
+      responses:
+        '200':
+          description: a comic
+          content: { application/json: { schema: { type: object }, example: { num: 1 } } }
+`,
+  '<comics>',
+);
+
+describe('an operation that declares no client error leaves refusals open (OpenAPI 3.1, section 4.8.16)', () => {
+  it("the kit's reference passes, its 400s to invalid requests warned of by status-declared only", async () => {
+    const server = await startReference({ contract: COMICS });
+    try {
+      const report = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract: COMICS, seed: 7, runs: 100, capacity: 0 });
+      expect(report.failures.map((f) => `${f.check}: ${f.message}`)).toEqual([]);
+      expect(new Set(report.warnings.map((w) => w.check))).toEqual(new Set(['status-declared']));
+      expect(report.checks['rejects-invalid'].requests).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
