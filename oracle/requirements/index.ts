@@ -1,0 +1,12 @@
+/**
+ * The conformance map: every requirement on a server of RFC 9110, RFC 9112, RFC 3986, RFC 8259
+ * and RFC 6750 section 3, a row each (requirement.ts). One file per side of the exchange.
+ */
+import { ANSWER_REQUIREMENTS } from './answers.js';
+import type { Requirement } from './requirement.js';
+import { REQUEST_REQUIREMENTS } from './requests.js';
+import { TIME_REQUIREMENTS } from './time.js';
+
+export { isTested, type Judging, type Provocation, type Requirement, type Rfc, type TestedRequirement, type UntestableRequirement } from './requirement.js';
+
+export const REQUIREMENTS: readonly Requirement[] = [...REQUEST_REQUIREMENTS, ...ANSWER_REQUIREMENTS, ...TIME_REQUIREMENTS];
