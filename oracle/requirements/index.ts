@@ -3,10 +3,12 @@
  * and RFC 6750 section 3, a row each (requirement.ts). One file per side of the exchange.
  */
 import { ANSWER_REQUIREMENTS } from './answers.js';
+import { CHALLENGE_REQUIREMENTS } from './challenges.js';
+import { JSON_TEXT_REQUIREMENTS } from './json-texts.js';
 import type { Requirement } from './requirement.js';
 import { REQUEST_REQUIREMENTS } from './requests.js';
 import { TIME_REQUIREMENTS } from './time.js';
 
 export { isTested, type Judging, type Provocation, type Requirement, type Rfc, type TestedRequirement, type UntestableRequirement } from './requirement.js';
 
-export const REQUIREMENTS: readonly Requirement[] = [...REQUEST_REQUIREMENTS, ...ANSWER_REQUIREMENTS, ...TIME_REQUIREMENTS];
+export const REQUIREMENTS: readonly Requirement[] = [...REQUEST_REQUIREMENTS, ...JSON_TEXT_REQUIREMENTS, ...CHALLENGE_REQUIREMENTS, ...ANSWER_REQUIREMENTS, ...TIME_REQUIREMENTS];
