@@ -6,9 +6,10 @@ import { ANSWER_REQUIREMENTS } from './answers.js';
 import { CHALLENGE_REQUIREMENTS } from './challenges.js';
 import { JSON_TEXT_REQUIREMENTS } from './json-texts.js';
 import type { Requirement } from './requirement.js';
-import { REQUEST_REQUIREMENTS } from './requests.js';
+import { MESSAGE_REQUIREMENTS } from './messages.js';
+import { TARGET_REQUIREMENTS } from './targets.js';
 import { TIME_REQUIREMENTS } from './time.js';
 
 export { isTested, type Judging, type Provocation, type Requirement, type Rfc, type TestedRequirement, type UntestableRequirement } from './requirement.js';
 
-export const REQUIREMENTS: readonly Requirement[] = [...REQUEST_REQUIREMENTS, ...JSON_TEXT_REQUIREMENTS, ...CHALLENGE_REQUIREMENTS, ...ANSWER_REQUIREMENTS, ...TIME_REQUIREMENTS];
+export const REQUIREMENTS: readonly Requirement[] = [...TARGET_REQUIREMENTS, ...MESSAGE_REQUIREMENTS, ...JSON_TEXT_REQUIREMENTS, ...CHALLENGE_REQUIREMENTS, ...ANSWER_REQUIREMENTS, ...TIME_REQUIREMENTS];
