@@ -41,6 +41,8 @@ export interface ReferenceOptions {
   readonly quiet?: boolean;
   /** `--contract`: a contract file to serve instead of the kit's openapi.yaml. */
   readonly contract?: string;
+  /** `--store`: a shared store (redis://…) instead of the process's memory. */
+  readonly store?: string;
 }
 
 /** Whether `plant-store <command>` exists in this build: the commands `plant-store --help` lists. */
@@ -87,7 +89,7 @@ export function referenceTarget(options: ReferenceOptions = {}): TargetSpec {
     name: options.name ?? 'reference',
     description: `plant-store serve${quiet.map((q) => ` ${q}`).join('')} (the reference implementation${options.root === undefined ? '' : ` of ${options.root}`}; ${log})`,
     unavailable: () => (existsSync(cli) ? undefined : `${cli} not found`),
-    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, cli, 'serve', '--host', '127.0.0.1', '--port', '0', ...quiet, '--token', BENCH_TOKEN, ...limits, ...(options.contract === undefined ? [] : ['--contract', options.contract])] }),
+    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, cli, 'serve', '--host', '127.0.0.1', '--port', '0', ...quiet, '--token', BENCH_TOKEN, ...limits, ...(options.contract === undefined ? [] : ['--contract', options.contract]), ...(options.store === undefined ? [] : ['--store', options.store])] }),
   };
 }
 
