@@ -255,6 +255,28 @@ export function cpuSeconds(pid: number): { readonly user: number; readonly syste
   }
 }
 
+/** The processes whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * CPU time of a process and all its descendants still running, in seconds: a `serve --workers N`
+ * target is a primary that answers nothing and N workers that answer everything.
+ */
+export function treeCpuSeconds(pid: number): { readonly user: number; readonly system: number } | undefined {
+  const own = cpuSeconds(pid);
+  if (own === undefined) return undefined;
+  return childrenOf(pid).reduce((sum, child) => {
+    const theirs = treeCpuSeconds(child);
+    return theirs === undefined ? sum : { user: sum.user + theirs.user, system: sum.system + theirs.system };
+  }, own);
+}
+
 /** Resident memory of a process in bytes (VmRSS of /proc/<pid>/status; Linux), or undefined. */
 export function residentBytes(pid: number): number | undefined {
   try {
