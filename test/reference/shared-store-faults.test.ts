@@ -22,13 +22,17 @@ const TOKEN = 'faults-token';
 function send(base: string, method: string, path: string, body?: string, session = 'faults'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { authorization: `Bearer ${TOKEN}`, 'plant-store-session': session, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-    const sent = request(base + path, { method, headers, agent: false }, (response) => {
+    // A lost connection fails the test in 10 s, saying so, rather than at the test's own timeout.
+    const sent = request(base + path, { method, headers, agent: false, timeout: 10_000 }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
       response.on('end', () => {
         resolve({ status: response.statusCode ?? 0, body: text });
       });
+    });
+    sent.on('timeout', () => {
+      sent.destroy(new Error(`${method} ${path}: no answer in 10 s`));
     });
     sent.on('error', reject);
     sent.end(body);
@@ -92,6 +96,9 @@ describe.skipIf(!HAS_REDIS)(HAS_REDIS ? 'the shared store\'s faults' : `the shar
       return pids.length === 2 ? pids : undefined;
     });
     process.kill(before[0] as number, 'SIGKILL');
+    // A connection the primary hands to the worker in the instant it dies is lost (node:cluster's
+    // round robin; docs/reference-server.md): the reads start once the primary knows.
+    await until('the primary saw the worker stop', () => (/a worker stopped \(exit code null, signal SIGKILL\); starting another/.test(command.ran.stderr()) ? true : undefined));
     // Meanwhile the other worker answers on the same port.
     for (let read = 0; read < 5; read += 1) expect(await send(command.url, 'GET', '/plants/9007199254740993')).toEqual({ status: 200, body: '{"name":"Kept","id":9007199254740993}' });
     const after = await until('a new worker in place of the killed one', () => {
@@ -99,7 +106,6 @@ describe.skipIf(!HAS_REDIS)(HAS_REDIS ? 'the shared store\'s faults' : `the shar
       return pids.length === 2 && !pids.includes(before[0] as number) ? pids : undefined;
     });
     expect(after).toContain(before[1]);
-    expect(command.ran.stderr()).toMatch(/a worker stopped \(exit code null, signal SIGKILL\); starting another/);
     const answers = await Promise.all(Array.from({ length: 12 }, () => send(command.url, 'GET', '/plants/9007199254740993')));
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
 
@@ -124,8 +130,8 @@ describe.skipIf(!HAS_REDIS)(HAS_REDIS ? 'the shared store\'s faults' : `the shar
         const id = next;
         next += 1;
         for (const [method, body] of [['POST', `{"name":"p${String(id)}","id":${String(id)}}`], ['DELETE', undefined]] as const) {
-          // Every third plant is deleted again: an acknowledged delete must stay deleted.
-          if (method === 'DELETE' && id % 3 !== 0) break;
+          // Every third plant acknowledged is deleted again: an acknowledged delete must stay deleted, and it finds the plant.
+          if (method === 'DELETE' && (id % 3 !== 0 || acknowledged.get(id)?.stored !== true)) break;
           const answer = await send(base, method, method === 'POST' ? '/plants' : `/plants/${String(id)}`, body, session);
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
           const known = acknowledged.get(id);
