@@ -45,7 +45,10 @@ function costTargets({ of, runs, connections, single }: CostInput): Target[] {
   if (present('shared-1') && quiet.length > 0) {
     targets.push({ name: 'shared-1 - quiet: server CPU, µs per request', value: pairedDifference(of('shared-1'), quiet, (r) => r.cpuUsPerRequest) });
     targets.push({ name: `shared-1 - quiet: wall time, µs per request at ${String(connections)} connections`, value: pairedDifference(of('shared-1'), quiet, (r) => 1e6 / r.requestsPerSecond) });
-    if (of(single['shared-1']).length > 0) targets.push({ name: 'shared-1 - quiet: p50 µs added, 1 connection', value: pairedDifference(of(single['shared-1']), of(single.quiet), (r) => r.p50Ms * 1000) });
+    if (of(single['shared-1']).length > 0) {
+      targets.push({ name: 'shared-1 - quiet: p50 µs added, 1 connection', value: pairedDifference(of(single['shared-1']), of(single.quiet), (r) => r.p50Ms * 1000) });
+      targets.push({ name: 'shared-1 - quiet: wall time, µs per request at 1 connection', value: pairedDifference(of(single['shared-1']), of(single.quiet), (r) => 1e6 / r.requestsPerSecond) });
+    }
   }
   return targets;
 }
@@ -81,5 +84,13 @@ export async function sharedStoreCost(input: CostInput): Promise<SharedStoreCost
       figures.map((f) => [f.kind, Object.entries(f.statuses).map(([status, n]) => `${status}×${String(n)}`).join(' '), fixed(f.perRequest, 2), fixed(f.inScripts, 2), Object.entries(f.commands).map(([name, n]) => `${name} ${fixed(n, 2)}`).join(', ')]),
     ) + '\n\n',
   );
+  // The mix's round trips per request on average: what the differences above are divided by.
+  const mix = figures.filter((f) => f.kind.startsWith('bench mix: '));
+  const trips = mix.reduce((sum, f) => sum + f.perRequest, 0) / mix.length;
+  const perTrip = (name: string): Target[] => {
+    const found = targets.find((t) => t.name === name);
+    return found === undefined || !(trips > 0) ? [] : [{ name: `${name.replace(/ per request/, ' per Redis round trip')} (the mix: ${fixed(trips, 2)} a request)`, value: found.value / trips }];
+  };
+  targets.push(...perTrip('shared-1 - quiet: wall time, µs per request at 1 connection'), ...perTrip('shared-1 - quiet: server CPU, µs per request'));
   return { targets, roundTrips: figures };
 }
