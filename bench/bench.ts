@@ -5,7 +5,8 @@
  *
  *   npm run bench -- [--rounds 5] [--duration 4] [--warmup 2] [--connections 32]
  *                    [--targets baseline,padded,reference,quiet,prism,mock,proxy] [--profile] [--no-conform] [--strict]
- *                    (opt-in: shared-1,shared-2,shared-4, the reference on PLANT_STORE_BENCH_REDIS_URL with 1, 2, 4 workers)
+ *                    (opt-in: shared-1,shared-2,shared-4, the reference on PLANT_STORE_BENCH_REDIS_URL with 1, 2, 4 workers;
+ *                    beside quiet, what Redis costs a request and its round trips per request kind: shared-cost.ts)
  *                    [--startup-runs 9] [--no-startup] [--large-conform]
  *                    [--compare <another checkout of the kit, built>]
  *
@@ -24,7 +25,9 @@ import { writeLargeContract } from './large-contract.js';
 import { largeContractCommand, measureStartup, STARTUP_COMMANDS, type StartupFigure } from './startup.js';
 import { describeMachine, fixed, machine, RESULTS_DIR, runMain, sleep, exitWithUsage, writeResult } from './report.js';
 import { goalsLine, median, meets, pairedDifference, pairedRatio, summarize, table, type RoundFigures, type Target } from './stats.js';
-import { baselineTarget, cpuSeconds, mockTarget, paddedTarget, PADDING_US, prismTarget, proxyTarget, referenceTarget, ROOT, sharedTarget, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
+import { baselineTarget, mockTarget, paddedTarget, PADDING_US, prismTarget, proxyTarget, referenceTarget, ROOT, sharedTarget, startTarget, treeCpuSeconds, type RunningTarget, type TargetSpec } from './targets.js';
+import { sharedStoreCost, type SharedStoreCost } from './shared-cost.js';
+import { connectBenchRedis, redisCpuSeconds } from './round-trips.js';
 import { BENCH_MIX, checkWorkload, toRequests, type Kind } from './workload.js';
 
 const parsed = (() => {
@@ -74,7 +77,7 @@ const compared = compareRoot === undefined ? [] : [referenceTarget({ root: compa
 let referenceUrl: string | undefined;
 const catalogue: readonly TargetSpec[] = [baselineTarget, paddedTarget, referenceTarget(), referenceTarget({ name: 'quiet', quiet: true }), ...compared, prismTarget, mockTarget, proxyTarget(() => referenceUrl), sharedTarget(1), sharedTarget(2), sharedTarget(4)];
 /** Latency of one exchange at a time, the reference direct and through the proxy: what the proxy adds to each. */
-const SINGLE = { reference: 'reference, 1 connection', proxy: 'proxy, 1 connection' } as const;
+const SINGLE = { reference: 'reference, 1 connection', proxy: 'proxy, 1 connection', quiet: 'quiet, 1 connection', 'shared-1': 'shared-1, 1 connection' } as const;
 
 /** Sends each request of the mix once; the statuses, in order, and any Plant-Store-Violations a proxy named. */
 async function probe(url: string, kinds: readonly Kind[]): Promise<{ statuses: number[]; violations: string[] }> {
@@ -188,26 +191,36 @@ async function main(): Promise<number> {
     // Each target at the workload's connections; where the proxy runs, the reference and the proxy
     // also one exchange at a time, so that the latency the proxy adds to an exchange is seen without queueing.
     const proxied = running.some((t) => t.name === 'proxy') && running.some((t) => t.name === 'reference');
+    // Likewise the reference in memory and on Redis, one exchange at a time: what Redis adds to one.
+    const sharedBeside = running.some((t) => t.name === 'shared-1') && running.some((t) => t.name === 'quiet');
+    const single = (names: readonly string[]) => running.filter((t) => names.includes(t.name)).map((target) => ({ target, name: SINGLE[target.name as keyof typeof SINGLE], connections: 1 }));
     const schedule: { target: RunningTarget; name: string; connections: number }[] = [
       ...running.map((target) => ({ target, name: target.name, connections })),
-      ...(proxied ? running.filter((t) => t.name === 'reference' || t.name === 'proxy').map((target) => ({ target, name: SINGLE[target.name as keyof typeof SINGLE], connections: 1 })) : []),
+      ...(proxied ? single(['reference', 'proxy']) : []),
+      ...(sharedBeside ? single(['quiet', 'shared-1']) : []),
     ];
+    // Redis's own CPU per request of the shared targets, read from INFO cpu around each of their runs.
+    const redisUrl = process.env.PLANT_STORE_BENCH_REDIS_URL;
+    const redis = running.some((t) => t.name.startsWith('shared-')) && redisUrl !== undefined ? await connectBenchRedis(redisUrl) : undefined;
     const figures = new Map<string, RoundFigures[]>(schedule.map((s) => [s.name, []]));
-    const runs: { round: number; target: string; connections: number; result: LoadResult; cpuUsPerRequest: number | undefined }[] = [];
+    const runs: { round: number; target: string; connections: number; result: LoadResult; cpuUsPerRequest: number | undefined; redisCpuUsPerRequest?: number }[] = [];
     for (let round = 1; round <= rounds; round++) {
       // Every other round in reverse order (A B C, C B A, ...): a load that rises or falls through
       // a round then favours no target over the rounds.
       for (const { target, name, connections: clients } of round % 2 === 1 ? schedule : [...schedule].reverse()) {
         await sleep(300);
-        const cpuBefore = cpuSeconds(target.pid);
+        const onRedis = redis !== undefined && target.name.startsWith('shared-');
+        const redisBefore = onRedis ? await redisCpuSeconds(redis) : Number.NaN;
+        const cpuBefore = treeCpuSeconds(target.pid);
         const result = await runLoad({ url: target.url, connections: clients, durationSeconds: duration, requests });
-        const cpuAfter = cpuSeconds(target.pid);
+        const cpuAfter = treeCpuSeconds(target.pid);
         const cpuUsPerRequest = cpuBefore && cpuAfter ? ((cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) * 1e6) / result.responses : undefined;
-        runs.push({ round, target: name, connections: clients, result, cpuUsPerRequest });
+        const redisCpuUsPerRequest = onRedis ? (((await redisCpuSeconds(redis)) - redisBefore) * 1e6) / result.responses : undefined;
+        runs.push({ round, target: name, connections: clients, result, cpuUsPerRequest, ...(redisCpuUsPerRequest === undefined ? {} : { redisCpuUsPerRequest }) });
         figures.get(name)?.push({ round, requestsPerSecond: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, ...(cpuUsPerRequest === undefined ? {} : { cpuUsPerRequest }) });
         const failures = result.timeouts + Object.values(result.errors).reduce((a, b) => a + b, 0);
         process.stdout.write(
-          `round ${round} ${name.padEnd(9)} ${fixed(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${fixed(result.p50Ms, 2)} ms  p99 ${fixed(result.p99Ms, 2)} ms  server CPU ${fixed(cpuUsPerRequest ?? Number.NaN, 1)} µs/req  statuses ${JSON.stringify(result.statuses)}${failures > 0 ? `  errors ${JSON.stringify(result.errors)} timeouts ${result.timeouts}` : ''}\n`,
+          `round ${round} ${name.padEnd(9)} ${fixed(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${fixed(result.p50Ms, 2)} ms  p99 ${fixed(result.p99Ms, 2)} ms  server CPU ${fixed(cpuUsPerRequest ?? Number.NaN, 1)} µs/req${redisCpuUsPerRequest === undefined ? '' : ` (Redis ${fixed(redisCpuUsPerRequest, 1)} more)`}  statuses ${JSON.stringify(result.statuses)}${failures > 0 ? `  errors ${JSON.stringify(result.errors)} timeouts ${result.timeouts}` : ''}\n`,
         );
       }
     }
@@ -262,6 +275,9 @@ async function main(): Promise<number> {
       targets.push({ name: `proxy / reference, req/s, ${connections} connections`, value: pairedRatio(of('proxy'), of('reference'), rps) });
       targets.push({ name: `proxy / reference, p99, ${connections} connections`, value: pairedRatio(of('proxy'), of('reference'), p99) });
     }
+    const sharedCost: SharedStoreCost | undefined = figures.has('shared-1') || figures.has('shared-2') || figures.has('shared-4') ? await sharedStoreCost({ of, runs, connections, single: SINGLE, running, redis, redisUrl }) : undefined;
+    if (sharedCost !== undefined) targets.push(...sharedCost.targets);
+    await redis?.quit();
     process.stdout.write(
       table(
         ['figure (a ratio: the median of per-round ratios)', 'value', 'target', 'verdict'],
@@ -345,6 +361,7 @@ async function main(): Promise<number> {
       ...(hot ? { profile: { file: profileFile, hot } } : {}),
       ...(conform === undefined ? {} : { conform }),
       ...(large === undefined ? {} : { largeConform: large.run }),
+      ...(sharedCost === undefined ? {} : { sharedStore: { roundTrips: sharedCost.roundTrips } }),
     });
     process.stdout.write(`\n${goalsLine(targets)}\nload average before: ${host.loadAverage.join(' ')}; after: ${loadAfter.join(' ')}\nresult: ${file}\n`);
     return args.strict && targets.some((t) => (t.min !== undefined || t.max !== undefined) && !meets(t)) ? 1 : 0;

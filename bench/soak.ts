@@ -5,6 +5,7 @@
  *   npm run soak -- [--duration 60] [--connections 64] [--max-entries 20000]
  *                   [--slow-clients 300] [--slow-interval 100] [--slow-seconds 10]
  *                   [--normal-connections 16] [--sample-every 10]
+ *   npm run soak -- --store redis://host:port/db [--contract <file>] [--duration 60] [--connections 64] [--seed <n>]
  *
  * Every flag also reads an environment variable (SOAK_DURATION, SOAK_CONNECTIONS, ...: the flag
  * name in upper case with SOAK_ in front); a quick smoke run: `npm run soak -- --duration 10`.
@@ -18,6 +19,11 @@
  *  4. while the slow clients trickle their headers, normal clients are still served: no errors,
  *     at least half the throughput they had without the slow clients;
  *  5. afterwards the server still answers (an exact int64 echo) and stops cleanly on SIGTERM.
+ *
+ * With --store (SOAK_STORE), the shared store's soak instead (shared-soak.ts): two `serve --store`
+ * processes of --contract (default examples/contracts/plant-store-full.yaml) on that Redis, every
+ * write through one read through the other; it fails unless there is no mismatch, no 5xx and no
+ * connection failure, and both stop cleanly.
  */
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
@@ -30,7 +36,8 @@ import { runLoad, type LoadResult } from './load.js';
 import { describeMachine, fixed, machine, runMain, sleep, exitWithUsage, writeResult } from './report.js';
 import type { SlowReport } from './slow-clients.js';
 import { median, slope } from './stats.js';
-import { referenceTarget, residentBytes, startTarget, type RunningTarget } from './targets.js';
+import { referenceTarget, residentBytes, ROOT, startTarget, type RunningTarget } from './targets.js';
+import { sharedSoak, sharedSoakLines } from './shared-soak.js';
 import { BENCH_MIX, checkWorkload, idSequence, JSON_AUTH, overLimitKind, PATH, soakExtras, toRequests, type Kind } from './workload.js';
 
 const FLAGS = {
@@ -49,7 +56,7 @@ type Flag = keyof typeof FLAGS;
 const given = (() => {
   try {
     return parseArgs({
-      options: Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' }])) as Record<Flag, { type: 'string' }>,
+      options: { ...(Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' }])) as Record<Flag, { type: 'string' }>), store: { type: 'string' }, contract: { type: 'string' }, seed: { type: 'string' } },
       strict: true,
     }).values;
   } catch (error) {
@@ -121,7 +128,33 @@ function statusesOf(result: LoadResult): string {
     .join(' ');
 }
 
+/** The shared store's soak (--store): two processes on one Redis, every write read through the other. */
+async function mainShared(store: string): Promise<number> {
+  if (!/^rediss?:\/\/./.test(store)) exitWithUsage('soak', `--store must be a redis:// URL, got ${store}`);
+  const contractFile = given.contract ?? process.env.SOAK_CONTRACT ?? join(ROOT, 'examples', 'contracts', 'plant-store-full.yaml');
+  const seedText = given.seed ?? process.env.SOAK_SEED;
+  const seed = seedText === undefined ? Date.now() % 2 ** 31 : Number(seedText);
+  if (!Number.isInteger(seed)) exitWithUsage('soak', `--seed must be an integer, got ${seedText ?? ''}`);
+  const host = machine();
+  process.stdout.write(`Plant Store Kit soak of the shared store, ${new Date().toISOString()}\nmachine: ${describeMachine(host)}\n`);
+  process.stdout.write(`settings: --store ${store} --contract ${contractFile} --duration ${config.duration} --connections ${config.connections} --seed ${seed}\n`);
+  const figures = await sharedSoak({ store, contractFile, contract: loadContract(contractFile), durationSeconds: config.duration, connections: config.connections, seed, write: (text) => process.stdout.write(text) });
+  process.stdout.write(sharedSoakLines(figures));
+  const criteria: Criterion[] = [
+    { name: 'every write read through the other process as acknowledged', held: figures.mismatches === 0 && figures.crossReads > 0, detail: `${figures.crossReads} reads across under load, ${figures.finalSweep.reads} at the end, ${figures.mismatches} mismatches` },
+    { name: 'no 5xx, no connection failure', held: figures.serverErrors === 0 && figures.failures === 0, detail: `${figures.serverErrors} 5xx, ${figures.failures} failures` },
+    { name: 'both processes stop cleanly on SIGTERM', held: figures.exitCodes.every((code) => code === 0), detail: `exit codes ${figures.exitCodes.join(', ')}` },
+  ];
+  process.stdout.write('\n');
+  for (const c of criteria) process.stdout.write(`${c.held ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}\n`);
+  const file = writeResult('soak', { kind: 'soak-shared', date: new Date().toISOString(), command: `npm run soak -- ${process.argv.slice(2).join(' ')}`.trim(), machine: { ...host, loadAverageAfter: machine().loadAverage }, settings: { store, contractFile, seed, duration: config.duration, connections: config.connections }, figures, criteria });
+  process.stdout.write(`\nload average after: ${machine().loadAverage.join(' ')}\nresult: ${file}\n`);
+  return criteria.every((c) => c.held) ? 0 : 1;
+}
+
 async function main(): Promise<number> {
+  const store = given.store ?? process.env.SOAK_STORE;
+  if (store !== undefined && store !== '' && store !== 'memory') return mainShared(store);
   const contract = loadContract();
   const nextId = idSequence();
   const dynamic = [

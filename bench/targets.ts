@@ -41,6 +41,8 @@ export interface ReferenceOptions {
   readonly quiet?: boolean;
   /** `--contract`: a contract file to serve instead of the kit's openapi.yaml. */
   readonly contract?: string;
+  /** `--store`: a shared store (redis://…) instead of the process's memory. */
+  readonly store?: string;
 }
 
 /** Whether `plant-store <command>` exists in this build: the commands `plant-store --help` lists. */
@@ -87,7 +89,7 @@ export function referenceTarget(options: ReferenceOptions = {}): TargetSpec {
     name: options.name ?? 'reference',
     description: `plant-store serve${quiet.map((q) => ` ${q}`).join('')} (the reference implementation${options.root === undefined ? '' : ` of ${options.root}`}; ${log})`,
     unavailable: () => (existsSync(cli) ? undefined : `${cli} not found`),
-    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, cli, 'serve', '--host', '127.0.0.1', '--port', '0', ...quiet, '--token', BENCH_TOKEN, ...limits, ...(options.contract === undefined ? [] : ['--contract', options.contract])] }),
+    launch: (nodeOptions) => ({ command: process.execPath, args: [...nodeOptions, cli, 'serve', '--host', '127.0.0.1', '--port', '0', ...quiet, '--token', BENCH_TOKEN, ...limits, ...(options.contract === undefined ? [] : ['--contract', options.contract]), ...(options.store === undefined ? [] : ['--store', options.store])] }),
   };
 }
 
@@ -251,6 +253,28 @@ export function cpuSeconds(pid: number): { readonly user: number; readonly syste
   } catch {
     return undefined;
   }
+}
+
+/** The processes whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * CPU time of a process and all its descendants still running, in seconds: a `serve --workers N`
+ * target is a primary that answers nothing and N workers that answer everything.
+ */
+export function treeCpuSeconds(pid: number): { readonly user: number; readonly system: number } | undefined {
+  const own = cpuSeconds(pid);
+  if (own === undefined) return undefined;
+  return childrenOf(pid).reduce((sum, child) => {
+    const theirs = treeCpuSeconds(child);
+    return theirs === undefined ? sum : { user: sum.user + theirs.user, system: sum.system + theirs.system };
+  }, own);
 }
 
 /** Resident memory of a process in bytes (VmRSS of /proc/<pid>/status; Linux), or undefined. */

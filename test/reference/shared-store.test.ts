@@ -26,8 +26,8 @@ async function send(base: string, method: string, path: string, body?: string, h
 }
 
 /** `plant-store serve` on the store given, once it says where it listens. */
-async function serve(args: readonly string[], env: Record<string, string> = {}): Promise<{ readonly process: Run; readonly url: string }> {
-  const serving = run(['serve', '--port', '0', '--contract', FULL_STORE_FILE, '--token', TOKEN, '--quiet', ...args], env);
+async function serve(args: readonly string[], env: Record<string, string> = {}, contract = FULL_STORE_FILE): Promise<{ readonly process: Run; readonly url: string }> {
+  const serving = run(['serve', '--port', '0', '--contract', contract, '--token', TOKEN, '--quiet', ...args], env);
   for (;;) {
     const url = /listening on (http:\/\/\S+)/.exec(serving.stdout())?.[1];
     if (url !== undefined) return { process: serving, url };
@@ -86,10 +86,10 @@ describe.skipIf(!HAS_REDIS)(HAS_REDIS ? 'the store shared in Redis' : `the store
     for (const url of [one.url, two.url]) expect(await send(url, 'GET', '/plants', undefined, session)).toEqual({ status: 200, body: '[{"name":"Kept","id":2}]' });
   });
 
-  it('serve --workers 2 answers all of it on one port; the store in memory or Redis out of reach refuses to start (exit 2)', async () => {
-    const workers = await serve(['--store', redis.url, '--workers', '2']);
+  it('serve --workers 4 answers all of it on one port; the store in memory or Redis out of reach refuses to start (exit 2)', async () => {
+    const workers = await serve(['--store', redis.url, '--workers', '4']);
     processes.push(workers);
-    expect(workers.process.stdout()).toContain('(2 worker processes)');
+    expect(workers.process.stdout()).toContain('(4 worker processes)');
     const session = { ...JSON_BODY, 'plant-store-session': 'workers' };
     const created = await Promise.all(Array.from({ length: 20 }, (_, index) => send(workers.url, 'POST', '/plants', `{"name":"p${String(index)}","id":${String(index + 1)}}`, session)));
     expect(created.map((answer) => answer.status)).toEqual(created.map(() => 200));
@@ -118,6 +118,19 @@ describe.skipIf(!HAS_REDIS)(HAS_REDIS ? 'the store shared in Redis' : `the store
     const final = JSON.parse((await send(one.url, 'GET', '/plants/1', undefined, session)).body) as { name: string; tag: string };
     expect(writes).toContain(final.name);
     expect(final.tag).toBe(final.name);
+  });
+
+  it('server-assigned keys are unique across serve processes: a UUID, and an integer from one sequence', async () => {
+    const one = await serve(['--store', redis.url], {}, GARDENS.pathname);
+    const two = await serve(['--store', redis.url], {}, GARDENS.pathname);
+    processes.push(one, two);
+    const session = { ...JSON_BODY, 'plant-store-session': 'sequence' };
+    const gardens = await Promise.all(Array.from({ length: 10 }, (_, index) => send(index % 2 === 0 ? one.url : two.url, 'POST', '/gardens', `{"name":"g${String(index)}"}`, session)));
+    const gardenIds = gardens.map((garden) => (JSON.parse(garden.body) as { id: string }).id);
+    expect(new Set(gardenIds).size).toBe(10);
+    const beds = await Promise.all(Array.from({ length: 20 }, (_, index) => send(index % 2 === 0 ? one.url : two.url, 'POST', `/gardens/${gardenIds[0] ?? ''}/beds`, `{"label":"b${String(index)}"}`, session)));
+    expect(beds.map((bed) => bed.status)).toEqual(beds.map(() => 201));
+    expect(beds.map((bed) => (JSON.parse(bed.body) as { id: number }).id).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
   });
 
   it('server-assigned keys are unique across servers, and PATCHes from both merge without losing one', async () => {

@@ -14,6 +14,8 @@ import { expectationFor } from '../battery/targets.js';
 import { decodeBody, expectAnswer, type Expected } from '../support/expect-answer.js';
 import { connectOutcome, RawConnection, rawExchange, rawRequest, send } from '../support/http.js';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
+import { HAS_REDIS, REDIS_SKIP, referenceOnRedis } from '../support/redis.js';
+import { startReference as startSharedReference } from '../../api/index.js';
 
 type Reference = Awaited<ReturnType<typeof startReference>>;
 
@@ -53,6 +55,26 @@ describe('the battery over a socket', () => {
     expectAnswer(await send(server.url, post('{"name":"a","id":-9223372036854775808,"tag":"x"}'), agent), { status: 200, plant: { name: 'a', tag: 'x', id: '-9223372036854775808' } });
     expectAnswer(await send(server.url, post('{"name":"b","id":-9.223372036854775808e18}'), agent), ok('-9223372036854775808', 'b'));
     expect(stringifyJson(server.app.store.get(-(2n ** 63n)))).toBe('{"name":"b","id":-9223372036854775808}');
+  });
+});
+
+// The same battery on the shared store (issue 31): the bundled contract's every answer, int64 exact, from Redis.
+describe.skipIf(!HAS_REDIS)(HAS_REDIS ? 'the battery over a socket, on Redis' : `the battery over a socket, on Redis: skipped, ${REDIS_SKIP}`, () => {
+  const shared = referenceOnRedis((store) => startSharedReference({ store, tokens: [TEST_TOKEN] }));
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  afterAll(() => {
+    agent.destroy();
+  });
+
+  describe.each(batteryTable('socket'))('%s', (_group, cases) => {
+    it.each(cases)('%s', async (_name, c) => {
+      const answer = await sendCase(shared.url(), c, agent);
+      expectAnswer(answer, expectationFor(c, 'reference', TEST_TOKEN), c.request);
+      if (c.request.raw) return;
+      // The store in Redis answers what the store in memory does, byte for byte.
+      const direct = createApp({ tokens: [TEST_TOKEN] }).request(toAppRequest(c));
+      expect(decodeBody(answer.body)).toBe(c.request.method === 'HEAD' ? '' : direct.body);
+    });
   });
 });
 

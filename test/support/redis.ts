@@ -18,7 +18,7 @@ export interface RunningRedis {
   readonly url: string;
   /** Stops it (SIGKILL: as if it were lost), resolving once it has exited. */
   stop(): Promise<void>;
-  /** Starts it again on the same port, empty (no persistence). */
+  /** Starts it again on the same port: empty, or with what it had written to disk (`persistIn`). */
   restart(): Promise<void>;
 }
 
@@ -42,8 +42,17 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-async function launch(port: number): Promise<ChildProcess> {
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+/**
+ * Without `dir`, no persistence: a restart comes back empty. With it, an append-only file there,
+ * written to disk before each write is answered (`appendfsync always`): what Redis acknowledged
+ * survives a SIGKILL and a restart, as with a Redis configured for durability.
+ */
+function persistence(dir: string | undefined): string[] {
+  return dir === undefined ? ['--appendonly', 'no'] : ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always'];
+}
+
+async function launch(port: number, dir?: string): Promise<ChildProcess> {
+  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence(dir)], { stdio: 'ignore' });
   for (let tries = 0; tries < 200; tries += 1) {
     if (child.exitCode !== null) throw new Error(`redis-server exited with ${String(child.exitCode)}`);
     if (await accepts(port)) return child;
@@ -53,9 +62,10 @@ async function launch(port: number): Promise<ChildProcess> {
   throw new Error(`redis-server did not listen on ${port}`);
 }
 
-export async function startRedis(): Promise<RunningRedis> {
+/** A redis-server on a free port; with `persistIn` (a directory of the test's own), its writes kept there across a restart. */
+export async function startRedis(options: { readonly persistIn?: string } = {}): Promise<RunningRedis> {
   const port = await freePort();
-  let child: ChildProcess | undefined = await launch(port);
+  let child: ChildProcess | undefined = await launch(port, options.persistIn);
   return {
     port,
     url: `redis://127.0.0.1:${port}/0`,
@@ -68,7 +78,7 @@ export async function startRedis(): Promise<RunningRedis> {
       await exited;
     },
     restart: async () => {
-      child = await launch(port);
+      child = await launch(port, options.persistIn);
     },
   };
 }
