@@ -27,7 +27,7 @@ export { challenges } from './challenges.js';
 export { integerKey, integerKeyProperties } from './integer-key.js';
 export { codePointsOf, decodeJson, sameJson } from './json-values.js';
 export { excerpt } from './messages.js';
-export { mediaTypesNotChecked, operationMediaNotChecked } from './media-values.js';
+export { mediaTypesNotChecked, operationMediaNotChecked, readVariantBody } from './media-values.js';
 export { operationOf } from './declared.js';
 export { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
 export { canonicalNumeral, canonicalSpelling, canonicalText, isOtherSpelling, PARAMETER_SPELLING_OPENNESS } from './parameter-spellings.js';
