@@ -5,40 +5,30 @@
  * operation it cannot hold (multipart, binary, a media type no codec writes) it says so, by
  * operation, in the output. The CLI runs from dist/ (npx tsc -p tsconfig.build.json first).
  */
-import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, openContract, type Contract } from '../../src/openapi/index.js';
 import { recordPacts } from '../../contracts/consumer-contract.js';
+import { run as runCli } from '../support/cli.js';
 import { startFaulty, startReference, type Fault } from '../support/servers.js';
 
-const bin = fileURLToPath(new URL('../../bin/plant-store.js', import.meta.url));
 const SEEDS = resolve(import.meta.dirname, '../../examples/contracts/seed-exchange.yaml');
 const MEDIA = resolve(import.meta.dirname, '../media-types/fixtures/media.yaml');
 const KEYS = { swapKey: 'k1', swapQueryKey: 'k1' };
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^PACT_(BROKER_|DESCRIPTION|PROVIDER_)|^PLANT_STORE_TOKENS$/.test(name)));
 
 interface Run {
   readonly code: number | null;
   readonly stdout: string;
-  readonly stderr: string;
 }
 
-function verify(args: readonly string[]): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, 'verify', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      done({ code, stdout, stderr });
-    });
-  });
+/** `plant-store verify <args>` (test/support/cli.ts), read once its output is closed. */
+async function verify(args: readonly string[]): Promise<Run> {
+  const started = runCli(['verify', ...args]);
+  const [code] = (await once(started.child, 'close')) as [number | null];
+  return { code, stdout: started.stdout() };
 }
 
 const summary = (run: Run): string => run.stdout.slice(run.stdout.indexOf('plant-store verify:'));
@@ -80,7 +70,7 @@ describe('plant-store verify --contract on bodies other than JSON', () => {
   it('records the form operation of seed-exchange and verifies it; names the multipart operation as not recorded', { timeout: 120_000 }, async () => {
     const url = await served(seeds);
     const run = await verify(['--base-url', url, '--contract', SEEDS, '--auth', 'swapKey=k1']);
-    expect(summary(run), run.stdout + run.stderr).toContain(`plant-store verify: the one interaction holds against ${url}`);
+    expect(summary(run), run.stdout).toContain(`plant-store verify: the one interaction holds against ${url}`);
     expect(run.stdout).toContain('a request to offerSeed with a body of application/x-www-form-urlencoded');
     expect(run.stdout).toContain('Operations the consumer contract holds no interaction of:\n  uploadPacketPhoto (POST /seeds/{id}/packet-photo): Pact V4 matches multipart/form-data only as a single file part');
     expect(run.code).toBe(0);
@@ -88,14 +78,14 @@ describe('plant-store verify --contract on bodies other than JSON', () => {
 
   it('fails a target that drops a form field from what it keeps', { timeout: 120_000 }, async () => {
     const run = await verify(['--base-url', await served(seeds, dropsVariety), '--contract', SEEDS, '--auth', 'swapKey=k1']);
-    expect(summary(run), run.stdout + run.stderr).toMatch(/1 of 1 interactions failed[\s\S]*body \$: Actual map is missing the following keys: variety/);
+    expect(summary(run), run.stdout).toMatch(/1 of 1 interactions failed[\s\S]*body \$: Actual map is missing the following keys: variety/);
     expect(run.code).toBe(1);
   });
 
   it('records a text and a form operation, verifies both, and names the binary and */* operations as not recorded', { timeout: 120_000 }, async () => {
     const url = await served(media);
     const run = await verify(['--base-url', url, '--contract', MEDIA]);
-    expect(summary(run), run.stdout + run.stderr).toContain(`plant-store verify: all 2 interactions hold against ${url}`);
+    expect(summary(run), run.stdout).toContain(`plant-store verify: all 2 interactions hold against ${url}`);
     expect(run.stdout).toContain('putBlob (PUT /blobs): Pact V4 compares a binary body (application/octet-stream) by its content type only');
     expect(run.stdout).toContain('getAnything (GET /anything): its 200 answer: the kit has no codec that writes */*');
     expect(run.code).toBe(0);
