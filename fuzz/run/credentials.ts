@@ -50,9 +50,10 @@ export interface SecuritySummary {
   readonly notTested: readonly { readonly operation: string; readonly reason: string }[];
 }
 
-/** An operation as reports name it: `listSeeds (GET /seeds)`. */
+/** An operation as reports name it: `listSeeds (GET /seeds)`; `GET /seeds` where the contract gives no operationId (the kit's stands in for it). */
 export function operationLabel(operation: OperationContract): string {
-  return `${operation.operationId} (${operation.method} ${operation.path})`;
+  const route = `${operation.method} ${operation.path}`;
+  return operation.operationId === route ? route : `${operation.operationId} (${route})`;
 }
 
 export function securitySummary(contract: Contract, options: { token: string; profile: Profile; credentials: EngineCredentials }): SecuritySummary {
