@@ -22,7 +22,8 @@ import { MatchersV3, PactV4 } from '@pact-foundation/pact';
 import { getFfiLib } from '@pact-foundation/pact-core';
 import { defaultContractFile, INT64_MAX, isJsonObject, isLosslessNumber, loadContract, parseJson, stringifyJson, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
 import { callOperation, decode, type AnyResult, type OperationRequest } from './client.js';
-import { ABSENT_KEY, consumerData, project, STORED_KEY, successStatus, type ConsumerData, type Item } from './consumer-data.js';
+import { ABSENT_KEY, consumerData, NoConsumerContractError, project, STORED_KEY, successStatus, type ConsumerData, type Item } from './consumer-data.js';
+import { mediaExchanges, type MediaExchange } from './media-operations.js';
 import { CONSUMER, EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED, PROVIDER } from './names.js';
 
 export { CONSUMER, EXAMPLE_TOKEN, PLANT_ABSENT, PLANT_STORED, PROVIDER };
@@ -209,10 +210,64 @@ function itemExchanges(data: ConsumerData): ConsumerExchange[] {
   return exchanges;
 }
 
-/** The consumer contract of `contract` (openapi.yaml of the kit by default): one interaction per exchange the consumer relies on. */
+type V4RequestBuilder = Parameters<Parameters<V4UnconfiguredInteraction['withRequest']>[2] & object>[0];
+
+/**
+ * A request body of text in any media type. pact-js gives text bodies only as JSON and XML
+ * (jsonBody, xmlBody) and any other as binary (body(), checked by the content type its bytes look
+ * like: a form is "detected" as text/plain and refused); pact-core's withRequestBody, which its
+ * xmlBody calls, takes text of any content type, and Pact then matches it by that type: a form
+ * field by field (application/x-www-form-urlencoded), text as text.
+ */
+function textBody(request: V4RequestBuilder, contentType: string, text: string): void {
+  (request as unknown as { interaction: { withRequestBody(body: string, contentType: string): boolean } }).interaction.withRequestBody(text, contentType);
+}
+
+/** A media type's essence as a regex that allows parameters after it (RFC 9110, section 8.3.1). */
+const mediaTypeRegex = (essence: string): string => `^${essence.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(;.*)?$`;
+
+/** An operation of other media than JSON (media-operations.ts): its request's bytes literal, its answer's JSON by type, text by its media type. */
+function mediaInteraction(exchange: MediaExchange): ConsumerInteraction {
+  const { description, operation, path, query, headers, body, status, answer } = exchange;
+  return {
+    description,
+    addTo: (pact) =>
+      pact
+        .addInteraction()
+        .uponReceiving(description)
+        .withRequest(operation.method, path, (request) => {
+          if (Object.keys(query).length > 0) request.query(query);
+          if (Object.keys(headers).length > 0) request.headers(headers);
+          if (body !== undefined) textBody(request, body.contentType, Buffer.from(body.bytes).toString('utf8'));
+        })
+        .willRespondWith(status, (response) => {
+          if (answer.kind === 'none') return;
+          response.headers({ 'Content-Type': regex(mediaTypeRegex(answer.mediaType), answer.mediaType) });
+          if (answer.kind === 'json') response.jsonBody(byType(answer.value));
+        }),
+    exercise: async (baseUrl) => {
+      const url = new URL(`${baseUrl.replace(/\/$/, '')}${path}`);
+      for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+      const answered = await fetch(url, { method: operation.method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': body.contentType }) }, ...(body === undefined ? {} : { body: Buffer.from(body.bytes) }) });
+      return { status: answered.status, body: await answered.text() };
+    },
+  };
+}
+
+/**
+ * The consumer contract of `contract` (openapi.yaml of the kit by default): one interaction per
+ * exchange the consumer relies on - the collection/item pattern's, where the contract has one
+ * with a JSON create, and one per operation of other media that Pact can hold.
+ */
 export function consumerInteractions(contract: Contract = loadContract()): ConsumerInteraction[] {
-  const data = consumerData(contract);
-  return [...createExchanges(data), ...itemExchanges(data)].map((exchange) => toInteraction(exchange, contract));
+  const media = mediaExchanges(contract).exchanges.map(mediaInteraction);
+  try {
+    const data = consumerData(contract);
+    return [...[...createExchanges(data), ...itemExchanges(data)].map((exchange) => toInteraction(exchange, contract)), ...media];
+  } catch (error) {
+    if (error instanceof NoConsumerContractError && media.length > 0) return media;
+    throw error;
+  }
 }
 
 /** A Pact V4 consumer pact between the kit's client and the Plant Store, written to `dir`. */

@@ -5,6 +5,7 @@
  * interface: the key is the pattern's key property, the texts go to the string properties in the
  * order the first example gives them.
  */
+import { mediaExchanges } from './media-operations.js';
 import { resourcePatterns, type Contract, type OperationContract, type ResourcePattern, type Schema } from '../src/openapi/index.js';
 
 /** A JSON object as the consumer writes it (plain numbers: its ids are small, docs/pact.md). */
@@ -67,6 +68,24 @@ export function consumerData(contract: Contract): ConsumerData {
   if (fullest === undefined) throw new NoConsumerContractError(`${create.operationId} of ${contract.file} shows no request example for the consumer to send`);
   return { contract, pattern, create, examples, fullest, stored: retexted(fullest, pattern.keyProperty, STORED_TEXTS), replacement: retexted(fullest, pattern.keyProperty, REPLACEMENT_TEXTS) };
 }
+
+/**
+ * Why the contract gives the consumer contract nothing to describe - no collection whose create
+ * the consumer can write, and no operation of other media than JSON that Pact can hold - or
+ * undefined where it gives something.
+ */
+export function noConsumerContract(contract: Contract): string | undefined {
+  if (mediaExchanges(contract).exchanges.length > 0) return undefined;
+  try {
+    consumerData(contract);
+    return undefined;
+  } catch (error) {
+    if (error instanceof NoConsumerContractError) return error.message;
+    throw error;
+  }
+}
+
+export { formatNotes, mediaExchanges } from './media-operations.js';
 
 /** `item` under STORED_KEY, its string properties given `texts` in order (the last one repeated, numbered, when they run out). */
 function retexted(item: Item, key: string, texts: readonly string[]): Item {

@@ -22,7 +22,9 @@ import {
   type JsonObject,
   type JsonValue,
   type OperationContract,
+  variantFor,
 } from '../src/openapi/index.js';
+import { readVariantBody } from '../oracle/index.js';
 
 export type PactRule =
   /** The pact file is readable and an HTTP pact. */
@@ -129,15 +131,28 @@ function reasonsToReject(operation: OperationContract, request: HttpInteraction[
     if (!request.body) {
       if (requestBody.required) reasons.push('no body');
     } else {
-      const mediaType = mediaTypeEssence(request.headers.get('content-type') ?? request.body.contentType);
+      const contentType = request.headers.get('content-type') ?? request.body.contentType;
+      const mediaType = mediaTypeEssence(contentType);
       if (!requestBody.mediaTypes.includes(mediaType)) reasons.push(`media type ${mediaType || '(none)'}`);
-      else {
-        const validation = requestBody.validate(request.body.value);
-        if (!validation.valid) reasons.push(`the body is not valid: ${formatIssues(validation.issues)}`);
-      }
+      else reasons.push(...bodyReasons(operation, contentType, request.body.value));
     }
   }
   return reasons;
+}
+
+/** Why a request body of a declared media type is invalid: JSON as it is, other media (a form, text) read by their codec first. */
+function bodyReasons(operation: OperationContract, contentType: string | undefined, value: JsonValue): string[] {
+  const requestBody = operation.requestBody;
+  const variant = requestBody === undefined ? undefined : variantFor(requestBody.variants, contentType);
+  let read = value;
+  if (variant !== undefined && variant.codec.name !== 'json' && typeof value === 'string') {
+    const reading = readVariantBody(variant, contentType, Buffer.from(value, 'utf8'));
+    if ('error' in reading) return [`the body is not valid: ${reading.error}`];
+    if ('unread' in reading) return [];
+    read = reading.value;
+  }
+  const validation = (variant?.validate ?? requestBody?.validate)?.(read);
+  return validation === undefined || validation.valid ? [] : [`the body is not valid: ${formatIssues(validation.issues)}`];
 }
 
 /**

@@ -26,6 +26,8 @@ export interface FilteredRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The request target (Express's `req.url`): a query's API key is replaced there. */
   url?: string;
+  /** The body as pact-js's proxy parsed it (body-parser): a form as an object, anything else as bytes. */
+  body?: unknown;
 }
 export type RequestFilter = (request: FilteredRequest, response: unknown, next: () => void) => void;
 
@@ -52,11 +54,34 @@ export function bearerFilter(token: string | undefined): RequestFilter {
 export function credentialFilter(token: string | undefined, placed: readonly PlacedCredential[] = [], fields: Readonly<Record<string, string>> = {}): RequestFilter {
   const bearer = bearerFilter(token);
   return (request, response, next) => {
+    restoreForm(request);
     bearer(request, response, () => undefined);
     for (const credential of placed) replaceCredential(request, credential);
     for (const [name, value] of Object.entries(fields)) request.headers[name] = value;
     next();
   };
+}
+
+/** A form's fields as body-parser's extended reading gives them, written back: arrays as repeated names, objects as `name[key]`. */
+function formPairs(name: string, value: unknown): [string, string][] {
+  if (Array.isArray(value)) return value.flatMap((item) => formPairs(name, item));
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, item]) => formPairs(`${name}[${key}]`, item));
+  return [[name, String(value)]];
+}
+
+/**
+ * pact-js's proxy parses a form body (body-parser's urlencoded) and forwards JSON.stringify of the
+ * fields, still labelled application/x-www-form-urlencoded: no server reads that as the form the
+ * pact holds. This writes the fields back as a form (the WHATWG serialiser: what the consumer
+ * sent, for a form of plain fields), with its Content-Length.
+ */
+function restoreForm(request: FilteredRequest): void {
+  const type = request.headers['content-type'];
+  if (typeof type !== 'string' || !/^application\/x-www-form-urlencoded\b/i.test(type)) return;
+  if (typeof request.body !== 'object' || request.body === null || Buffer.isBuffer(request.body)) return;
+  const text = new URLSearchParams(Object.entries(request.body).flatMap(([name, value]) => formPairs(name, value))).toString();
+  request.body = Buffer.from(text, 'utf8');
+  request.headers['content-length'] = String(Buffer.byteLength(text));
 }
 
 function replaceCredential(request: FilteredRequest, { place, written }: PlacedCredential): void {

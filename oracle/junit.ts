@@ -32,6 +32,13 @@ export interface JUnitCase {
   readonly outcome: JUnitOutcome;
 }
 
+/** A further <testsuite> of the same document, its cases of their own classname (`plant-store.<tool>.<word>`). */
+export interface JUnitGroup {
+  readonly name: string;
+  readonly word: string;
+  readonly cases: readonly JUnitCase[];
+}
+
 export interface JUnitSuite {
   /** The <testsuites> name, and the classname of every case (`plant-store.<word>`). */
   readonly tool: string;
@@ -40,6 +47,8 @@ export interface JUnitSuite {
   readonly durationMs: number;
   readonly properties: readonly (readonly [string, string | number | boolean])[];
   readonly cases: readonly JUnitCase[];
+  /** Further suites after the first (conform's row per operation). */
+  readonly groups?: readonly JUnitGroup[];
 }
 
 function testCase(classname: string, { name, outcome }: JUnitCase): string {
@@ -59,22 +68,34 @@ function testCase(classname: string, { name, outcome }: JUnitCase): string {
   }
 }
 
-/** The document, with the counts of each kind of outcome computed from the cases. */
+type Counts = readonly [tests: number, failures: number, errors: number, skipped: number];
+
+function countsOf(cases: readonly JUnitCase[]): Counts {
+  const count = (kind: JUnitOutcome['kind']): number => cases.filter((c) => c.outcome.kind === kind).length;
+  return [cases.length, count('failure'), count('error'), count('skipped')];
+}
+
+function testSuite(name: string, classname: string, cases: readonly JUnitCase[], time: string, properties: JUnitSuite['properties'] | undefined): string[] {
+  const [tests, failures, errors, skipped] = countsOf(cases);
+  return [
+    `  <testsuite name="${xml(name)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time}">`,
+    ...(properties === undefined ? [] : ['    <properties>', ...properties.map(([key, value]) => `      <property name="${xml(key)}" value="${xml(String(value))}"/>`), '    </properties>']),
+    ...cases.map((c) => testCase(classname, c)),
+    '  </testsuite>',
+  ];
+}
+
+/** The document, with the counts of each kind of outcome computed from the cases (of every suite, on <testsuites>). */
 export function junitXml(suite: JUnitSuite): string {
-  const count = (kind: JUnitOutcome['kind']): number => suite.cases.filter((c) => c.outcome.kind === kind).length;
-  const tests = suite.cases.length;
-  const [failures, errors, skipped] = [count('failure'), count('error'), count('skipped')];
+  const groups = suite.groups ?? [];
+  const [tests, failures, errors] = countsOf([...suite.cases, ...groups.flatMap((g) => g.cases)]);
   const time = (suite.durationMs / 1000).toFixed(3);
   const classname = `plant-store.${suite.tool}`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="plant-store ${xml(suite.tool)}" tests="${tests}" failures="${failures}" errors="${errors}" time="${time}">`,
-    `  <testsuite name="${xml(suite.name)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time}">`,
-    '    <properties>',
-    ...suite.properties.map(([name, value]) => `      <property name="${xml(name)}" value="${xml(String(value))}"/>`),
-    '    </properties>',
-    ...suite.cases.map((c) => testCase(classname, c)),
-    '  </testsuite>',
+    ...testSuite(suite.name, classname, suite.cases, time, suite.properties),
+    ...groups.flatMap((group) => testSuite(group.name, `${classname}.${group.word}`, group.cases, '0.000', undefined)),
     '</testsuites>',
     '',
   ].join('\n');

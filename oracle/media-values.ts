@@ -40,16 +40,19 @@ export function requestBodyValue(operation: OperationContract | undefined, reque
 }
 
 /**
- * What a run cannot check, per operation: each declared media type no codec of the kit reads
+ * What a run cannot check of one operation: each declared media type no codec of the kit reads
  * (XML, images, PDF), as a request body (not generated) or as an answer (its body not held to its
  * schema). Named in the report so that it is never taken for passed (issue 29).
  */
+export function operationMediaNotChecked(operation: OperationContract): string[] {
+  const requests = (operation.requestBody?.variants ?? []).filter((v) => v.codec.name === 'unchecked').map((v) => `request bodies of ${v.mediaType} are not generated (no codec writes it)`);
+  const answers = operation.responses.flatMap((response) => response.variants.filter((v) => v.codec.name === 'unchecked').map((v) => `the ${response.status} answer's ${v.mediaType} body is not checked (no codec reads it)`));
+  return [...requests, ...answers];
+}
+
+/** operationMediaNotChecked of every operation, each line led by its operationId. */
 export function mediaTypesNotChecked(operations: readonly OperationContract[]): string[] {
-  return operations.flatMap((operation) => {
-    const requests = (operation.requestBody?.variants ?? []).filter((v) => v.codec.name === 'unchecked').map((v) => `${operation.operationId}: request bodies of ${v.mediaType} are not generated (no codec writes it)`);
-    const answers = operation.responses.flatMap((response) => response.variants.filter((v) => v.codec.name === 'unchecked').map((v) => `${operation.operationId}: the ${response.status} answer's ${v.mediaType} body is not checked (no codec reads it)`));
-    return [...requests, ...answers];
-  });
+  return operations.flatMap((operation) => operationMediaNotChecked(operation).map((line) => `${operation.operationId}: ${line}`));
 }
 
 /**

@@ -125,7 +125,8 @@ export function resourceSequence(contract: Contract, walk: ResourceWalk, shape: 
   if (shape === 'update-then-read' && bodies.second !== undefined) {
     const update = operations.get('update') as OperationContract;
     const sentAs = mergePatchType(update) ?? jsonMediaType(update);
-    const patch = withoutKey(declaredPart(update, bodies.second), walk.pattern.keyProperty);
+    const create = operations.get('create') as OperationContract;
+    const patch = leavingOneOut(withoutKey(declaredPart(update, bodies.second), walk.pattern.keyProperty), created, [create, update]);
     setup.push(request(update, patch, `the update (${sentAs ?? 'JSON'}) of the created resource`, sentAs));
     const resource = updatedResource(created, patch, sentAs !== undefined && mergePatchType(update) === sentAs);
     return ends(read, { via: via('update', 'read'), expects: 'updated', resource, key }, 'a read after the update');
@@ -156,6 +157,27 @@ function mergePatchType(operation: OperationContract): string | undefined {
 function withKey(body: string, property: string, key: string | undefined): string {
   const value = parseJson(body);
   return key === undefined || !isJsonObject(value) ? body : stringifyJson({ ...value, [property]: parseJson(key) });
+}
+
+/**
+ * The patch naming a strict subset of the created resource's members wherever the schemas allow:
+ * where it names them all, the first member that neither the create nor the update requires is
+ * left out (the patch still valid), so that an update that replaces instead of merging drops it,
+ * visibly (update-visible). A patch that already leaves one out, or whose members are all
+ * required, is sent as it was drawn.
+ */
+function leavingOneOut(patch: string, created: string, [create, update]: readonly [OperationContract, OperationContract]): string {
+  const value = parseJson(patch);
+  const resource = parseJson(created);
+  if (!isJsonObject(value) || !isJsonObject(resource)) return patch;
+  const members = Object.keys(resource);
+  if (members.some((name) => !Object.hasOwn(value, name))) return patch;
+  const required = (operation: OperationContract, name: string): boolean => operation.requestBody?.shape.required.has(name) ?? false;
+  for (const name of members.filter((member) => !required(create, member) && !required(update, member))) {
+    const fewer = Object.fromEntries(Object.entries(value).filter(([member]) => member !== name));
+    if (update.requestBody?.validate(fewer).valid ?? true) return stringifyJson(fewer);
+  }
+  return patch;
 }
 
 /** A patch without the key property: the key names the resource, an update does not move it. */

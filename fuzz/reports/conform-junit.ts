@@ -1,12 +1,14 @@
-/** A finished conform run as JUnit XML: one test case per check (the writer is junit.ts). */
-import { CHECKS, junitXml, type JUnitCase } from '../../oracle/index.js';
-import type { Report } from '../run/record.js';
+/** A finished conform run as JUnit XML: one test case per check, and one per operation (the writer is junit.ts). */
+import { CHECKS, junitXml, type JUnitCase, type JUnitGroup } from '../../oracle/index.js';
+import { operationDetails } from '../run/operation-rows.js';
+import type { OperationRow, Report } from '../run/record.js';
 import { contractName, describeFinding } from './text.js';
 
 /**
  * JUnit XML (the format Jenkins, GitLab and GitHub test reporters read): one test case per check.
  * A failure is a <failure>; a warning is printed in the case's <system-out> and, under `strict`,
- * is a <failure> too.
+ * is a <failure> too. A second suite holds a case per operation (report.operations): skipped
+ * where the run could not reach it, else passed with its row printed - the checks' cases judge.
  */
 export function toJUnit(report: Report, options: { strict?: boolean } = {}): string {
   const strict = options.strict === true;
@@ -36,5 +38,16 @@ export function toJUnit(report: Report, options: { strict?: boolean } = {}): str
       ['strict', strict],
     ],
     cases,
+    groups: report.operations === undefined ? [] : [operationsGroup(report.operations)],
   });
+}
+
+/** The operations' suite: a case per operation, its row in its <system-out>, skipped where no request reached it. */
+function operationsGroup(rows: readonly OperationRow[]): JUnitGroup {
+  const cases = rows.map((row): JUnitCase => {
+    if (row.notTested !== undefined) return { name: row.operation, outcome: { kind: 'skipped', message: `not tested: ${row.notTested}` } };
+    if (row.requests === 0) return { name: row.operation, outcome: { kind: 'skipped', message: 'no request was sent to it' } };
+    return { name: row.operation, outcome: { kind: 'output', text: operationDetails(row).join('\n') } };
+  });
+  return { name: 'operations', word: 'operation', cases };
 }

@@ -1,6 +1,6 @@
 /**
  * A run as one self-contained HTML page, for a person who opens a CI artifact: the verdict, the
- * replay command, a row per check, each finding with its request, response and curl command, and
+ * replay command, a row per check and per operation, each finding with its request, response and curl command, and
  * plots of the response times. Nothing is loaded from anywhere (inline CSS, inline SVG drawn
  * here, no script; a Content-Security-Policy forbids loading anything at all), so the page opens
  * offline, years later, and prints. Everything the target sent is escaped by construction (html.ts).
@@ -10,7 +10,7 @@ import { histogramPlot, latencyPlot, phasesRun, type Marker } from './html-plots
 import { exactText, html, markedText, render, trusted, type Html } from './html.js';
 import { replayLabel } from './replay-label.js';
 import { contractName, howFound, humanMs, seconds, runStatus, timeAndCapacity, tokenHint, checkStatus } from './text.js';
-import type { Report, ReportedFinding, ReportedOutcome, ReportedRequest } from '../run/record.js';
+import type { OperationRow, Report, ReportedFinding, ReportedOutcome, ReportedRequest } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
 
 /** Bodies longer than this (or of more lines) are folded into a `<details>`. */
@@ -159,6 +159,17 @@ function checksTable(report: Report): Html {
   return html`<div class="wide"><table class="checks"><caption class="how">Every check of the run: the requests it judged and what it found.</caption><thead><tr><th scope="col">check</th><th scope="col">holds when</th><th scope="col" class="n">requests</th><th scope="col" class="n">failures</th><th scope="col" class="n">warnings</th><th scope="col" class="nowrap">verdict</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
+/** A row per operation (report.operations): requests, the checks that judged them, the ones that did not and why, what was not checked or not tested. */
+function operationsTable(rows: readonly OperationRow[]): Html {
+  const body = rows.map((row) => {
+    const applied = Object.entries(row.checks).map(([name, judged]) => `${name} ${judged}`);
+    const notApplicable = row.notApplicable.map(({ checks, reason }) => html`<li>${checks.join(', ')}: ${reason}</li>`);
+    const notChecked = [...row.notChecked, ...(row.notTested === undefined ? [] : [`not tested: ${row.notTested}`])];
+    return html`<tr class="${row.notTested === undefined && row.notChecked.length === 0 ? 'held' : 'warned'}"><th scope="row"><code>${row.operation}</code></th><td class="n">${row.requests}</td><td>${applied.length === 0 ? 'none' : html`<details><summary>${applied.length} checks</summary>${applied.join(', ')}</details>`}</td><td>${notApplicable.length === 0 ? 'none' : html`<details><summary>${row.notApplicable.reduce((n, group) => n + group.checks.length, 0)} checks</summary><ul>${notApplicable}</ul></details>`}</td><td>${notChecked.length === 0 ? 'nothing' : html`<ul>${notChecked.map((line) => html`<li>${line}</li>`)}</ul>`}</td></tr>`;
+  });
+  return html`<div class="wide"><table class="operations"><caption class="how">Every operation of the contract: the requests sent to it, the checks that judged them (requests judged), the ones that did not and why, and what the run could not check.</caption><thead><tr><th scope="col">operation</th><th scope="col" class="n">requests</th><th scope="col">checks applied</th><th scope="col">not applicable</th><th scope="col">not checked</th></tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
 function verdictBlock(report: Report, strict: boolean): Html {
   const verdict = runStatus(report, strict);
   const warned = verdict.warned.length === 0 ? undefined : html` ${verdict.warned.length} warning${verdict.warned.length === 1 ? '' : 's'} (${verdict.warned.join(', ')}): hazards the contract allows${strict ? ', failing the run under --strict' : ''}.`;
@@ -222,6 +233,7 @@ export function toHtml(report: Report, options: { strict?: boolean } = {}): stri
   const hint = tokenHint(report);
   const sections: [string, string, boolean][] = [
     ['checks', 'Checks', true],
+    ['operations', 'Operations', report.operations !== undefined],
     ['failures', 'Failures', report.failures.length > 0],
     ['warnings', 'Warnings', report.warnings.length > 0],
     ['times', 'Response times', true],
@@ -250,6 +262,7 @@ ${command(replayCommand(report), 'replay command')}
 </header>
 <main>
 <section id="checks" aria-labelledby="checks-heading"><h2 id="checks-heading">Checks</h2>${checksTable(report)}</section>
+${report.operations === undefined ? undefined : html`<section id="operations" aria-labelledby="operations-heading"><h2 id="operations-heading">Operations</h2>${operationsTable(report.operations)}</section>`}
 ${findingsSection('failures', 'Failures', report.failures, report)}
 ${findingsSection('warnings', 'Warnings', report.warnings, report)}
 ${timesSection(report)}

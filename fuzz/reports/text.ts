@@ -6,6 +6,7 @@
 import { CHECK_NAMES, type CheckName } from '../../oracle/index.js';
 import type { CheckSummary, Report, ReportedContract, ReportedFinding, ReportedOutcome } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
+import { operationLine } from '../run/operation-rows.js';
 import { replayLabel } from './replay-label.js';
 
 /** The contract as a report names it: title and version, and the file where it is not the kit's own openapi.yaml. */
@@ -146,6 +147,7 @@ export function formatReport(report: Report, options: { maxChars?: number; stric
   const notApplicable = notApplicableLines(report);
   if (notApplicable.length > 0) lines.push('', ...notApplicable);
   if (report.notChecked !== undefined) lines.push('', 'Not checked:', ...report.notChecked.map((line) => `  ${line}`));
+  if (report.operations !== undefined && report.operations.length > 0) lines.push('', 'Per operation:', ...report.operations.map((row) => `  ${operationLine(row)}`));
   lines.push(...securityLines(report));
   if (report.stoppedEarly) lines.push('', `Stopped early: ${report.stoppedEarly}.`);
   const hint = tokenHint(report);

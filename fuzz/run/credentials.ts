@@ -4,7 +4,7 @@
  * what the report says of them: the schemes the run exercised, the operations it could not reach.
  */
 import { authVariable, readCredentials, servedSchemes } from '../../src/http/index.js';
-import type { Contract } from '../../src/openapi/index.js';
+import type { Contract, OperationContract } from '../../src/openapi/index.js';
 import type { Profile } from '../../oracle/index.js';
 import { credentialPlan, schemesOf, type EngineCredentials } from '../generation/tables/scheme-credentials.js';
 
@@ -50,12 +50,18 @@ export interface SecuritySummary {
   readonly notTested: readonly { readonly operation: string; readonly reason: string }[];
 }
 
+/** An operation as reports name it: `listSeeds (GET /seeds)`; `GET /seeds` where the contract gives no operationId (the kit's stands in for it). */
+export function operationLabel(operation: OperationContract): string {
+  const route = `${operation.method} ${operation.path}`;
+  return operation.operationId === route ? route : `${operation.operationId} (${route})`;
+}
+
 export function securitySummary(contract: Contract, options: { token: string; profile: Profile; credentials: EngineCredentials }): SecuritySummary {
   const exercised = new Set<string>();
   const notTested: { operation: string; reason: string }[] = [];
   for (const operation of contract.operations) {
     const plan = credentialPlan(operation, options.token, options.credentials, options.profile);
-    if (plan.kind === 'unreachable') notTested.push({ operation: `${operation.operationId} (${operation.method} ${operation.path})`, reason: plan.reason });
+    if (plan.kind === 'unreachable') notTested.push({ operation: operationLabel(operation), reason: plan.reason });
     else if (plan.kind === 'bearer') exercised.add(operation.securedBy[0]?.[0]?.name ?? 'bearer');
     else for (const name of schemesOf(plan)) exercised.add(name);
   }

@@ -44,6 +44,31 @@ export interface CheckSummary {
   readonly notApplicable?: string;
 }
 
+/** Checks of an operation that judged none of its exchanges, and why: the run's reason, where one does not apply to the run. */
+export interface ChecksNotApplicable {
+  readonly checks: readonly CheckName[];
+  readonly reason: string;
+}
+
+/**
+ * One operation of the contract as the run saw it (issue 29, item 9): the row every report (text,
+ * JSON, JUnit, HTML) shows for it.
+ */
+export interface OperationRow {
+  /** `operationId (METHOD /path)`. */
+  readonly operation: string;
+  /** Exchanges of the run sent to it (setup requests and canaries included). */
+  readonly requests: number;
+  /** The exchange checks that judged its exchanges, each with how many it judged. */
+  readonly checks: Readonly<Partial<Record<CheckName, number>>>;
+  /** The exchange checks that judged none of them, grouped by why. */
+  readonly notApplicable: readonly ChecksNotApplicable[];
+  /** What of it the kit cannot check: each declared media type no codec reads or writes. */
+  readonly notChecked: readonly string[];
+  /** Why the run could not reach it (no credentials for its security), where it could not: not tested, never passed. */
+  readonly notTested?: string;
+}
+
 /** A finding as reported: the first one of its check and severity, with its request shrunk where it could be. */
 export interface ReportedFinding {
   readonly check: CheckName;
@@ -181,6 +206,8 @@ export interface Report {
   readonly warnings: readonly ReportedFinding[];
   /** Per operation, each declared media type the kit cannot read or write (XML, images): not checked, never passed. Absent when there is none. */
   readonly notChecked?: readonly string[];
+  /** A row per operation of the contract, in the contract's order (absent in reports written before issue 29). */
+  readonly operations?: readonly OperationRow[];
   /** Why the run ended before every request was sent, if it did. */
   readonly stoppedEarly?: string;
   /** No failure and every request sent. Warnings do not count (the CLI's `--strict` makes them). */

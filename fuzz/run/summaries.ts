@@ -10,6 +10,7 @@ import type { CapacitySummary, CheckSummary, Report, ReportedContract } from './
 import { statefulNotApplicable } from './stateful-plan.js';
 import type { Tally } from './tally.js';
 import { securitySummary } from './credentials.js';
+import { operationRows } from './operation-rows.js';
 
 /** Slowest responses in a report. */
 const SLOWEST_REPORTED = 10;
@@ -68,6 +69,8 @@ export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonl
   const trend = canaryTrend(run.canary);
   const { checkingMs } = times;
   const stoppedEarly = tally.stoppedEarly;
+  const checks = checkSummaries(options, tally.checks);
+  const security = securitySummary(options.contract, options);
   return {
     target: options.base.href,
     contract: reportedContract(options.contract),
@@ -91,11 +94,12 @@ export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonl
       slowest: tally.timeline.slowest(SLOWEST_REPORTED),
     },
     degradation: { intervalMs: options.canaryIntervalMs, sends: CANARY_SENDS, readings: run.canary, ...(trend === undefined ? { notJudged: notJudgedReason(run.canary) ?? '' } : { trend }) },
-    checks: checkSummaries(options, tally.checks),
-    security: securitySummary(options.contract, options),
+    checks,
+    security,
     failures,
     warnings: findings.reported.filter((f) => f.severity === 'warning' && !failed.has(f.check)),
     ...notCheckedOf(options),
+    operations: operationRows(options.contract, tally.operations, checks, security.notTested),
     ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
     passed: failures.length === 0 && stoppedEarly === undefined,
   };

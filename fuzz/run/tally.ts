@@ -4,7 +4,7 @@
  * and severity, the timeline, the capacity phase's counts, timeouts. Only counts, the bounded
  * timeline and those first findings are kept: memory stays flat for any length of run.
  */
-import { applicableChecks, CHECK_NAMES, type CheckName, type Finding, type JudgedExchange, type Phase, type Severity, type TimedExchange } from '../../oracle/index.js';
+import { applicableChecks, CHECK_NAMES, operationOf, type CheckName, type Finding, type JudgedExchange, type Phase, type Severity, type TimedExchange } from '../../oracle/index.js';
 import { KIND_NAMES } from '../generation/kinds/index.js';
 import { RunTimeline } from './timeline.js';
 import type { Writable } from '../writable.js';
@@ -12,6 +12,7 @@ import { countCapacityAnswer, newCapacityCounts, type CapacityCounts } from './c
 import type { QualifiedOptions } from './options.js';
 import type { PlanItem } from './plan.js';
 import type { PhaseSummary } from './record.js';
+import type { OperationCounts } from './operation-rows.js';
 
 /** One exchange of the run: the oracle's judged exchange (the request, what came back, the exchange checks' findings), when and how it was sent. */
 export interface RunExchange extends JudgedExchange {
@@ -48,6 +49,8 @@ export class Tally {
   readonly timeline = new RunTimeline();
   readonly capacity: CapacityCounts = newCapacityCounts();
   readonly firsts = new Map<string, First>();
+  /** Per operationId (report.operations). */
+  readonly operations = new Map<string, OperationCounts>();
   requests = 0;
   freshConnections = 0;
   /** Findings so far, failures and warnings together (for progress). */
@@ -68,7 +71,9 @@ export class Tally {
       if (exchange.fresh) this.freshConnections++;
       // The canary is counted apart (report.degradation): how often it is read depends on time, not on the seed.
       if (probe === undefined) this.kinds[exchange.request.kind] = (this.kinds[exchange.request.kind] ?? 0) + 1;
-      for (const name of applicableChecks(exchange.request, exchange.outcome, this.options.contract, { profile: this.options.profile })) this.checks[name].requests++;
+      const applied = applicableChecks(exchange.request, exchange.outcome, this.options.contract, { profile: this.options.profile });
+      for (const name of applied) this.checks[name].requests++;
+      this.countOperation(exchange, applied);
       if (exchange.findings.length > 0) this.countFindings(exchange.findings, { ...place, exchanges });
       if (exchange.outcome.kind === 'failure' && exchange.outcome.failure === 'timeout') this.timeouts++;
       const status = this.addToTimeline(place, exchange, probe);
@@ -89,6 +94,16 @@ export class Tally {
       }
     }
     this.findings += findings.length;
+  }
+
+  /** An exchange of an operation of the contract, and the checks that judged it; one for no operation (a wrong target) is not an operation's. */
+  private countOperation(exchange: RunExchange, applied: readonly CheckName[]): void {
+    const operation = operationOf(this.options.contract, exchange.request);
+    if (operation === undefined) return;
+    let counts = this.operations.get(operation.operationId);
+    if (counts === undefined) this.operations.set(operation.operationId, (counts = { requests: 0, checks: new Map() }));
+    counts.requests++;
+    for (const name of applied) counts.checks.set(name, (counts.checks.get(name) ?? 0) + 1);
   }
 
   /** A run check's verdict. */

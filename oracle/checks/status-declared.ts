@@ -3,12 +3,12 @@
  * `default`). A 4xx to a request whose target a server may not recognise as the operation's (an
  * absolute-form target, `lenientAbout: 'target'`) is `accepts-valid`'s warning, not this check's;
  * a 406 to an Accept no declared success media type satisfies is HTTP's own answer. A 4xx to an
- * invalid request (or one whose acceptance is left open) where the operation declares no client
- * error at all is a warning (fails under --strict): the contract leaves refusals open (OpenAPI 3.1, section 4.8.16), and a client loses
+ * invalid request (or one whose acceptance is left open) where the operation declares no status
+ * for refusing invalid input (no 400, 422, 4XX or default: declared.ts) is a warning (fails under --strict): the contract leaves refusals open (OpenAPI 3.1, section 4.8.16), and a client loses
  * nothing it was promised.
  */
 import { exchangeCheck, failure, warning } from '../check.js';
-import { declaresNo4xx, operationOf } from '../declared.js';
+import { declaresNoRefusal, operationOf } from '../declared.js';
 import { refusedTarget } from '../leniencies.js';
 import { acceptUnsatisfiable } from '../media-values.js';
 import { describeRequest, excerpt } from '../messages.js';
@@ -24,7 +24,7 @@ export const statusDeclared = exchangeCheck({
     if (outcome.status === 406 && acceptUnsatisfiable(operation, request)) return [];
     const declared = operation.responses.map((r) => r.status).join(', ');
     const message = `status ${outcome.status} is not declared for ${operation.method} ${operation.path} (declared: ${declared}); ${describeRequest(request)}; body: ${excerpt(outcome.body)}`;
-    if ((request.content === 'invalid' || request.open !== undefined) && outcome.status >= 400 && outcome.status < 500 && declaresNo4xx(operation)) return [warning(`${message} (the operation declares no client error: OpenAPI 3.1, section 4.8.16 leaves refusals open)`)];
+    if ((request.content === 'invalid' || request.open !== undefined) && outcome.status >= 400 && outcome.status < 500 && declaresNoRefusal(operation)) return [warning(`${message} (the operation declares no status for refusing invalid input - no 400, 422, 4XX or default: OpenAPI 3.1, section 4.8.16 leaves refusals open)`)];
     return [failure(message)];
   },
 });

@@ -26,6 +26,14 @@ export interface RefusalTemplate {
   /** The body before the reason (the whole body where `after` is undefined: a shape that cannot carry the reason). */
   readonly before: string;
   readonly after: string | undefined;
+  /** Set where the declared error response is text (`text/*`, no JSON): the body is the reason itself, written as that text (textReason). */
+  readonly text?: TextRefusal;
+}
+
+/** How a reason is written as a text body: escaped for HTML where the media type is text/html, cut to the schema's maxLength. */
+export interface TextRefusal {
+  readonly html: boolean;
+  readonly maxLength: number | undefined;
 }
 
 export interface Refusals {
@@ -91,6 +99,8 @@ export function planRefusals(contract: Contract): Refusals {
   };
   const render = (status: number, response: ResponseContract | undefined, where: string): RefusalTemplate => {
     const variant = response && errorVariant(response);
+    const text = variant === undefined && response !== undefined ? textVariant(response) : undefined;
+    if (text !== undefined) return { status, ...textTemplate(contract, text, (problem) => notes.add(`${where} ${response?.status ?? ''}: ${problem}`)) };
     const template = (variant && build(variant, status, `${where} ${response.status}`)) ?? (shared && build(shared.variant, status, shared.where));
     return template ? { status, ...template } : { status, ...kitTemplate(status) };
   };
@@ -129,7 +139,48 @@ function around(text: string): { before: string; after: string } {
 
 /** A refusal's answer body from its template. */
 export function refusalBody(template: RefusalTemplate, message: string): string {
+  if (template.text !== undefined) return textReason(message, template.text);
   return template.after === undefined ? template.before : template.before + quoteJson(message) + template.after;
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * The reason as a text body: each code point as it is (escaped for HTML, so that a reason quoting
+ * the request cannot become markup), as many as the schema's maxLength holds (JSON Schema counts
+ * code points), never an escape cut in two.
+ */
+export function textReason(message: string, { html, maxLength }: TextRefusal): string {
+  let text = '';
+  let length = 0;
+  for (const char of message) {
+    const written = html ? (HTML_ESCAPES[char] ?? char) : char;
+    // An escape is ASCII; the character itself is one code point, as JSON Schema counts maxLength.
+    const size = written === char ? 1 : written.length;
+    if (maxLength !== undefined && length + size > maxLength) break;
+    text += written;
+    length += size;
+  }
+  return text;
+}
+
+/** The text variant of a response with no JSON one: the first `text/*` it declares, read by the text codec. */
+function textVariant(response: ResponseContract): MediaVariant | undefined {
+  return response.variants.find((variant) => variant.essence.startsWith('text/') && !variant.essence.includes('*'));
+}
+
+/**
+ * A text error response (`text/plain`, `text/html`): the reason is the body, in the declared media
+ * type with its charset (the kit writes UTF-8), never JSON labelled as text. A schema a string
+ * cannot satisfy (not a string, a pattern, a minLength) is named in the notes.
+ */
+function textTemplate(contract: Contract, variant: MediaVariant, note: (problem: string) => void): Omit<RefusalTemplate, 'status'> {
+  const schema = variant.schema === undefined ? {} : contract.resolve(variant.schema);
+  const text: TextRefusal = { html: variant.essence === 'text/html', maxLength: typeof schema.maxLength === 'number' ? schema.maxLength : undefined };
+  const fits = (Array.isArray(schema.type) ? schema.type.includes('string') : schema.type === undefined || schema.type === 'string') && schema.pattern === undefined && schema.minLength === undefined;
+  if (!fits) note(`its ${variant.mediaType} schema may refuse a reason as text; answered with the reason all the same`);
+  const charset = /;\s*charset=/i.test(variant.mediaType) ? '' : '; charset=utf-8';
+  return { headers: Object.freeze({ 'content-type': `${variant.mediaType}${charset}` }), before: '', after: '', text };
 }
 
 /**

@@ -30,7 +30,9 @@ describe('plant-store conform', () => {
     expect(run.stdout).toContain('The target kept the contract (seed 11');
     const report = JSON.parse(run.json ?? '{}') as Report;
     expect(report).toMatchObject({ passed: true, seed: 11, runs: 1000, failures: [] });
-    expect(run.junit).toContain(`<testsuites name="plant-store conform" tests="${CHECK_NAMES.length}" failures="0" errors="0"`);
+    // The checks' suite, then a suite of a case per operation (issue 29): the total counts both.
+    expect(run.junit).toContain(`<testsuites name="plant-store conform" tests="${CHECK_NAMES.length + (report.operations?.length ?? 0)}" failures="0" errors="0"`);
+    expect(run.junit).toContain(`<testsuite name="operations" tests="${report.operations?.length ?? 0}" failures="0" errors="0"`);
     expect(run.html).toContain('<strong>The target kept the contract.</strong>');
     // No progress bar under CI=true (the runner sets it for children).
     expect(run.stderr).toBe('');

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { formatReport, runConformance, type CheckName, type Report } from '../../fuzz/index.js';
 import { LINK_IMPLEMENTATIONS } from '../faulty/links.js';
 import { FULL_STORE_FILE, fullStore } from '../support/contracts.js';
+import { expectCaughtByItsCheck } from '../support/caught.js';
 import { seedsFrom } from '../support/seed.js';
 import { startFaulty, startReference, TEST_TOKEN } from '../support/servers.js';
 
@@ -41,12 +42,10 @@ describe.each(SEEDS)('stateful phase, seed %i', (seed) => {
   it.each(LINK_IMPLEMENTATIONS.filter((i) => i.caughtBy !== undefined).map((i) => [i.name, i] as const))('%s is caught by its check alone', async (_name, implementation) => {
     const server = await startFaulty(implementation.fault(contract), { contract });
     closing.push(() => server.close());
+    const { caughtBy } = implementation;
+    if (caughtBy === undefined) throw new Error(`${implementation.name} names no check`);
     const report = await statefulRun(server.url, seed);
-    const text = formatReport(report);
-    const failed = report.failures.map((f) => f.check);
-    expect(failed, text).toContain(implementation.caughtBy);
-    expect(failed.filter((check) => check !== implementation.caughtBy && implementation.touches?.[check] === undefined), text).toEqual([]);
-    const finding = report.failures.find((f) => f.check === implementation.caughtBy);
+    const { finding, text } = expectCaughtByItsCheck(report, { ...implementation, caughtBy });
     // The finding replays: its sequence as curl commands, the create first.
     expect(finding?.setup.length, text).toBeGreaterThan(0);
     expect(finding?.curl?.split('\n').length, text).toBe((finding?.setup.length ?? 0) + 1);

@@ -233,6 +233,21 @@ describe('toHtml', () => {
     expect(out).toContain('<p class="verdict verdict-kept" role="status"><strong>The target kept the contract.</strong></p>');
   });
 
+  it('has a row per operation where the run has them, its texts escaped; no operations table for a report without them', () => {
+    const operations = [
+      { operation: `listPlants (GET /plants/${HOSTILE})`, requests: 7, checks: { 'status-declared': 7 }, notApplicable: [{ checks: ['echo' as const], reason: 'no exchange of this operation was one it judges' }], notChecked: ["the 200 answer's application/xml body is not checked (no codec reads it)"] },
+      { operation: 'deletePlant (DELETE /plants/{id})', requests: 0, checks: {}, notApplicable: [], notChecked: [], notTested: 'no credentials for basicAuth' },
+    ];
+    const withRows = toHtml({ ...report, operations });
+    const table = withRows.slice(withRows.indexOf('<table class="operations">'), withRows.indexOf('</table>', withRows.indexOf('<table class="operations">')));
+    expect(table.match(/<tr class="/g)).toHaveLength(2);
+    expect(table).toContain('<td class="n">7</td>');
+    expect(table).toContain('not tested: no credentials for basicAuth');
+    expect(table).toContain('application/xml body is not checked');
+    expect(table).not.toContain('<script>');
+    expect(page).not.toContain('id="operations"');
+  });
+
   it('keeps a run with warnings only, and breaks it under strict', () => {
     const warned: Report = { ...report, failures: [], checks: checks({ degradation: { requests: 12, warnings: 1 } }), passed: true };
     expect(toHtml(warned)).toContain('<p class="verdict verdict-warned" role="status"><strong>The target kept the contract.</strong> 1 warning (degradation): hazards the contract allows.</p>');

@@ -35,4 +35,20 @@ describe('junitXml', () => {
     expect(xml('a\u0000b\u001fc\ud800d')).toBe('a\\u0000b\\u001fc\\ud800d');
     expect(xml('🌱\t\n')).toBe('🌱\t\n');
   });
+
+  it('writes each further group as a suite of its own, counted on <testsuites> with the first', () => {
+    const grouped = junitXml({
+      tool: 'conform',
+      name: 'run',
+      durationMs: 10,
+      properties: [],
+      cases: [{ name: 'echo', outcome: { kind: 'passed' } }],
+      groups: [{ name: 'operations', word: 'operation', cases: [{ name: 'getA (GET /a)', outcome: { kind: 'output', text: '3 requests sent' } }, { name: 'delA (DELETE /a)', outcome: { kind: 'skipped', message: 'not tested: no credentials' } }] }],
+    });
+    expect(grouped).toContain('<testsuites name="plant-store conform" tests="3" failures="0" errors="0"');
+    expect(grouped).toContain('<testsuite name="run" tests="1" failures="0" errors="0" skipped="0"');
+    expect(grouped).toContain('<testsuite name="operations" tests="2" failures="0" errors="0" skipped="1" time="0.000">');
+    expect(grouped).toContain('<testcase classname="plant-store.conform.operation" name="getA (GET /a)" time="0">');
+    expect(grouped.match(/<testsuite /g)).toHaveLength(2);
+  });
 });

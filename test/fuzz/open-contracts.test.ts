@@ -189,3 +189,68 @@ describe('an operation that declares no client error leaves refusals open (OpenA
     }
   }, 120_000);
 });
+
+/** A form search that declares only 200 and 404 (a missing dataset), as many public contracts do: no status for refusing invalid input. */
+const SEARCH_YAML = (refusal: string): string => `
+openapi: 3.1.0
+info: { title: Records search, version: '1' }
+paths:
+  /{dataset}/records:
+    post:
+      parameters:
+        - { name: dataset, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [criteria]
+              properties:
+                criteria: { type: string, minLength: 1 }
+                rows: { type: integer, minimum: 1, maximum: 100 }
+      responses:
+        '200':
+          description: the records found
+          content: { application/json: { schema: { type: array, items: { type: object } } } }
+        '404':
+          description: no such dataset
+          content: { application/json: { schema: { type: object } } }${refusal}
+`;
+const SEARCH = compile(SEARCH_YAML(''), '<search>');
+const SEARCH_400 = compile(SEARCH_YAML(`
+        '400':
+          description: a search it does not take
+          content: { application/json: { schema: { type: object } } }`), '<search, 400>');
+
+const search = (body: string): RequestCase => ({ ...post(body, 'invalid'), path: '/oa/records', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+
+describe('an operation that declares no status for refusing invalid input (no 400, 422, 4XX, default) leaves refusals open', () => {
+  it('takes any 4xx to an invalid request, status-declared warning of an undeclared one, never failing it', () => {
+    for (const status of [400, 422, 409]) {
+      expect(judgeExchange('rejects-invalid', search('rows=7'), answer(status, '{}'), SEARCH), String(status)).toEqual([]);
+      expect(judgeExchange('status-declared', search('rows=7'), answer(status, '{}'), SEARCH), String(status)).toMatchObject([{ severity: 'warning', message: expect.stringMatching(/no 400, 422, 4XX or default/) as unknown }]);
+    }
+    // A 2xx to an invalid request and a 5xx are still wrong; a declared 404 is declared.
+    expect(judgeExchange('rejects-invalid', search('rows=7'), answer(200, '[]'), SEARCH)).toMatchObject([{ severity: 'failure' }]);
+    expect(judgeExchange('status-declared', search('rows=7'), answer(404, '{}'), SEARCH)).toEqual([]);
+  });
+
+  it('holds an operation that declares a 400 to its declared refusals: another 4xx fails both checks', () => {
+    expect(judgeExchange('rejects-invalid', search('rows=7'), answer(400, '{}'), SEARCH_400)).toEqual([]);
+    expect(judgeExchange('rejects-invalid', search('rows=7'), answer(422, '{}'), SEARCH_400)).toMatchObject([{ severity: 'failure', message: expect.stringMatching(/expected a declared 4xx \(400, 404\)/) as unknown }]);
+    expect(judgeExchange('status-declared', search('rows=7'), answer(422, '{}'), SEARCH_400)).toMatchObject([{ severity: 'failure' }]);
+  });
+
+  it("the kit's reference, refusing invalid forms with 400, passes: status-declared warns, nothing fails", async () => {
+    const server = await startReference({ contract: SEARCH });
+    try {
+      const report = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract: SEARCH, seed: 11, runs: 50, capacity: 0, phases: ['coverage', 'random'] });
+      expect(report.failures.map((f) => `${f.check}: ${f.message}`)).toEqual([]);
+      expect(report.warnings.map((w) => w.check)).toContain('status-declared');
+      expect(report.checks['rejects-invalid'].requests).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});

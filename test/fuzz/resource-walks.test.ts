@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { keyFromAnswer, listedIn, nextPage, resourceWalksOf, updatedResource, type AnswerBinding, type HttpOutcome } from '../../oracle/index.js';
 import { judgeExchange } from '../../fuzz/index.js';
-import { resourceSequence } from '../../fuzz/generation/resource-sequences.js';
+import fc from 'fast-check';
+import { resourceSequence, resourceSequenceArbitrary } from '../../fuzz/generation/resource-sequences.js';
 import { loadContract } from '../../src/openapi/index.js';
 import { TEST_TOKEN } from '../support/servers.js';
 
@@ -85,5 +86,36 @@ describe('the garden journal\'s resource walks', () => {
     expect(judgeExchange('update-visible', read, answer(200, '{"id":"0a","name":"Bed","soil":"loam","createdAt":"2026-01-01T00:00:00Z"}'), garden)).toEqual([]);
     expect(judgeExchange('update-visible', read, answer(200, '{"id":"0a","name":"Bed","createdAt":"2026-01-01T00:00:00Z"}'), garden).map((f) => f.message)).toEqual([expect.stringContaining('soil is "loam" but came back as nothing')]);
     expect(judgeExchange('update-visible', read, answer(200, '{"id":"0b","name":"Bed","soil":"loam","createdAt":"2026-01-01T00:00:00Z"}'), garden).map((f) => f.message)).toEqual([expect.stringContaining('a resource\'s key changed')]);
+  });
+});
+
+describe("the walk's patch", () => {
+  const options = { token: TEST_TOKEN, profile: 'reference' } as const;
+  const gardens = resourceWalksOf(garden)[0];
+  if (gardens === undefined) throw new Error('the garden journal has gardens');
+  const patchOf = (sequence: ReturnType<typeof resourceSequence>): Record<string, unknown> => JSON.parse(Buffer.from(sequence.setup.at(-1)?.body ?? []).toString()) as Record<string, unknown>;
+
+  it('leaves out a member the garden holds where it drew them all, so that a replace shows', () => {
+    const sequence = resourceSequence(garden, gardens, 'update-then-read', { parents: [], created: '{"name":"Plot","soil":"loam"}', second: '{"name":"Bed","soil":"clay","notes":"n"}' }, options);
+    // name is the create's required member: soil, optional in both, is the one left out.
+    expect(patchOf(sequence)).toEqual({ name: 'Bed', notes: 'n' });
+    expect(JSON.parse(sequence.link?.resource ?? '{}')).toEqual({ name: 'Bed', soil: 'loam', notes: 'n' });
+    // A patch that already leaves one out is sent as drawn; one of required members only too.
+    expect(patchOf(resourceSequence(garden, gardens, 'update-then-read', { parents: [], created: '{"name":"Plot","soil":"loam"}', second: '{"notes":"m"}' }, options))).toEqual({ notes: 'm' });
+    expect(patchOf(resourceSequence(garden, gardens, 'update-then-read', { parents: [], created: '{"name":"Plot"}', second: '{"name":"Bed"}' }, options))).toEqual({ name: 'Bed' });
+  });
+
+  it('for any seed, names a strict subset of the created garden\'s members whenever it holds an optional one', () => {
+    const seed = Date.now() % 100_000;
+    console.log(`the walk's patch: seed ${seed}`);
+    const arbitrary = resourceSequenceArbitrary(garden, [{ walk: gardens, shape: 'update-then-read' }], options);
+    fc.assert(
+      fc.property(arbitrary, (sequence) => {
+        const created = JSON.parse(Buffer.from(sequence.setup[0]?.body ?? []).toString()) as Record<string, unknown>;
+        const optional = Object.keys(created).filter((name) => name !== 'name');
+        return optional.length === 0 || Object.keys(created).some((name) => !Object.hasOwn(patchOf(sequence), name));
+      }),
+      { seed, numRuns: 200 },
+    );
   });
 });

@@ -15,6 +15,7 @@ import { default as addFormatsModule } from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodyText, type AppResponse } from '../../src/http/index.js';
+import { textReason } from '../../src/http/refusals.js';
 import { compileContract, openContract } from '../../src/openapi/index.js';
 import { createApp, createStoreApp } from '../../src/reference/index.js';
 import { listening, stopped, type Run } from '../support/cli.js';
@@ -171,6 +172,54 @@ describe("a shape that cannot take the reason: answered valid without it, and na
     expect(answer.status).toBe(400);
     expect(Object.keys(JSON.parse(answer.body) as object)).toEqual(['code']);
     expect(app.refusalNotes).toEqual(['POST /things 400: the kit could not make a valid instance of its schema; answered with the nearest']);
+  });
+});
+
+/** A board whose squares answer their errors as text only (text/html, text/plain), as some public contracts do. */
+describe('a contract whose error responses are text only: the refusal is the reason as that text, never JSON', () => {
+  const coordinate = { type: 'integer', minimum: 1, maximum: 3 };
+  const message = { type: 'string', maxLength: 40 };
+  const board = compileContract({
+    openapi: '3.1.0',
+    info: { title: 'Board', version: '1' },
+    paths: {
+      '/board/{row}/{column}': {
+        parameters: [
+          { name: 'row', in: 'path', required: true, schema: coordinate },
+          { name: 'column', in: 'path', required: true, schema: coordinate },
+        ],
+        get: { responses: { '200': { description: 'the square', content: { 'application/json': { schema: { type: 'string' } } } }, '400': { description: 'refused', content: { 'text/html': { schema: message, example: 'Illegal coordinates' } } } } },
+        put: {
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'string', enum: ['X', 'O'] } } } },
+          responses: { '200': { description: 'placed' }, '400': { description: 'refused', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        },
+      },
+    },
+  });
+  const app = createStoreApp(board, { tokens: [TOKEN] });
+
+  it('answers text/html with the reason, escaped for HTML and cut to the schema\'s maxLength', () => {
+    const answer = app.request({ method: 'GET', url: '/board/7/1', headers: {} });
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(() => JSON.parse(answer.body) as unknown).toThrow();
+    expect(answer.body).toMatch(/^path parameter row/);
+    expect(Array.from(answer.body).length).toBeLessThanOrEqual(40);
+    expect(answer.body).not.toMatch(/[<>]/);
+  });
+
+  it('answers text/plain with the whole reason as it is', () => {
+    const answer = app.request({ method: 'PUT', url: '/board/1/1', headers: { 'content-type': 'application/json' }, body: '"Z"' });
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(answer.body).toMatch(/^body/);
+    expect(answer.body).not.toMatch(/^[{"]/);
+  });
+
+  it('writes a reason as text: HTML escapes whole, never one cut in two', () => {
+    expect(textReason('a < b & "c"', { html: true, maxLength: undefined })).toBe('a &lt; b &amp; &quot;c&quot;');
+    expect(textReason('ab<cd', { html: true, maxLength: 5 })).toBe('ab');
+    expect(textReason('ab<cd', { html: false, maxLength: 4 })).toBe('ab<c');
   });
 });
 
