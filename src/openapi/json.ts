@@ -8,6 +8,7 @@
  * contract's integer formats test (see `projectNumber`).
  */
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+import { scanJson } from './json-scan.js';
 
 export { isLosslessNumber, LosslessNumber };
 
@@ -20,8 +21,9 @@ export const INT64_MAX = 2n ** 63n - 1n;
 
 /** Parses JSON text without losing a digit of any number. Throws SyntaxError on malformed text. */
 export function parseJson(text: string): JsonValue {
-  // lossless-json's own number parser makes a LosslessNumber of each number's text.
-  return parse(text) as JsonValue;
+  // json-scan.ts reads well-formed text faster, to the same values; lossless-json (whose number
+  // parser makes a LosslessNumber of each number's text) decides everything else, errors included.
+  return scanJson(text) ?? (parse(text) as JsonValue);
 }
 
 /** Writes JSON; LosslessNumbers and bigints are written digit for digit. */
