@@ -45,6 +45,24 @@ const OBJECT_ORDERS = ['declared', 'reversed', 'extras-first', 'rotated'] as con
 /** Deeper than this, nested schemas get no probes and no tables of their own (a recursive schema ends here). */
 const MAX_DEPTH = 4;
 
+/**
+ * The generators of strings matching a pattern within bounds, by pattern and bounds: fast-check
+ * reads the regular expression when the generator is made, and plain values are asked for again
+ * and again (every probe's body, every parameter's), of the same few patterns.
+ */
+const MATCHING = new Map<string, fc.Arbitrary<string>>();
+
+/** The `n`th plain string of a pattern within bounds ('' where none is found): the same for the same `n`. */
+function plainMatching(pattern: string, min: number, max: number, n: number): string {
+  const key = `${min} ${max} ${pattern}`;
+  let arbitrary = MATCHING.get(key);
+  if (!arbitrary) {
+    arbitrary = fc.stringMatching(new RegExp(pattern, 'u')).filter((v) => codePointsOf(v).length >= min && codePointsOf(v).length <= max);
+    MATCHING.set(key, arbitrary);
+  }
+  return fc.sample(arbitrary, { seed: n, numRuns: 1 })[0] ?? '';
+}
+
 /** The generators for one contract; they share its `$ref` resolution. */
 export class SchemaArbitraries {
   readonly #contract: Contract;
@@ -200,10 +218,7 @@ export class SchemaArbitraries {
         const max = typeof resolved.maxLength === 'number' ? resolved.maxLength : Infinity;
         const formatted = typeof resolved.format === 'string' ? plainOfFormat(resolved.format, n) : undefined;
         if (formatted !== undefined) return stringModel(formatted);
-        if (typeof resolved.pattern === 'string') {
-          const [sample] = fc.sample(fc.stringMatching(new RegExp(resolved.pattern, 'u')).filter((v) => codePointsOf(v).length >= min && codePointsOf(v).length <= max), { seed: n, numRuns: 1 });
-          return stringModel(sample ?? '');
-        }
+        if (typeof resolved.pattern === 'string') return stringModel(plainMatching(resolved.pattern, min, max, n));
         const text = `plant ${n}`;
         return stringModel(text.padEnd(min, 'x').slice(0, Math.max(min, Math.min(max, text.length))));
       }
