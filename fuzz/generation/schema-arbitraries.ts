@@ -63,6 +63,9 @@ function plainMatching(pattern: string, min: number, max: number, n: number): st
   return fc.sample(arbitrary, { seed: n, numRuns: 1 })[0] ?? '';
 }
 
+/** Whole schemas' valid generators, by contract and resolved schema (SchemaArbitraries.valid). */
+const VALID = new WeakMap<Contract, WeakMap<Schema, fc.Arbitrary<JsonModel>>>();
+
 /** The generators for one contract; they share its `$ref` resolution. */
 export class SchemaArbitraries {
   readonly #contract: Contract;
@@ -73,6 +76,17 @@ export class SchemaArbitraries {
 
   /** Any value that validates against `schema`. */
   valid(schema: Schema, depth = 0): fc.Arbitrary<JsonModel> {
+    if (depth > 0) return this.#valid(schema, depth);
+    // A whole schema's generator, once per contract: a resource's operations share theirs.
+    let known = VALID.get(this.#contract);
+    if (!known) VALID.set(this.#contract, (known = new WeakMap<Schema, fc.Arbitrary<JsonModel>>()));
+    const key = this.#contract.resolve(schema);
+    let arbitrary = known.get(key);
+    if (!arbitrary) known.set(key, (arbitrary = this.#valid(schema, 0)));
+    return arbitrary;
+  }
+
+  #valid(schema: Schema, depth: number): fc.Arbitrary<JsonModel> {
     const resolved = this.#scalarAllOf(this.#contract.resolve(schema));
     if ('const' in resolved) return fc.constant(modelOf(resolved.const));
     if (Array.isArray(resolved.enum) && resolved.enum.length > 0) return fc.constantFrom(...resolved.enum.map(modelOf));

@@ -289,9 +289,23 @@ function numberProbes(schema: Schema): Probe[] {
 }
 
 /** Every edge string, lengths around the limits, every string style. */
-function stringProbes(schema: Schema): Probe[] {
-  const probes: Probe[] = EDGE_STRINGS.map((edge) => fixed(`string-edge:${edge.name}`, `is ${shown(edge.value)} (${edge.name})`, stringModel(edge.value), hasLoneSurrogate(edge.value) ? LONE_SURROGATE_LENIENCY : undefined));
+/**
+ * By length bounds: a string's probes depend on them alone, and a contract's string properties
+ * share a few (most have none) - made once, with their long strings and descriptions, instead of
+ * once for every property.
+ */
+const STRING_PROBES = new Map<string, readonly Probe[]>();
+
+function stringProbes(schema: Schema): readonly Probe[] {
   const { min, max } = lengthBounds(schema);
+  const key = `${min} ${max ?? ''}`;
+  let probes = STRING_PROBES.get(key);
+  if (!probes) STRING_PROBES.set(key, (probes = stringProbesWithin(min, max)));
+  return probes;
+}
+
+function stringProbesWithin(min: number, max: number | undefined): Probe[] {
+  const probes: Probe[] = EDGE_STRINGS.map((edge) => fixed(`string-edge:${edge.name}`, `is ${shown(edge.value)} (${edge.name})`, stringModel(edge.value), hasLoneSurrogate(edge.value) ? LONE_SURROGATE_LENIENCY : undefined));
   const lengths = [1, min - 1, min, min + 1, ...(max === undefined ? [] : [max - 1, max, max + 1]), ...COLUMN_LENGTHS, LONG_STRING].filter((n) => n >= 1 && n <= MAX_PROBE_LENGTH);
   for (const length of [...new Set(lengths)].sort((a, b) => a - b)) probes.push(fixed(`length:${length}`, `is ${length} ${length === 1 ? 'character' : 'characters'} long`, stringModel(asciiOfLength(length))));
   for (const run of backtrackingProbes(Math.max(min, 1), Math.min(max ?? MAX_PROBE_LENGTH, MAX_PROBE_LENGTH))) {
