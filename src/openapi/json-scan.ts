@@ -12,9 +12,7 @@
  * escaped one is built from the runs between its escapes.
  */
 import { LosslessNumber } from 'lossless-json';
-
-/** json.ts's JsonValue, written out here: json.ts imports this file, and imports go one way. */
-type JsonValue = null | boolean | string | LosslessNumber | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue } from './json-value.js';
 
 /** Thrown inside the scan to give the text back to lossless-json; never seen outside this file (made once: no stack is taken per throw). */
 const UNDECIDED = new Error('left to lossless-json');

@@ -1,6 +1,6 @@
 /**
- * parseJson's faster first reading (src/openapi/json-scan.ts) gives lossless-json's own values or
- * leaves the text to it: on well-formed JSON of every kind, on texts one edit away from it and on
+ * parseJson's faster first reading of long texts (src/openapi/json-scan.ts) gives lossless-json's
+ * own values or leaves the text to it: on well-formed JSON of every kind, on texts one edit away from it and on
  * the cases where lossless-json decides (duplicate keys, `__proto__`, deep nesting), parseJson
  * answers what lossless-json's `parse` answers - the same value, LosslessNumbers of the same text,
  * or the same error message.
@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { isLosslessNumber as losslessMarker, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { isLosslessNumber, parseJson, type JsonValue } from '../../src/openapi/index.js';
+import { SCAN_FROM } from '../../src/openapi/json.js';
 import { scanJson } from '../../src/openapi/json-scan.js';
 import { fcParameters } from '../support/seed.js';
 
@@ -42,15 +43,19 @@ function same(a: unknown, b: unknown): boolean {
   return Object.is(a, b);
 }
 
+/** The scan answers lossless-json's value or leaves the text to it; parseJson answers what lossless-json answers, value or error. */
 function agrees(text: string): void {
   const expected = lossless(text);
+  const scanned = scanJson(text);
+  // Where the scan answers itself, lossless-json accepts the text, and reads the same value.
+  if (scanned !== undefined) expect('value' in expected && same(scanned, expected.value), text).toBe(true);
   const got = ours(text);
   if ('error' in expected) expect(got).toEqual(expected);
   else expect('value' in got && same(got.value, expected.value), text).toBe(true);
-  const scanned = scanJson(text);
-  // Where the scan answers itself, lossless-json accepts the text too.
-  if (scanned !== undefined) expect('value' in expected, text).toBe(true);
 }
+
+/** The text padded past SCAN_FROM with whitespace JSON allows after the value: parseJson scans it first. */
+const long = (text: string): string => `${text}${' '.repeat(SCAN_FROM)}`;
 
 /** Characters JSON texts are made of, and ones that break them. */
 const PIECES = ['{', '}', '[', ']', ':', ',', '"', '\\', 'u', '0', '1', '9', '-', '+', '.', 'e', 'E', ' ', '\n', '\t', 'a', 'true', 'null', 'false', '\u0000', '\u001f', '\ud83c', '\udf31', 'é', '\\u00e9', '\\ud800', '\\n', '\\x', '__proto__'];
@@ -60,6 +65,7 @@ describe('parseJson reads as lossless-json reads', () => {
     fc.assert(
       fc.property(fc.oneof(fc.json(), fc.json({ stringUnit: 'binary' }), fc.jsonValue({ stringUnit: 'binary' }).map((v) => JSON.stringify(v, null, 2))), (text) => {
         agrees(text);
+        agrees(long(text));
         // JSON.stringify writes no key twice: the scan reads all of it itself.
         expect(scanJson(text) === undefined && text !== 'null').toBe(false);
       }),
@@ -73,7 +79,13 @@ describe('parseJson reads as lossless-json reads', () => {
       return text.slice(0, i) + piece + text.slice(replace ? i + 1 : i);
     });
     const pieces = fc.array(fc.constantFrom(...PIECES), { maxLength: 12 }).map((list) => list.join(''));
-    fc.assert(fc.property(fc.oneof(edited, pieces), agrees), fcParameters('edited JSON', 600));
+    fc.assert(
+      fc.property(fc.oneof(edited, pieces), (text) => {
+        agrees(text);
+        agrees(long(text));
+      }),
+      fcParameters('edited JSON', 400),
+    );
   });
 
   it('numbers, escapes, keys and nesting as lossless-json decides them', () => {
@@ -107,7 +119,10 @@ describe('parseJson reads as lossless-json reads', () => {
       '[1 2]',
       `${'['.repeat(5000)}${']'.repeat(5000)}`,
     ];
-    for (const text of texts) agrees(text);
+    for (const text of texts) {
+      agrees(text);
+      agrees(long(text));
+    }
   });
 
   it('gives an own __proto__ as data, never the prototype', () => {
