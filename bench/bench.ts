@@ -110,14 +110,24 @@ function perConformCpuSecond(run: ConformFigures): number {
 /** The goal of issue 29: a default conform run against a reference of the 170-operation contract within 60 s. */
 const LARGE_CONFORM_GOAL_SECONDS = 60;
 
-/** One default conform run against the reference serving the large contract (large-contract.ts), printed; its wall time as a target. */
-async function largeConformFigures(): Promise<{ run: ConformFigures; target: Target }> {
-  process.stdout.write('\nconform on the large contract (170 operations, bearer): one default run against a fresh reference of it\n');
+/**
+ * One default conform run against the reference serving the large contract (large-contract.ts),
+ * printed; its wall time as a target. With --compare, the other checkout's conform runs too,
+ * against a fresh reference of this checkout (before first, then this one: a load that falls
+ * through the pair favours this one, so read both with the load printed), and wall / before is
+ * printed as a figure.
+ */
+async function largeConformFigures(): Promise<{ run: ConformFigures; before?: ConformFigures; targets: Target[] }> {
+  process.stdout.write(`\nconform on the large contract (170 operations, bearer): one default run against a fresh reference of it${compareRoot === undefined ? '' : ', before and after'}\n`);
   const file = writeLargeContract('bearer');
   try {
+    const before = compareRoot === undefined ? undefined : await measureConform([], compareRoot, file);
+    if (before !== undefined) process.stdout.write(`  before: ${conformLine(before)} (load ${machine().loadAverage.join(' ')})\n`);
     const run = await measureConform([], undefined, file);
-    process.stdout.write(`  ${conformLine(run)}\n`);
-    return { run, target: { name: 'conform on the 170-operation contract, wall seconds', value: run.wallSeconds, max: LARGE_CONFORM_GOAL_SECONDS } };
+    process.stdout.write(`  ${conformLine(run)} (load ${machine().loadAverage.join(' ')})\n`);
+    const targets: Target[] = [{ name: 'conform on the 170-operation contract, wall seconds', value: run.wallSeconds, max: LARGE_CONFORM_GOAL_SECONDS }];
+    if (before !== undefined) targets.push({ name: 'conform on the 170-operation contract, wall / before', value: run.wallSeconds / before.wallSeconds });
+    return { run, ...(before === undefined ? {} : { before }), targets };
   } finally {
     rmSync(dirname(file), { recursive: true, force: true });
   }
@@ -344,7 +354,7 @@ async function main(): Promise<number> {
     }
 
     const large = args['large-conform'] ? await largeConformFigures() : undefined;
-    if (large !== undefined) targets.push(large.target);
+    if (large !== undefined) targets.push(...large.targets);
 
     const loadAfter = machine().loadAverage;
     const file = writeResult('bench', {
@@ -360,7 +370,7 @@ async function main(): Promise<number> {
       ...(startup === undefined ? {} : { startup: startup.figures }),
       ...(hot ? { profile: { file: profileFile, hot } } : {}),
       ...(conform === undefined ? {} : { conform }),
-      ...(large === undefined ? {} : { largeConform: large.run }),
+      ...(large === undefined ? {} : { largeConform: large.run, ...(large.before === undefined ? {} : { largeConformBefore: large.before }) }),
       ...(sharedCost === undefined ? {} : { sharedStore: { roundTrips: sharedCost.roundTrips } }),
     });
     process.stdout.write(`\n${goalsLine(targets)}\nload average before: ${host.loadAverage.join(' ')}; after: ${loadAfter.join(' ')}\nresult: ${file}\n`);

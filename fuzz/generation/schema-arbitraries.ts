@@ -45,6 +45,27 @@ const OBJECT_ORDERS = ['declared', 'reversed', 'extras-first', 'rotated'] as con
 /** Deeper than this, nested schemas get no probes and no tables of their own (a recursive schema ends here). */
 const MAX_DEPTH = 4;
 
+/**
+ * The generators of strings matching a pattern within bounds, by pattern and bounds: fast-check
+ * reads the regular expression when the generator is made, and plain values are asked for again
+ * and again (every probe's body, every parameter's), of the same few patterns.
+ */
+const MATCHING = new Map<string, fc.Arbitrary<string>>();
+
+/** The `n`th plain string of a pattern within bounds ('' where none is found): the same for the same `n`. */
+function plainMatching(pattern: string, min: number, max: number, n: number): string {
+  const key = `${min} ${max} ${pattern}`;
+  let arbitrary = MATCHING.get(key);
+  if (!arbitrary) {
+    arbitrary = fc.stringMatching(new RegExp(pattern, 'u')).filter((v) => codePointsOf(v).length >= min && codePointsOf(v).length <= max);
+    MATCHING.set(key, arbitrary);
+  }
+  return fc.sample(arbitrary, { seed: n, numRuns: 1 })[0] ?? '';
+}
+
+/** Whole schemas' valid generators, by contract and resolved schema (SchemaArbitraries.valid). */
+const VALID = new WeakMap<Contract, WeakMap<Schema, fc.Arbitrary<JsonModel>>>();
+
 /** The generators for one contract; they share its `$ref` resolution. */
 export class SchemaArbitraries {
   readonly #contract: Contract;
@@ -55,6 +76,17 @@ export class SchemaArbitraries {
 
   /** Any value that validates against `schema`. */
   valid(schema: Schema, depth = 0): fc.Arbitrary<JsonModel> {
+    if (depth > 0) return this.#valid(schema, depth);
+    // A whole schema's generator, once per contract: a resource's operations share theirs.
+    let known = VALID.get(this.#contract);
+    if (!known) VALID.set(this.#contract, (known = new WeakMap<Schema, fc.Arbitrary<JsonModel>>()));
+    const key = this.#contract.resolve(schema);
+    let arbitrary = known.get(key);
+    if (!arbitrary) known.set(key, (arbitrary = this.#valid(schema, 0)));
+    return arbitrary;
+  }
+
+  #valid(schema: Schema, depth: number): fc.Arbitrary<JsonModel> {
     const resolved = this.#scalarAllOf(this.#contract.resolve(schema));
     if ('const' in resolved) return fc.constant(modelOf(resolved.const));
     if (Array.isArray(resolved.enum) && resolved.enum.length > 0) return fc.constantFrom(...resolved.enum.map(modelOf));
@@ -200,10 +232,7 @@ export class SchemaArbitraries {
         const max = typeof resolved.maxLength === 'number' ? resolved.maxLength : Infinity;
         const formatted = typeof resolved.format === 'string' ? plainOfFormat(resolved.format, n) : undefined;
         if (formatted !== undefined) return stringModel(formatted);
-        if (typeof resolved.pattern === 'string') {
-          const [sample] = fc.sample(fc.stringMatching(new RegExp(resolved.pattern, 'u')).filter((v) => codePointsOf(v).length >= min && codePointsOf(v).length <= max), { seed: n, numRuns: 1 });
-          return stringModel(sample ?? '');
-        }
+        if (typeof resolved.pattern === 'string') return stringModel(plainMatching(resolved.pattern, min, max, n));
         const text = `plant ${n}`;
         return stringModel(text.padEnd(min, 'x').slice(0, Math.max(min, Math.min(max, text.length))));
       }

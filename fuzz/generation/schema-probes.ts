@@ -72,11 +72,40 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]|[^\S ]/gu;
 
 /** A string for people: JSON-quoted, with what a terminal would hide or act on escaped, long ones cut. */
 export function shown(value: string): string {
-  const points = codePointsOf(value);
-  const text = points.length <= 24 ? value : points.slice(0, 12).join('');
+  // Counted, not split into an array: a probe's string reaches 90,000 characters, and every
+  // string probe of every property is described (an array of each took most of planning's time).
+  const count = codePointCount(value);
+  const text = count <= 24 ? value : firstCodePoints(value, 12);
   // As JSON escapes them: UTF-16 units, so an astral character is a surrogate pair.
   const quoted = JSON.stringify(text).replace(INVISIBLE, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
-  return points.length <= 24 ? quoted : `${quoted}… (${points.length} characters)`;
+  return count <= 24 ? quoted : `${quoted}… (${count} characters)`;
+}
+
+/** The code points of a string (codePointsOf's length), counted: a surrogate pair is one, a lone surrogate one. */
+function codePointCount(value: string): number {
+  let count = value.length;
+  for (let i = 0; i < value.length - 1; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** The first `n` code points of a string. */
+function firstCodePoints(value: string, n: number): string {
+  let text = '';
+  let taken = 0;
+  for (const point of value) {
+    if (taken++ === n) break;
+    text += point;
+  }
+  return text;
 }
 
 /** A key in the letter cases a case-insensitive binder confuses with it: `Name`, `NAME`, `nAME`; the key itself left out. */
@@ -126,10 +155,21 @@ function typeOfValue(value: unknown): JsonType {
 
 /** Every probe of a schema of `contract`: the coverage phase's values for it. */
 export function probesOf(contract: Contract, schema: Schema): Probe[] {
-  const schemas = new SchemaArbitraries(contract);
-  const seen = new Set<string>();
-  return walk(contract, schemas, schema, 0).filter((p) => (seen.has(p.name) ? false : (seen.add(p.name), true)));
+  // Once per schema a contract resolves to: a create and a replace of one resource share theirs.
+  const resolved = contract.resolve(schema);
+  let bySchema = walked.get(contract);
+  if (!bySchema) walked.set(contract, (bySchema = new WeakMap()));
+  let probes = bySchema.get(resolved);
+  if (!probes) {
+    const schemas = new SchemaArbitraries(contract);
+    const seen = new Set<string>();
+    probes = walk(contract, schemas, schema, 0).filter((p) => (seen.has(p.name) ? false : (seen.add(p.name), true)));
+    bySchema.set(resolved, probes);
+  }
+  return [...probes];
 }
+
+const walked = new WeakMap<Contract, WeakMap<Schema, readonly Probe[]>>();
 
 function walk(contract: Contract, schemas: SchemaArbitraries, schema: Schema, depth: number): Probe[] {
   const resolved = contract.resolve(schema);
@@ -249,9 +289,23 @@ function numberProbes(schema: Schema): Probe[] {
 }
 
 /** Every edge string, lengths around the limits, every string style. */
-function stringProbes(schema: Schema): Probe[] {
-  const probes: Probe[] = EDGE_STRINGS.map((edge) => fixed(`string-edge:${edge.name}`, `is ${shown(edge.value)} (${edge.name})`, stringModel(edge.value), hasLoneSurrogate(edge.value) ? LONE_SURROGATE_LENIENCY : undefined));
+/**
+ * By length bounds: a string's probes depend on them alone, and a contract's string properties
+ * share a few (most have none) - made once, with their long strings and descriptions, instead of
+ * once for every property.
+ */
+const STRING_PROBES = new Map<string, readonly Probe[]>();
+
+function stringProbes(schema: Schema): readonly Probe[] {
   const { min, max } = lengthBounds(schema);
+  const key = `${min} ${max ?? ''}`;
+  let probes = STRING_PROBES.get(key);
+  if (!probes) STRING_PROBES.set(key, (probes = stringProbesWithin(min, max)));
+  return probes;
+}
+
+function stringProbesWithin(min: number, max: number | undefined): Probe[] {
+  const probes: Probe[] = EDGE_STRINGS.map((edge) => fixed(`string-edge:${edge.name}`, `is ${shown(edge.value)} (${edge.name})`, stringModel(edge.value), hasLoneSurrogate(edge.value) ? LONE_SURROGATE_LENIENCY : undefined));
   const lengths = [1, min - 1, min, min + 1, ...(max === undefined ? [] : [max - 1, max, max + 1]), ...COLUMN_LENGTHS, LONG_STRING].filter((n) => n >= 1 && n <= MAX_PROBE_LENGTH);
   for (const length of [...new Set(lengths)].sort((a, b) => a - b)) probes.push(fixed(`length:${length}`, `is ${length} ${length === 1 ? 'character' : 'characters'} long`, stringModel(asciiOfLength(length))));
   for (const run of backtrackingProbes(Math.max(min, 1), Math.min(max ?? MAX_PROBE_LENGTH, MAX_PROBE_LENGTH))) {

@@ -8,21 +8,31 @@
  * contract's integer formats test (see `projectNumber`).
  */
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+import { scanJson } from './json-scan.js';
+import type { JsonObject, JsonValue } from './json-value.js';
 
 export { isLosslessNumber, LosslessNumber };
-
-/** A parsed JSON value; numbers are LosslessNumbers. */
-export type JsonValue = null | boolean | string | LosslessNumber | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+export type { JsonObject, JsonValue };
 
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
 /** Parses JSON text without losing a digit of any number. Throws SyntaxError on malformed text. */
 export function parseJson(text: string): JsonValue {
-  // lossless-json's own number parser makes a LosslessNumber of each number's text.
-  return parse(text) as JsonValue;
+  // json-scan.ts reads long well-formed text faster, to the same values; lossless-json (whose
+  // number parser makes a LosslessNumber of each number's text) reads short text, as it always
+  // did, and decides everything else, errors included.
+  return (text.length >= SCAN_FROM ? scanJson(text) : undefined) ?? (parse(text) as JsonValue);
 }
+
+/**
+ * Texts from this length are scanned first (json-scan.ts): a list answer of hundreds of items,
+ * where lossless-json's string building costs most. Below it the scan gains little (bench/README:
+ * a faster path for the bench mix's bodies gained nothing), and the reference's request bodies -
+ * 16 KiB at most under the soak's limit - are read exactly as before: the scan's strings are
+ * slices that keep their text alive, which a store holding part of a large body would pay for.
+ */
+export const SCAN_FROM = 16_384;
 
 /** Writes JSON; LosslessNumbers and bigints are written digit for digit. */
 export function stringifyJson(value: unknown): string {

@@ -9,7 +9,8 @@ import { compileContract, exactInteger, INT64_MAX, INT64_MIN, isJsonObject, isLo
 import { capacityCases } from '../../fuzz/generation/capacity.js';
 import { coverageCases } from '../../fuzz/generation/kinds/index.js';
 import { kindContext } from '../../fuzz/generation/tables/context.js';
-import { evenlySpread, PROBES_PER_RUN } from '../../fuzz/generation/tables/probes.js';
+import { probeClass, PROBES_PER_RUN } from '../../fuzz/generation/tables/probes.js';
+import { sharedEntries } from '../../fuzz/generation/tables/shares.js';
 import { MALFORMATIONS } from '../../fuzz/generation/kinds/malformed-json.js';
 import { undeclaredTypes } from '../../fuzz/generation/kinds/bad-media-type.js';
 import { runConformance } from '../../fuzz/run/runner.js';
@@ -18,6 +19,7 @@ import { HOSTILE_KEYS } from '../../fuzz/generation/values/hostile-keys.js';
 import { LONE_SURROGATE_LENIENCY } from '../../oracle/leniencies.js';
 import { COLUMN_LENGTHS, probesOf } from '../../fuzz/generation/schema-probes.js';
 import type { RequestCase } from '../../oracle/types.js';
+import type { Probe } from '../../fuzz/generation/schema-probes.js';
 import { errorResponse, objectBodyOf, responseObject, withBody } from '../faulty/helpers.js';
 import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 
@@ -273,25 +275,36 @@ describe('a contract of many bodies shares the coverage probes out (issue 29)', 
   const paths = Object.fromEntries(Array.from({ length: 150 }, (_v, i) => [`/r${i}`, { post: { requestBody: { required: true, content: { 'application/json': { schema: item } } }, responses: { '200': { description: 'ok' }, '400': { description: 'bad' } } } }]));
   const many = compileContract({ openapi: '3.1.0', info: { title: 'many', version: '1' }, paths });
 
-  it('each body sends the same share of its probes, PROBES_PER_RUN over the bodies, spread over the whole list', () => {
+  it('each body sends the same share of its probes, PROBES_PER_RUN over the bodies: every class on every body, every probe on some body', () => {
     const cases = coverageCases(many, { token: TOKEN, kinds: ['valid', 'invalid-body'] });
-    const perPath = new Map<string, number>();
-    for (const c of cases) if ((c.tags ?? []).some((t) => t.startsWith('probe:'))) perPath.set(c.path, (perPath.get(c.path) ?? 0) + 1);
-    const share = Math.floor(PROBES_PER_RUN / 150);
-    expect(perPath.size).toBe(150);
-    expect(new Set(perPath.values())).toEqual(new Set([share]));
+    const sentBy = new Map<string, Set<string>>();
+    for (const c of cases) {
+      for (const tag of c.tags ?? []) if (tag.startsWith('probe:')) sentBy.set(c.path, new Set([...(sentBy.get(c.path) ?? []), tag.slice('probe:'.length)]));
+    }
     const all = probesOf(many, item);
+    const classes = new Set(all.map(probeClass));
+    const share = Math.floor(PROBES_PER_RUN / 150);
+    expect(share).toBeGreaterThan(classes.size);
     expect(all.length).toBeGreaterThan(share);
-    // The last probe of the list is among those sent: the share is spread, not the list's head.
-    const sent = cases.filter((c) => c.path === '/r0').flatMap((c) => c.tags ?? []);
-    expect(sent).toContain(`probe:${all[all.length - 1]?.name ?? ''}`);
+    expect(sentBy.size).toBe(150);
+    for (const sent of sentBy.values()) expect(sent.size >= share && sent.size <= share + classes.size).toBe(true);
+    const byName = new Map(all.map((probe) => [probe.name, probe]));
+    for (const sent of sentBy.values()) expect(new Set([...sent].map((name) => probeClass(byName.get(name) as Probe)))).toEqual(classes);
+    // 150 shares cover the list more than once: no probe is left out of the run.
+    const anywhere = new Set([...sentBy.values()].flatMap((sent) => [...sent]));
+    expect(all.filter((probe) => !anywhere.has(probe.name))).toEqual([]);
   });
 
-  it('evenlySpread keeps a list that fits whole, and otherwise its share in order, first and last among them', () => {
-    expect(evenlySpread([1, 2, 3], 5)).toEqual([1, 2, 3]);
-    const spread = evenlySpread(Array.from({ length: 10 }, (_v, i) => i), 4);
-    expect(spread).toHaveLength(4);
-    expect(spread).toEqual([...spread].sort((a, b) => a - b));
-    expect(spread).toContain(9);
+  it('sharedEntries keeps a table that fits whole, and otherwise a window that moves on and one of each class it lacks', () => {
+    const table = Array.from({ length: 12 }, (_v, i) => i);
+    const classOf = (n: number): string => (n < 2 ? 'small' : 'large');
+    expect(sharedEntries(table, classOf, { index: 0, count: 1 }, 20)).toEqual(table);
+    const shares = Array.from({ length: 4 }, (_v, index) => sharedEntries(table, classOf, { index, count: 4 }, 12));
+    for (const share of shares) {
+      expect(share.length >= 3 && share.length <= 5).toBe(true);
+      expect(share).toEqual([...share].sort((a, b) => a - b));
+      expect(share.some((n) => n < 2) && share.some((n) => n >= 2)).toBe(true);
+    }
+    expect(new Set(shares.flat())).toEqual(new Set(table));
   });
 });

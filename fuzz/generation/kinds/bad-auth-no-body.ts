@@ -4,7 +4,7 @@
  * (`security: []`) gets none: it has no credentials to refuse.
  */
 import fc from 'fast-check';
-import { badCredentials, schemeCredentials } from './bad-auth.js';
+import { badCredentials, coveredCredentials, schemeCredentials } from './bad-auth.js';
 import { operationKind } from './kind.js';
 
 export const badAuthNoBody = operationKind({
@@ -22,6 +22,7 @@ export const badAuthNoBody = operationKind({
   coverage: (context) => {
     const { scheme, operation } = context;
     if (operation.requestBody !== undefined) return [];
-    return (scheme === undefined ? schemeCredentials(context) : badCredentials(scheme, context.token, context.profile)).map((auth, n) => context.make({ kind: 'bad-auth-no-body', variant: auth.shown, content: 'valid', auth, values: context.plainParameters(n) }));
+    const spellings = scheme === undefined ? schemeCredentials(context) : badCredentials(scheme, context.token, context.profile);
+    return coveredCredentials(context, spellings).map(({ auth, n }) => context.make({ kind: 'bad-auth-no-body', variant: auth.shown, content: 'valid', auth, values: context.plainParameters(n) }));
   },
 });

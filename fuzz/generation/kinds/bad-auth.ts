@@ -12,6 +12,7 @@ import type { AuthSpelling } from '../tables/credential-spellings.js';
 import { credentialSpellings } from '../tables/credential-spellings.js';
 import { alternativeSpellings, schemeAttacks } from '../tables/scheme-credentials.js';
 import { requestKind } from './kind.js';
+import { placeOf, sharedEntries } from '../tables/shares.js';
 
 const B64_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
 
@@ -27,6 +28,22 @@ export function badCredentials(scheme: string, token: string, profile: KindConte
  */
 export function schemeCredentials(context: Pick<KindContext, 'plan' | 'profile'>): AuthSpelling[] {
   return [...schemeAttacks(context.plan, context.profile), ...alternativeSpellings(context.plan)];
+}
+
+/**
+ * The bad credentials a run's coverage sends over all of its operations, shared out
+ * (tables/shares.ts): the kit's example contracts send every row on every operation
+ * (garden-journal.yaml, 420 over 12 operations); a contract of 170 operations sent 6,106. Each
+ * operation keeps one row of every kind of bad credentials (none, a wrong token, another scheme,
+ * malformed, a row the RFCs leave open, each scheme's attacks): `requires-auth` sees each there.
+ */
+export const BAD_CREDENTIALS_PER_RUN = 600;
+
+/** The coverage's bad credentials for the operation (its share of them), each with its place in `spellings`: the number of its plain body or parameters. */
+export function coveredCredentials(context: Pick<KindContext, 'contract' | 'operation'>, spellings: readonly AuthSpelling[]): { auth: AuthSpelling; n: number }[] {
+  const place = placeOf(context.contract, context.operation, 'secured', () => true);
+  const classOf = ({ auth }: { auth: AuthSpelling }): string => [auth.credentials, auth.lenient === undefined ? '' : 'open', auth.attacked ?? ''].join(' ');
+  return [...sharedEntries(spellings.map((auth, n) => ({ auth, n })), classOf, place, BAD_CREDENTIALS_PER_RUN)];
 }
 
 function randomWrongToken(scheme: string, token: string): fc.Arbitrary<AuthSpelling> {
@@ -57,11 +74,7 @@ export const badAuth = requestKind({
   },
   coverage: (context) => {
     const { scheme } = context;
-    if (scheme === undefined) {
-      return schemeCredentials(context).map((auth, n) => context.make({ kind: 'bad-auth', variant: auth.shown, content: 'valid', auth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(n)) }));
-    }
-    return badCredentials(scheme, context.token, context.profile).map((auth, n) =>
-      context.make({ kind: 'bad-auth', variant: auth.shown, content: 'valid', auth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(n)) }),
-    );
+    const spellings = scheme === undefined ? schemeCredentials(context) : badCredentials(scheme, context.token, context.profile);
+    return coveredCredentials(context, spellings).map(({ auth, n }) => context.make({ kind: 'bad-auth', variant: auth.shown, content: 'valid', auth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(n)) }));
   },
 });

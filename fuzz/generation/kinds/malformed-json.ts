@@ -14,6 +14,8 @@ import { tagsOf, tokenLayout, writeJson, type JsonMember, type JsonModel, type L
 import { variantTable, variantTag } from '../variants.js';
 import type { KindContext } from '../tables/context.js';
 import { requestKind } from './kind.js';
+import { declaresJson } from '../tables/media-bodies.js';
+import { placeOf, sharedEntries } from '../tables/shares.js';
 
 /** One way to make a JSON text malformed. `at` (0..1) chooses a position where there is a choice. */
 export interface Malformation {
@@ -225,8 +227,7 @@ export const malformedJson = requestKind({
       });
   },
   coverage: (context) =>
-    MALFORMATIONS.flatMap((how, n) => {
-      if (how.name === 'empty' && mayBeAbsent(context)) return [];
+    coveredMalformations(context).flatMap(({ how, n }) => {
       const made = how.apply(context.plainBody(n), 'compact', context.integerKeys, 0.5);
       if (!made) return [];
       return [
@@ -242,6 +243,22 @@ export const malformedJson = requestKind({
  */
 function mayBeAbsent(context: KindContext): boolean {
   return context.operation.requestBody?.required !== true;
+}
+
+/**
+ * The malformations of JSON a run's coverage sends over all of its JSON bodies, shared out
+ * (tables/shares.ts): far above what a contract of a few operations needs (the kit's openapi.yaml
+ * sends every malformation); a contract of 68 JSON bodies sent 102 each, 6,976 in all. Each body
+ * keeps one of every family (`truncated`, `raw-control`, `invalid-utf8`...): `rejects-invalid`
+ * sees each on every operation.
+ */
+export const MALFORMATIONS_PER_RUN = 1_000;
+
+/** The coverage's malformations for the operation (its share of them), each with its place in MALFORMATIONS: the number of its plain body. */
+function coveredMalformations(context: KindContext): { how: Malformation; n: number }[] {
+  const all = MALFORMATIONS.map((how, n) => ({ how, n })).filter(({ how }) => !(how.name === 'empty' && mayBeAbsent(context)));
+  const place = placeOf(context.contract, context.operation, 'json-body', declaresJson);
+  return [...sharedEntries(all, ({ how }) => how.name.split(':')[0] ?? how.name, place, MALFORMATIONS_PER_RUN)];
 }
 
 /** The malformations a valid body of the operation gives a place to (a bad number needs an integer property). */

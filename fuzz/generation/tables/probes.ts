@@ -8,6 +8,7 @@ import { parseJson } from '../../../src/openapi/index.js';
 import { writeJson, type JsonModel } from '../json-text.js';
 import { probesOf, type Probe } from '../schema-probes.js';
 import type { KindContext } from './context.js';
+import { placeOf, sharedEntries } from './shares.js';
 
 export interface JudgedProbe {
   readonly probe: Probe;
@@ -29,32 +30,29 @@ const PROBE_BASE = 1000;
 const judged = new WeakMap<KindContext['requestBody'], readonly JudgedProbe[]>();
 
 /**
- * The probes a run's coverage sends over all of its request bodies, shared out evenly: each body
- * gets this divided by the contract's bodies (at least PROBES_PER_BODY_FLOOR). Far above what the
- * kit's openapi.yaml or a contract of a few operations has, which send every probe; a contract of
- * 68 bodies of 50 properties has some 4,700 probes per body, 320,000 in all, which took twenty
- * minutes to send (issue 29, bench/README.md): each operation pays the same share instead.
+ * The probes a run's coverage sends over all of its request bodies, shared out (shares.ts). Far
+ * above what the kit's openapi.yaml or a contract of a few operations has, which send every probe
+ * (garden-journal.yaml: some 300 a body over 6 bodies); a contract of 68 bodies of 50 properties
+ * has some 4,700 probes per body, 320,000 in all, which took twenty minutes to send (issue 29,
+ * bench/README.md). Each body sends its share: one probe of every class (a family at the root or
+ * in a property: a string edge, an integer bound, a type, a missing property, a hostile key...),
+ * the rest a window over its list that moves on from body to body, so that every probe of a
+ * resource's schema is sent by one of its operations or another's where the budget allows.
  */
-export const PROBES_PER_RUN = 20_000;
-const PROBES_PER_BODY_FLOOR = 100;
+export const PROBES_PER_RUN = 8_000;
 
-/** The share of PROBES_PER_RUN a body of this contract gets. */
-function probeShare(context: KindContext): number {
-  const bodies = context.contract.operations.filter((operation) => operation.requestBody !== undefined).length;
-  return Math.max(PROBES_PER_BODY_FLOOR, Math.floor(PROBES_PER_RUN / Math.max(1, bodies)));
-}
-
-/** `share` of `all`, evenly spread over the list (every part of the schema keeps some), in order; all of them where they fit. */
-export function evenlySpread<T>(all: readonly T[], share: number): readonly T[] {
-  if (all.length <= share) return all;
-  return all.filter((_item, i) => Math.floor(((i + 1) * share) / all.length) > Math.floor((i * share) / all.length));
+/** A probe's class: where it changes the body (the root or a property) and its family (`string-edge`, `integer`, `missing`). */
+export function probeClass(probe: Probe): string {
+  const last = probe.name.slice(probe.name.lastIndexOf('/') + 1);
+  return `${probe.path.length === 0 ? 'root' : 'property'} ${last.split(':')[0] ?? last}`;
 }
 
 /** The probes of the operation's request schema (its share of them), applied and judged; computed once per request body. */
 export function judgedProbes(context: KindContext): readonly JudgedProbe[] {
   let probes = judged.get(context.requestBody);
   if (!probes) {
-    probes = evenlySpread(probesOf(context.contract, context.requestBody.schema), probeShare(context)).map((probe, i) => {
+    const place = placeOf(context.contract, context.operation, 'body', (operation) => operation.requestBody !== undefined);
+    probes = sharedEntries(probesOf(context.contract, context.requestBody.schema), probeClass, place, PROBES_PER_RUN).map((probe, i) => {
       const model = probe.edit(context.plainBody(PROBE_BASE + i));
       return { probe, model, valid: context.requestBody.validate(parseJson(writeJson(model))).valid };
     });
