@@ -1,5 +1,6 @@
 /** How a success answer differs from the body its request sent, and whether it is another request's answer (`echo`, `one-answer-per-request`). */
-import { hiddenIn, isJsonObject, type Contract, type JsonObject, type JsonValue, type ObjectShape, type OperationContract, type Schema } from '../src/openapi/index.js';
+import { splitTarget } from '../src/http/portable.js';
+import { hiddenIn, isJsonObject, resourcePatterns, type Contract, type JsonObject, type JsonValue, type ObjectShape, type OperationContract, type Schema } from '../src/openapi/index.js';
 import { operationOf } from './declared.js';
 import { integerKeyProperties } from './integer-key.js';
 import { sameJson } from './json-values.js';
@@ -55,7 +56,31 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
     if (!present && !echoed.has(key)) continue;
     if (!sameJson(value, back)) differences.push({ key, sent: value, got: back });
   }
-  return differences;
+  return differences.length === 0 ? differences : withoutTargetKey(contract, operation, request, differences);
+}
+
+const PATTERNS = new WeakMap<Contract, ReturnType<typeof resourcePatterns>>();
+
+/**
+ * The differences left when the key a write to an item carries in its body comes back as the key
+ * its target names: the target identifies the resource (RFC 9110, section 9.3.4: PUT sets the
+ * state of the target resource; RFC 5789 for PATCH), and the contract does not say which of two
+ * disagreeing keys a server keeps, so either is an echo (a refusal is `accepts-valid`'s business).
+ */
+function withoutTargetKey(contract: Contract, operation: OperationContract | undefined, request: HttpRequest, differences: EchoDifference[]): EchoDifference[] {
+  if (operation === undefined) return differences;
+  const patterns = PATTERNS.get(contract) ?? resourcePatterns(contract);
+  PATTERNS.set(contract, patterns);
+  const pattern = patterns.find((p) => p.item === operation.path && p.keyParameter !== undefined && (p.operations.get('replace') === operation || p.operations.get('update') === operation));
+  if (pattern?.keyParameter === undefined) return differences;
+  const { path, query } = splitTarget(request.path);
+  const match = contract.matchPath(path);
+  if (match === undefined) return differences;
+  const parsed = operation.parseParameters({ path: match.values, query, headers: request.headers });
+  if ('problem' in parsed) return differences;
+  const named = parsed.path[pattern.keyParameter];
+  if (named === undefined) return differences;
+  return differences.filter((difference) => difference.key !== pattern.keyProperty || !sameJson(named, difference.got));
 }
 
 /** The shape of what the request sent: its Content-Type's variant's schema where that is not the preferred (a form beside JSON). */

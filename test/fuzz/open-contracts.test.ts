@@ -158,6 +158,44 @@ describe('echo lets the server fill what it may', () => {
   });
 });
 
+/** Shelves: a client-keyed collection whose item PUT also carries the key in its body. */
+const SHELVES = compile(
+  `
+openapi: 3.1.0
+info: { title: Shelves, version: '1' }
+paths:
+  /shelves:
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Shelf' } } } }
+      responses:
+        '200': { description: stored, content: { application/json: { schema: { $ref: '#/components/schemas/Shelf' } } } }
+  /shelves/{shelfId}:
+    put:
+      parameters: [{ name: shelfId, in: path, required: true, schema: { type: integer, format: int64 } }]
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Shelf' } } } }
+      responses:
+        '200': { description: replaced, content: { application/json: { schema: { $ref: '#/components/schemas/Shelf' } } } }
+components:
+  schemas:
+    Shelf:
+      type: object
+      required: [id, label]
+      properties: { id: { type: integer, format: int64 }, label: { type: string } }
+`,
+  '<shelves>',
+);
+
+describe('echo lets a write to an item keep the key its target names', () => {
+  const put = (path: string, body: string): RequestCase => ({ ...post(body), method: 'PUT', path, headers: { 'content-type': 'application/json' } });
+  it('passes the target key or the body key where they disagree (RFC 9110, section 9.3.4), and fails a third', () => {
+    const sent = put('/shelves/9007199254740993', '{"id":9007199254740994,"label":"oak"}');
+    expect(judgeExchange('echo', sent, answer(200, '{"id":9007199254740993,"label":"oak"}'), SHELVES)).toEqual([]);
+    expect(judgeExchange('echo', sent, answer(200, '{"id":9007199254740994,"label":"oak"}'), SHELVES)).toEqual([]);
+    expect(judgeExchange('echo', sent, answer(200, '{"id":9007199254740992,"label":"oak"}'), SHELVES)).toMatchObject([{ severity: 'failure', message: expect.stringMatching(/id was sent as 9007199254740994/) as unknown }]);
+    expect(judgeExchange('echo', sent, answer(200, '{"id":9007199254740993,"label":"pine"}'), SHELVES)).toMatchObject([{ severity: 'failure', message: expect.stringMatching(/label/) as unknown }]);
+  });
+});
+
 /** Comics by number: one read, a number in its path, and no client error declared at all (as many public contracts are). */
 const COMICS = compile(
   `
