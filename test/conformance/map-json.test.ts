@@ -11,6 +11,12 @@ import { JSON_WHITESPACE, WHITESPACE_PLACES, writeSpaced, type JsonModel } from 
 import { challengeProblem, parseChallenges } from '../../oracle/challenge-grammar.js';
 import { judgeExchange, type HttpOutcome, type RequestCase } from '../../oracle/index.js';
 import { loadContract } from '../../src/openapi/index.js';
+import fc from 'fast-check';
+import { requestArbitrary } from '../../fuzz/index.js';
+import { CHALLENGE_REQUIREMENTS } from '../../oracle/requirements/challenges.js';
+import { JSON_TEXT_REQUIREMENTS } from '../../oracle/requirements/json-texts.js';
+import { isTested } from '../../oracle/requirements/requirement.js';
+import { FAULTY_IMPLEMENTATIONS } from '../faulty/faults.js';
 import { MAP_JSON_FAULTS } from '../faulty/map-json.js';
 import { startExpressStore } from '../frameworks/express-store.js';
 import { pythonVersion, startPythonStore } from '../frameworks/python-store.js';
@@ -131,5 +137,35 @@ describe("the challenge's grammar: what it refused and should accept, what it ac
     const header = 'Bearer realm="plants", error="invalid_token"';
     expect(judgeExchange('requires-auth', refused('missing'), outcome(header), contract)).toMatchObject([{ severity: 'warning', message: expect.stringMatching(/section 3\.1/) as unknown }]);
     expect(judgeExchange('requires-auth', refused('wrong-token'), outcome(header), contract)).toEqual([]);
+  });
+});
+
+describe("the rows of json-texts.ts and challenges.ts", () => {
+  const rows = [...JSON_TEXT_REQUIREMENTS, ...CHALLENGE_REQUIREMENTS];
+  const contract = loadContract();
+  const sample = fc.sample(requestArbitrary(contract, { token: TEST_TOKEN }), { seed: SEED, numRuns: 3000 });
+  const sent = [...coverageCases(contract, { token: TEST_TOKEN }), ...sample].flatMap((c) => c.tags ?? []);
+  const faults = new Map<string, { caughtBy: string; caughtAs?: string }>([...FAULTY_IMPLEMENTATIONS, ...MAP_JSON_FAULTS].map((f) => [f.name, f]));
+
+  it('have unique ids of the form <rfc>-<section>-<name>', () => {
+    const ids = rows.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const row of rows) expect(row.id).toMatch(new RegExp(`^${row.rfc.slice(4)}-${row.section.replaceAll('.', '\\.')}-[a-z0-9-]+$`));
+  });
+
+  it.each(rows.filter(isTested).map((r) => [r.id, r] as const))('%s: its tags are on requests the engine sends, its faults are caught by its check', (_id, row) => {
+    for (const tag of row.provoke.tags) expect(sent.some((t) => (tag.endsWith(':') ? t.startsWith(tag) : t === tag)), tag).toBe(true);
+    expect(row.faults.length).toBeGreaterThan(0);
+    for (const name of row.faults) {
+      const fault = faults.get(name);
+      expect(fault, name).toBeDefined();
+      expect(fault?.caughtBy, name).toBe(row.judge.check);
+    }
+    if (row.judge.severity === 'warning') expect(row.judge.why).toBeDefined();
+  });
+
+  it('every fault of map-json.ts proves a row', () => {
+    const named = new Set(rows.filter(isTested).flatMap((r) => r.faults));
+    expect(MAP_JSON_FAULTS.map((f) => f.name).filter((name) => !named.has(name))).toEqual([]);
   });
 });

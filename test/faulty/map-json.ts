@@ -7,7 +7,7 @@
 import type { CheckName, KindName, Severity } from '../../fuzz/index.js';
 import type { AppRequest } from '../../src/reference/index.js';
 import { startFaulty, type Fault } from '../support/servers.js';
-import { carefulAuthentication, startBearerStore } from './bearer-stores.js';
+import { carefulAuthentication, SECRET, startBearerStore } from './bearer-stores.js';
 import { errorResponse } from './helpers.js';
 
 export interface MapJsonFault {
@@ -183,11 +183,32 @@ export const MAP_JSON_FAULTS: readonly MapJsonFault[] = [
   fault('raw-controls-accepted', 'rejects-invalid', ['malformed-json'], "strings are read with json.loads(strict=False) (Jackson: ALLOW_UNQUOTED_CONTROL_CHARS): a raw tab, line feed or NUL inside a string is taken (RFC 8259, section 7: they MUST be escaped)", readLeniently(escapeRawControls)),
   fault('any-escape-accepted', 'rejects-invalid', ['malformed-json'], "a backslash before any character is read as that character (Jackson: ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER): \\x41 and \\' are taken (RFC 8259, section 7 has eight escapes and \\u)", readLeniently((text) => text.replace(/\\([^"\\/bfnrtu])/g, '$1'))),
   fault('completes-truncated-json', 'rejects-invalid', ['malformed-json'], 'a "partial JSON" parser (made for streamed output) closes an open string and every open bracket, so a body cut off is stored as far as it goes (RFC 8259, section 2: a text is a whole value)', readLeniently(completed)),
+  fault('drops-invalid-utf8', 'rejects-invalid', ['malformed-json'], "the body is decoded with errors='ignore' (Python's bytes.decode, iconv -c): bytes that are not UTF-8 are dropped, so 0xFF between two tokens leaves a text that parses (RFC 8259, section 8.1: JSON MUST be UTF-8)", (request, correct, app) => {
+    const bytes = Buffer.from(request.body ?? []);
+    const decoded = new TextDecoder('utf-8').decode(bytes).replaceAll('\ufffd', '');
+    return Buffer.from(decoded, 'utf8').equals(bytes) ? correct() : app.request(withBody(request, decoded));
+  }),
   fault('no-unicode-escapes', 'echo', ['valid'], 'a hand-written string reader keeps \\uXXXX escapes as the six characters they are written with: "\\u006eame" is stored as the text \\u006eame (RFC 8259, section 7: any character may be escaped)', (request, correct, app) => {
     const text = textOf(request);
     const kept = text.replace(/\\u([0-9a-fA-F]{4})/g, '\\\\u$1');
     return kept === text ? correct() : app.request(withBody(request, kept));
   }),
+  {
+    name: 'token-split-at-comma',
+    caughtBy: 'requires-auth',
+    caughtAs: 'failure',
+    kinds: ['bad-auth'],
+    defect: 'the token is read as the Authorization field up to its first comma or space after the scheme (a reader written for lists): Bearer <token>, and Bearer <token> x are accepted (RFC 6750, section 2.1: b64token is the whole rest of the field)',
+    start: () =>
+      startBearerStore({
+        authenticate: (req) => {
+          const token = /^Bearer +([^, ]*)/i.exec(req.headers.authorization ?? '')?.[1];
+          return token === SECRET ? undefined : carefulAuthentication(req, new URL('http://plant-store.test'));
+        },
+      }),
+  },
+  challenging('unescaped-quote-in-realm', 'the realm is interpolated without escaping its quotes, Bearer realm="the "plants" store": the quoted-string ends at the second quote and the rest is garbage (RFC 9110, section 5.6.4: a quote inside is written \\")', { missing: 'Bearer realm="the "plants" store"', refused: 'Bearer realm="the "plants" store", error="invalid_token"' }),
+  challenging('empty-realm-variable', 'the realm comes from a setting left empty, so the template writes Bearer realm=: that is a token68 ("realm="), not an auth-param, where RFC 6750, section 3 allows auth-params only', { missing: 'Bearer realm=', refused: 'Bearer realm=' }),
   challenging('token-realm', 'the realm is written as a token, Bearer realm=plants: RFC 9110, section 11.5: a sender MUST only generate the quoted-string syntax, and clients that read only that miss it', { missing: 'Bearer realm=plants', refused: 'Bearer realm=plants, error="invalid_token"' }),
   challenging('quoted-error-description', 'the exception message goes into error_description with its quotes escaped, error_description="the token \\"abc\\" has expired": RFC 6750, section 3: the value MUST NOT include characters outside %x20-21 / %x23-5B / %x5D-7E', { missing: 'Bearer realm="plants"', refused: 'Bearer realm="plants", error="invalid_token", error_description="the token \\"tes...\\" is not known"' }),
   challenging('basic-challenge-for-bearer', 'the 401 of a bearer-only API says WWW-Authenticate: Basic realm="plants" (copied from another service): no challenge applies to the resource (RFC 9110, section 11.6.1), and a client is asked for what the API does not take', { missing: 'Basic realm="plants"', refused: 'Basic realm="plants"' }),
