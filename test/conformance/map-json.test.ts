@@ -4,6 +4,9 @@
  * names, in a run focused on the row's request kinds (the coverage phase only); the reference and
  * framework stores pass the same focused run. The grammar's reader is held to its classes here too.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { coverageCases, formatReport, runConformance, type KindName, type Report } from '../../fuzz/index.js';
 import { BODY_LIMITS } from '../../fuzz/generation/kinds/open-texts.js';
@@ -103,6 +106,21 @@ describe("the challenge's grammar: what it refused and should accept, what it ac
     expect(challengeProblem(header, 'bearer'), header).toMatchObject({ severity: 'failure', message: expect.stringMatching(pattern) as unknown });
   };
 
+  it('reads every list of challenges the grammar generates (property, seed printed)', () => {
+    const tchar = fc.constantFrom(..."!#$%&'*+-.^_`|~09AZaz");
+    const token = fc.string({ unit: tchar, minLength: 1, maxLength: 5 });
+    const token68 = fc.tuple(fc.string({ unit: fc.constantFrom(...'AZaz09-._~+/'), minLength: 1, maxLength: 6 }), fc.string({ unit: fc.constant('='), maxLength: 2 })).map(([a, b]) => a + b);
+    const quoted = fc.string({ unit: fc.constantFrom('\t', ' ', '!', '#', 'a', '[', ']', '~', '\x80', '\xff', '\\"', '\\\\', '\\a', ','), maxLength: 6 }).map((q) => `"${q}"`);
+    const ows = fc.constantFrom('', ' ', '\t', ' \t');
+    const param = fc.tuple(token, ows, ows, fc.oneof(token, quoted)).map(([n, a, b, v]) => `${n === 'realm' ? 'x' : n}${a}=${b}${v}`);
+    const params = fc.uniqueArray(param, { minLength: 1, maxLength: 3, selector: (p) => p.split(/[ \t]*=/)[0]?.toLowerCase() });
+    const body = fc.oneof(fc.constant(''), fc.tuple(fc.constantFrom(' ', '  '), token68).map(([sp, t]) => sp + t), fc.tuple(fc.constantFrom(' ', '  '), params, ows, ows).map(([sp, ps, a, b]) => sp + ps.join(`${a},${b}`)));
+    const list = fc.tuple(fc.array(fc.tuple(token, body).map(([scheme, rest]) => scheme + rest), { minLength: 1, maxLength: 3 }), ows, ows).map(([cs, a, b]) => cs.join(`${a},${b}`));
+    const seed = Date.now() % 0x7fffffff;
+    console.log(`challenge grammar property: seed ${seed}`);
+    fc.assert(fc.property(list, (header) => !('error' in parseChallenges(header))), { seed, numRuns: 2000 });
+  });
+
   it('refuses a tab between the scheme and its parameters (1*SP), and padding alone as a token68', () => {
     fails('Bearer\t realm="plants"', /1\*SP/);
     expect(parseChallenges('Basic =')).toHaveProperty('error');
@@ -132,6 +150,31 @@ describe("the challenge's grammar: what it refused and should accept, what it ac
   const contract = loadContract();
   const outcome = (header: string): HttpOutcome => ({ kind: 'response', status: 401, headers: { 'content-type': 'application/json', 'www-authenticate': header }, body: Buffer.from('{"error":401,"message":"no"}'), durationMs: 1 });
   const refused = (credentials: RequestCase['credentials']): RequestCase => ({ method: 'POST', path: '/plants', headers: {}, body: Buffer.from('{}'), kind: 'bad-auth', variant: '', content: 'valid', credentials, setup: [] });
+
+  it('takes a challenge for another scheme the operation accepts (RFC 9110, section 11.6.1: one applicable to the resource), where it failed it before', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'map-json-'));
+    const file = join(dir, 'either.yaml');
+    await writeFile(
+      file,
+      [
+        'openapi: 3.1.0',
+        'info: { title: either, version: "1" }',
+        'components: { securitySchemes: { basic: { type: http, scheme: basic }, bearer: { type: http, scheme: bearer } } }',
+        'paths:',
+        '  /things:',
+        '    get:',
+        '      security: [ { basic: [] }, { bearer: [] } ]',
+        "      responses: { '200': { description: ok }, '401': { description: no } }",
+      ].join('\n'),
+    );
+    const either = loadContract(file);
+    const request: RequestCase = { ...refused('missing'), method: 'GET', path: '/things', attacked: 'http basic' };
+    // Basic was attacked (the run's first alternative); the server challenges Bearer, the other: applicable.
+    expect(judgeExchange('requires-auth', request, outcome('Bearer realm="things"'), either)).toEqual([]);
+    expect(judgeExchange('requires-auth', request, outcome('Basic realm="things"'), either)).toEqual([]);
+    expect(judgeExchange('requires-auth', request, outcome('Newauth realm="things"'), either)).toMatchObject([{ severity: 'failure', message: expect.stringMatching(/no basic challenge/) as unknown }]);
+    await rm(dir, { recursive: true });
+  });
 
   it('warns about an error code to a request without credentials (RFC 6750, section 3.1), not to one with a wrong token', () => {
     const header = 'Bearer realm="plants", error="invalid_token"';
