@@ -11,6 +11,8 @@ export interface Challenge {
   readonly token68?: string;
   /** Its auth-params in order, names in lower case (they are case-insensitive, section 11.2), values unquoted. */
   readonly params: readonly (readonly [string, string])[];
+  /** The names of its auth-params written as a token rather than a quoted-string, where there are any. */
+  readonly tokens?: readonly string[];
 }
 
 const TCHAR = /[!#$%&'*+\-.^_`|~0-9A-Za-z]/;
@@ -91,17 +93,19 @@ function authParam(reader: Reader): readonly [string, string] | { error: string 
     const shown = reader.text.slice(start, reader.at);
     return { error: `${shown} is followed by "${reader.text.slice(reader.at).trimStart().slice(0, 20)}" instead of a comma: a value with a space or a separator in it must be a quoted-string (section 5.6.4)` };
   }
-  return [name.toLowerCase(), value];
+  return quoted ? [name.toLowerCase(), value] : Object.assign([name.toLowerCase(), value] as const, { token: true });
 }
 
 /** The params after a challenge's scheme: a token68, or auth-params up to the next challenge. */
 function challengeBody(reader: Reader, scheme: string): Challenge | { error: string } {
   if (reader.atElementEnd()) return { scheme, params: [] };
-  if (reader.ows() === 0 || reader.text.charAt(reader.at - 1) !== ' ') return { error: `the auth-scheme ${scheme} is followed by "${reader.peek()}" instead of a space` };
+  const gap = reader.at;
+  if (reader.ows() === 0 || /[^ ]/.test(reader.text.slice(gap, reader.at))) return { error: `the auth-scheme ${scheme} is followed by ${JSON.stringify(reader.text.slice(gap, reader.at + 1))} where only spaces may separate it from its parameters (section 11.2: 1*SP)` };
   // A token68 first: `abc==` would otherwise read as a parameter without a value.
   const start = reader.at;
   const token68 = reader.run(TOKEN68_CHAR) + reader.run(/=/);
-  if (token68 !== '' && reader.atElementEnd()) return { scheme, token68, params: [] };
+  // token68 = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=": padding alone is none.
+  if (token68 !== '' && !token68.startsWith('=') && reader.atElementEnd()) return { scheme, token68, params: [] };
   reader.at = start;
   const first = authParam(reader);
   if (first === undefined) return { error: `what follows the auth-scheme ${scheme} ("${reader.text.slice(reader.at, reader.at + 20)}") is neither a token68 nor auth-params` };
@@ -136,7 +140,8 @@ export function parseChallenges(header: string): { challenges: Challenge[] } | {
     if ('error' in challenge) return challenge;
     const repeated = challenge.params.find(([name], i) => challenge.params.findIndex(([other]) => other === name) !== i);
     if (repeated !== undefined) return { error: `the ${scheme} challenge has the parameter ${repeated[0]} twice (section 11.2: each parameter name occurs once per challenge)` };
-    challenges.push(challenge);
+    const tokens = challenge.params.filter((param) => 'token' in param).map(([name]) => name);
+    challenges.push({ scheme: challenge.scheme, ...(challenge.token68 === undefined ? {} : { token68: challenge.token68 }), params: challenge.params.map(([name, value]) => [name, value] as const), ...(tokens.length > 0 ? { tokens } : {}) });
   }
 }
 
@@ -154,6 +159,28 @@ function emptyElement(header: string): number | undefined {
     } else if (c !== ' ' && c !== '\t') blank = false;
   }
   return blank ? header.length : undefined;
+}
+
+/**
+ * RFC 6750, section 3's sets for a Bearer challenge's attribute values (after unquoting): `error`
+ * and `error_description` %x20-21 / %x23-5B / %x5D-7E (no `"`, no `\`, printable ASCII and space);
+ * `error_uri` the same without space; `scope` scope-tokens of %x21 / %x23-5B / %x5D-7E, one space
+ * between each (RFC 6749, appendix A.4).
+ */
+const BEARER_VALUES: Readonly<Record<string, { readonly pattern: RegExp; readonly set: string }>> = {
+  error: { pattern: /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/, set: '%x20-21 / %x23-5B / %x5D-7E' },
+  error_description: { pattern: /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/, set: '%x20-21 / %x23-5B / %x5D-7E' },
+  error_uri: { pattern: /^[\x21\x23-\x5b\x5d-\x7e]*$/, set: '%x21 / %x23-5B / %x5D-7E' },
+  scope: { pattern: /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, set: 'scope-tokens of %x21 / %x23-5B / %x5D-7E separated by single spaces' },
+};
+
+/** Where a Bearer challenge's attribute values leave RFC 6750, section 3's character sets. */
+function bearerValueProblems(challenge: Challenge): string[] {
+  return challenge.params.flatMap(([name, value]) => {
+    const rule = BEARER_VALUES[name];
+    if (rule === undefined || rule.pattern.test(value)) return [];
+    return [`has a Bearer ${name} of ${JSON.stringify(value)}: RFC 6750, section 3: its value MUST NOT include characters outside ${rule.set}`];
+  });
 }
 
 /** What a 401's challenge breaks: a failure (the field misleads or stops a client), or a warning (RFC 6750 asks more, a client loses nothing). */
@@ -177,6 +204,10 @@ export function challengeProblem(header: string, scheme: string): ChallengeProbl
   if ('error' in parsed) return fail(`is not a list of challenges (RFC 9110, section 11): ${parsed.error}`);
   const empty = emptyElement(header);
   if (empty !== undefined) return fail(`has an empty list element at ${empty} (RFC 9110, section 5.6.1: a sender MUST NOT generate empty list elements)`);
+  const tokenRealm = parsed.challenges.find((c) => c.tokens?.includes('realm') === true);
+  if (tokenRealm !== undefined) return fail(`writes the realm of its ${tokenRealm.scheme} challenge as a token: RFC 9110, section 11.5: a sender MUST only generate the quoted-string syntax (realm="...")`);
+  const badValue = parsed.challenges.filter((c) => c.scheme.toLowerCase() === 'bearer').flatMap(bearerValueProblems)[0];
+  if (badValue !== undefined) return fail(badValue);
   const own = parsed.challenges.filter((c) => c.scheme.toLowerCase() === scheme.toLowerCase());
   if (own.length === 0) return fail(`has no ${scheme} challenge (RFC 6750, section 3)`);
   if (scheme.toLowerCase() !== 'bearer' || own.some((c) => c.params.length > 0)) return undefined;

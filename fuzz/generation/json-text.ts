@@ -254,3 +254,31 @@ function writeTokens(model: JsonModel, layout: Layout): string {
 export function memberValue(model: JsonModel, key: string): JsonModel | undefined {
   return model.kind === 'object' ? model.members.find((m) => m.key === key)?.value : undefined;
 }
+
+/**
+ * The places RFC 8259, section 2 allows whitespace: around the value (`JSON-text = ws value ws`)
+ * and on both sides of each of the six structural characters (`begin-object = ws %x7B ws`, ...),
+ * which in a text are after `{`/`[`, before `}`/`]`, and on both sides of `:` and of `,`.
+ */
+export type WhitespacePlace = 'before-value' | 'after-value' | 'after-open' | 'before-close' | 'before-colon' | 'after-colon' | 'before-comma' | 'after-comma';
+export const WHITESPACE_PLACES: readonly WhitespacePlace[] = ['before-value', 'after-value', 'after-open', 'before-close', 'before-colon', 'after-colon', 'before-comma', 'after-comma'];
+
+/** The four whitespace characters of RFC 8259, section 2 (`ws = *( %x20 / %x09 / %x0A / %x0D )`), by name. */
+export const JSON_WHITESPACE: readonly (readonly [string, string])[] = [
+  ['space', ' '],
+  ['tab', '\t'],
+  ['line-feed', '\n'],
+  ['carriage-return', '\r'],
+];
+
+/** The JSON text of a model with `spacing[place]` written at every such place (nothing where none is given). */
+export function writeSpaced(model: JsonModel, spacing: Readonly<Partial<Record<WhitespacePlace, string>>>): string {
+  const at = (place: WhitespacePlace): string => spacing[place] ?? '';
+  const write = (node: JsonModel): string => {
+    if (node.kind !== 'array' && node.kind !== 'object') return writeTokens(node, 'compact');
+    const [open, close] = node.kind === 'array' ? ['[', ']'] : ['{', '}'];
+    const parts = node.kind === 'array' ? node.items.map(write) : node.members.map((m) => `${writeString(m.key, m.keyStyle)}${at('before-colon')}:${at('after-colon')}${write(m.value)}`);
+    return `${open}${at('after-open')}${parts.join(`${at('before-comma')},${at('after-comma')}`)}${at('before-close')}${close}`;
+  };
+  return at('before-value') + write(model) + at('after-value');
+}

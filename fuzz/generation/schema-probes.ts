@@ -8,7 +8,7 @@
  * - integer schemas: the bounds of the schema (format int32/int64, minimum/maximum, exclusive
  *   ones) and their neighbours, 0 and ±1, the 2^53 cliff (±(2^53-1), ±2^53, ±(2^53+1)), the int32,
  *   int64 and uint64 bounds, each bound in every integer spelling (`9.223372036854775807e18`,
- *   `1e19`, `-0`, `1.0`...), numbers beyond a double (`1e400`) and fractions;
+ *   `1e19`, `-0`, `1.0`...), numbers beyond a double (`1e400`), an exponent of a billion and fractions;
  * - string schemas: every edge string (EDGE_STRINGS: whitespace, controls, quotes, lone
  *   surrogates, astral, combining marks, U+2028, bidi, a BOM inside text, ReDoS probes), lengths
  *   around the schema's limits and common column limits (255/256, 4095/4096/4097, 65535/65536)
@@ -277,6 +277,9 @@ function integerProbes(schema: Schema): Probe[] {
     for (const spelling of INTEGER_SPELLINGS.slice(1)) add(`${name}:${spelling}`, spellInteger(value, spelling), `is ${describeInteger(value)} written ${spellInteger(value, spelling)}`);
   }
   for (const text of ['1e400', '-1e400']) add(text, text, `is ${text} (beyond every double)`);
+  // Grammar-valid (RFC 8259, section 6: exp = e [ minus / plus ] 1*DIGIT), and no double: an exact-decimal reader
+  // (Python's Decimal, Java's BigDecimal) that turns it into an integer before its range check builds a billion digits.
+  add('huge-exponent', '1e1000000000', 'is 1e1000000000 (an exponent of a billion: turned into an integer, a billion digits)');
   for (const text of FRACTIONS) add(`fraction:${text}`, text, `is ${text} (not an integer)`);
   return probes;
 }

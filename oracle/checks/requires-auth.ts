@@ -15,7 +15,7 @@
  *   query), a 2xx is a warning.
  */
 import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
-import { challengeProblem } from '../challenge-grammar.js';
+import { challengeProblem, parseChallenges, type ChallengeProblem } from '../challenge-grammar.js';
 import { isServerError } from '../answer-facts.js';
 import { isDeclared4xx, operationOf } from '../declared.js';
 import { describeRequest, excerpt } from '../messages.js';
@@ -40,6 +40,41 @@ function apiKeyRefusal(operation: OperationContract | undefined, status: number)
   return status === 401 || (status === 403 && isDeclared4xx(operation, 403));
 }
 
+/** The challenge of a scheme type: Basic for HTTP basic, Bearer for bearer, OAuth 2 and OpenID Connect tokens, none for an API key. */
+function challengeOf(type: string): string | undefined {
+  return type === 'apiKey' ? undefined : type === 'http basic' ? 'basic' : 'bearer';
+}
+
+/**
+ * The challenges of the operation's other schemes: RFC 9110, section 11.6.1 asks a 401 for "at
+ * least one challenge applicable to the target resource", so where the operation takes another
+ * scheme too (an OR of alternatives, or a part of an AND), a challenge for that one answers.
+ */
+function otherChallenges(operation: OperationContract | undefined, scheme: string): string[] {
+  const all = (operation?.securedBy ?? []).flat().map((use) => challengeOf(use.type.name));
+  return [...new Set(all.filter((c): c is string => c !== undefined && c !== scheme))];
+}
+
+/** The problem of the first scheme, unless a challenge for another is sound: none, or the mildest. */
+function leastProblem(header: string, schemes: readonly string[]): ChallengeProblem | undefined {
+  const problems = schemes.map((s) => challengeProblem(header, s));
+  if (problems.some((p) => p === undefined)) return undefined;
+  return problems.find((p) => p?.severity === 'warning') ?? problems[0];
+}
+
+/**
+ * RFC 6750, section 3.1: to a request that lacks any authentication information "the resource
+ * server SHOULD NOT include an error code or other error information" (the client did nothing
+ * wrong yet); a SHOULD NOT, so a warning.
+ */
+function errorCodeWarnings(request: RequestCase, header: string): Judgement[] {
+  if (request.credentials !== 'missing') return [];
+  const parsed = parseChallenges(header);
+  const bearer = 'error' in parsed ? undefined : parsed.challenges.find((c) => c.scheme.toLowerCase() === 'bearer' && c.params.some(([name]) => name === 'error'));
+  if (bearer === undefined) return [];
+  return [warning(`${describeRequest(request)}: a 401 to a request without credentials carries an error code (${header}): RFC 6750, section 3.1: the resource server SHOULD NOT include one when the request lacks any authentication information`)];
+}
+
 export const requiresAuth = exchangeCheck({
   name: 'requires-auth',
   description: 'missing, wrong or malformed credentials never get a 2xx, and get 401 with a WWW-Authenticate: Bearer challenge in the grammar of RFC 9110 with auth-params (RFC 6750, section 3; a bare Bearer is a warning); malformed credentials may get a declared 400 (RFC 6750, section 3.1)',
@@ -58,8 +93,8 @@ export const requiresAuth = exchangeCheck({
     if (outcome.status === 401) {
       const header = outcome.headers['www-authenticate'];
       if (header === undefined) return fail('a 401 without a WWW-Authenticate header (RFC 6750, section 3)');
-      const problem = challengeProblem(header, scheme);
-      if (problem === undefined) return [];
+      const problem = leastProblem(header, [scheme, ...otherChallenges(operation, scheme)]);
+      if (problem === undefined) return errorCodeWarnings(request, header);
       return problem.severity === 'failure' ? fail(`a 401: ${problem.message}`) : [warning(`${describeRequest(request)}: a 401: ${problem.message}`)];
     }
     const declared = isDeclared4xx(operation, outcome.status);

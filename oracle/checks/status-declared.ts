@@ -24,6 +24,7 @@ export const statusDeclared = exchangeCheck({
     if (outcome.status === 406 && acceptUnsatisfiable(operation, request)) return [];
     const declared = operation.responses.map((r) => r.status).join(', ');
     const message = `status ${outcome.status} is not declared for ${operation.method} ${operation.path} (declared: ${declared}); ${describeRequest(request)}; body: ${excerpt(outcome.body)}`;
+    if (request.open !== undefined && outcome.status === 413) return [warning(`${message} (RFC 9110, section 15.5.14: a server may refuse a body larger than it will process; the body is one sized to a common limit)`)];
     if ((request.content === 'invalid' || request.open !== undefined) && outcome.status >= 400 && outcome.status < 500 && declaresNoRefusal(operation)) return [warning(`${message} (the operation declares no status for refusing invalid input - no 400, 422, 4XX or default: OpenAPI 3.1, section 4.8.16 leaves refusals open)`)];
     return [failure(message)];
   },

@@ -42,9 +42,18 @@ export const CONTRACT_RULES: PlantRules = {
   properties: (body) => body,
 };
 
-/** JSON text parsed with every number kept as its digits; throws SyntaxError. */
+/**
+ * JSON text parsed with every number kept as its digits; throws SyntaxError. lossless-json's parser
+ * recurses, so a body nested some 5,000 levels deep overflows the stack: that is a body too deep
+ * for this parser (RFC 8259, section 9 lets a parser limit nesting), refused like any it cannot read.
+ */
 export function parseLossless(text: string): Json {
-  return parse(text) as Json;
+  try {
+    return parse(text) as Json;
+  } catch (error) {
+    if (error instanceof RangeError) throw new SyntaxError('malformed JSON: nested deeper than the parser reads');
+    throw error;
+  }
 }
 
 function isObject(value: Json): value is { [key: string]: Json } {

@@ -101,7 +101,7 @@ describe('rejects-invalid', () => {
 describe('requires-auth', () => {
   it('holds for a 401 with a Bearer challenge, among others and in any case', () => {
     expect(requiresAuth(request('bad-auth', '{}'), response(401, '{}', CHALLENGE), contract)).toEqual([]);
-    expect(requiresAuth(request('bad-auth', '{}'), response(401, '{}', { 'www-authenticate': 'Basic realm="x", bearer error="invalid_token"' }), contract)).toEqual([]);
+    expect(requiresAuth(request('bad-auth', '{}', 'wrong-token'), response(401, '{}', { 'www-authenticate': 'Basic realm="x", bearer error="invalid_token"' }), contract)).toEqual([]);
   });
 
   it('finds a success, a 401 without or with the wrong challenge, and a 403', () => {

@@ -48,7 +48,7 @@ describe('requires-auth', () => {
   });
 
   it('takes a Bearer challenge among several, on one line or on two (joined by the client), in any case', () => {
-    for (const header of ['Basic realm="x", Bearer realm="y"', 'Basic realm="x", bearer realm="y"', 'Newauth realm="apps", type=1, title="Login to \\"apps\\"", BEARER error="invalid_token"']) {
+    for (const header of ['Basic realm="x", Bearer realm="y"', 'Basic realm="x", bearer realm="y"', 'Newauth realm="apps", type=1, title="Login to \\"apps\\"", BEARER scope="plants"']) {
       expect(requiresAuth(request('missing'), response(401, { 'www-authenticate': header })), header).toEqual([]);
     }
   });

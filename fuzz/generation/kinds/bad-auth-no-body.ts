@@ -17,12 +17,12 @@ export const badAuthNoBody = operationKind({
     if (spellings.length === 0 || operation.requestBody !== undefined) return undefined;
     return fc
       .record({ values: context.parameters, auth: fc.constantFrom(...spellings) })
-      .map(({ values, auth }) => context.make({ kind: 'bad-auth-no-body', variant: auth.shown, content: 'valid', auth, values }));
+      .map(({ values, auth }) => context.make({ kind: 'bad-auth-no-body', variant: auth.shown, content: 'valid', auth, values, tags: [`credentials:${auth.credentials}`] }));
   },
   coverage: (context) => {
     const { scheme, operation } = context;
     if (operation.requestBody !== undefined) return [];
     const spellings = scheme === undefined ? schemeCredentials(context) : badCredentials(scheme, context.token, context.profile);
-    return coveredCredentials(context, spellings).map(({ auth, n }) => context.make({ kind: 'bad-auth-no-body', variant: auth.shown, content: 'valid', auth, values: context.plainParameters(n) }));
+    return coveredCredentials(context, spellings).map(({ auth, n }) => context.make({ kind: 'bad-auth-no-body', variant: auth.shown, content: 'valid', auth, values: context.plainParameters(n), tags: [`credentials:${auth.credentials}`] }));
   },
 });

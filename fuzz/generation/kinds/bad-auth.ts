@@ -53,6 +53,11 @@ function randomWrongToken(scheme: string, token: string): fc.Arbitrary<AuthSpell
     .map((t) => ({ header: `${scheme} ${t}`, credentials: 'wrong-token' as const, shown: `Authorization: ${scheme} ${t}` }));
 }
 
+/** The tag of what the credentials are (`credentials:missing`, `credentials:wrong-token`): the map's rows on challenges name them. */
+function credentialsTag(spelling: AuthSpelling): string {
+  return `credentials:${spelling.credentials}`;
+}
+
 export const badAuth = requestKind({
   name: 'bad-auth',
   description: 'a valid NewPlant with credentials a server must refuse, each built from the token: none, other schemes, near misses of the token, lists, whitespace and look-alikes, two fields, the query (the credential table); wrong tokens at random',
@@ -63,18 +68,18 @@ export const badAuth = requestKind({
     if (scheme === undefined && perScheme.length > 0) {
       return fc
         .record({ model: context.body, mediaType: context.mediaType, auth: fc.constantFrom(...perScheme) })
-        .map(({ model, mediaType, auth: spelling }) => context.make({ kind: 'bad-auth', variant: spelling.shown, content: 'valid', auth: spelling, contentType: mediaType, body: context.text(model) }));
+        .map(({ model, mediaType, auth: spelling }) => context.make({ kind: 'bad-auth', variant: spelling.shown, content: 'valid', auth: spelling, contentType: mediaType, body: context.text(model), tags: [credentialsTag(spelling)] }));
     }
     if (scheme === undefined) return undefined;
     const fixed = fc.constantFrom(...badCredentials(scheme, context.token, context.profile));
     const auth = context.profile === 'mock' ? fixed : fc.oneof({ weight: 3, arbitrary: fixed }, { weight: 1, arbitrary: randomWrongToken(scheme, context.token) });
     return fc
       .record({ model: context.body, layout: context.layout, mediaType: context.mediaType, auth })
-      .map(({ model, layout, mediaType, auth: spelling }) => context.make({ kind: 'bad-auth', variant: spelling.shown, content: 'valid', auth: spelling, contentType: mediaType, body: context.text(model, layout) }));
+      .map(({ model, layout, mediaType, auth: spelling }) => context.make({ kind: 'bad-auth', variant: spelling.shown, content: 'valid', auth: spelling, contentType: mediaType, body: context.text(model, layout), tags: [credentialsTag(spelling)] }));
   },
   coverage: (context) => {
     const { scheme } = context;
     const spellings = scheme === undefined ? schemeCredentials(context) : badCredentials(scheme, context.token, context.profile);
-    return coveredCredentials(context, spellings).map(({ auth, n }) => context.make({ kind: 'bad-auth', variant: auth.shown, content: 'valid', auth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(n)) }));
+    return coveredCredentials(context, spellings).map(({ auth, n }) => context.make({ kind: 'bad-auth', variant: auth.shown, content: 'valid', auth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(n)), tags: [credentialsTag(auth)] }));
   },
 });

@@ -46,7 +46,8 @@ function withAuth(context: KindContext, auth: AuthSpelling | fc.Arbitrary<AuthSp
 function relabelled(request: RequestCase, spellings: readonly AuthSpelling[]): RequestCase {
   const query = request.path.split('?')[1];
   const auth = spellings.find((s) => s.header === request.headers.authorization && s.query === query && (s.moreHeaders ?? []).length === (request.extraLines ?? []).length);
-  const relabelled = { ...request, kind: 'double-fault', variant: `${request.variant}; ${auth?.shown ?? `${request.credentials} credentials`}` };
+  // Tagged with what its credentials are (the map's rows on challenges name them), besides its body's tags.
+  const relabelled = { ...request, kind: 'double-fault', variant: `${request.variant}; ${auth?.shown ?? `${request.credentials} credentials`}`, tags: [...(request.tags ?? []), `double-fault:${request.credentials}`] };
   Reflect.deleteProperty(relabelled, 'lenient');
   return relabelled;
 }

@@ -24,6 +24,7 @@ import { malformedJson } from './malformed-json.js';
 import { valid } from './valid.js';
 import { openTexts } from './open-texts.js';
 import { framing } from './framing.js';
+import { jsonWhitespace } from './json-whitespace.js';
 import { mediaBodies } from './media-bodies.js';
 import { declaresJson } from '../tables/media-bodies.js';
 
@@ -35,6 +36,7 @@ export const KINDS = [
   badAuth,
   doubleFault,
   openTexts,
+  jsonWhitespace,
   framing,
 ] as const satisfies readonly RequestKind[];
 

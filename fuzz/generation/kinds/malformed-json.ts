@@ -3,8 +3,9 @@
  * and a declared media type. Every malformation is one entry of MALFORMATIONS: the random phase
  * picks among them uniformly, the coverage phase sends each once.
  *
- * Left out on purpose: trailing data after the value (Go's json.Decoder and Jackson's default
- * accept it), duplicate keys and a byte-order mark (RFC 8259 lets parsers accept them), NaN
+ * Trailing data after the value (a second value) is sent as lenient: Go's json.Decoder and
+ * Jackson's default accept it, so a 2xx warns. Left out on purpose: duplicate keys and a
+ * byte-order mark (RFC 8259 lets parsers accept them), NaN
  * outside an integer field (Python's json module accepts it), deep nesting (a limit of the
  * implementation, not of JSON).
  */
@@ -56,6 +57,14 @@ function onText(name: string, change: (text: string, at: number) => { text: stri
 function inFirstString(name: string, insert: string, variant: string): Malformation {
   return onText(name, (text) => {
     const quote = text.indexOf('"');
+    return quote < 0 ? undefined : { text: text.slice(0, quote + 1) + insert + text.slice(quote + 1), variant };
+  });
+}
+
+/** Inserted right after the opening quote of the first member value that is a string. */
+function inFirstValue(name: string, insert: string, variant: string): Malformation {
+  return onText(name, (text) => {
+    const quote = firstStringValue(text);
     return quote < 0 ? undefined : { text: text.slice(0, quote + 1) + insert + text.slice(quote + 1), variant };
   });
 }
@@ -113,6 +122,9 @@ export const INVALID_UTF8: readonly (readonly [string, readonly number[]])[] = [
   ['a five-byte sequence F8 88 80 80 80', [0xf8, 0x88, 0x80, 0x80, 0x80]],
 ];
 
+/** Why a 2xx to a text of two values only warns. */
+export const TWO_VALUES_LENIENCY = 'RFC 8259, section 2 makes a JSON text one value, but Jackson (FAIL_ON_TRAILING_TOKENS is off by default, so Spring) and Go\'s json.Decoder read the first value and ignore what follows; the first value is still the body the client sent';
+
 const hex = (s: string): string => `U+${(s.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 export const MALFORMATIONS: readonly Malformation[] = [
@@ -159,7 +171,15 @@ export const MALFORMATIONS: readonly Malformation[] = [
     return close < 0 ? undefined : { text: text.slice(0, close) + text.slice(close + 1), variant: 'a string that is never closed' };
   }),
   ...RAW_CONTROLS.map((control) => inFirstString(`raw-control:${hex(control)}`, control, `an unescaped control character ${hex(control)} in a string`)),
+  // In a value too: a lenient parser (json.loads(strict=False), Jackson's ALLOW_UNQUOTED_CONTROL_CHARS) then reads a valid body, where in a key it reads a missing property.
+  ...RAW_CONTROLS.map((control) => inFirstValue(`raw-control-in-value:${hex(control)}`, control, `an unescaped control character ${hex(control)} in a string value`)),
   ...OTHER_WHITESPACE.map((space) => onText(`not-whitespace:${hex(space)}`, (text) => ({ text: `${text.slice(0, 1)}${space}${text.slice(1)}`, variant: `${hex(space)} between tokens (not JSON whitespace)` }))),
+  // Around the value too (JSON-text = ws value ws): what String.prototype.trim or str.strip() would remove. A leading BOM is not here: section 8.1 lets a parser ignore it.
+  ...OTHER_WHITESPACE.filter((space) => space !== '\ufeff').map((space) => onText(`not-whitespace-before:${hex(space)}`, (text) => ({ text: `${space}${text}`, variant: `${hex(space)} before the value (not JSON whitespace)` }))),
+  ...OTHER_WHITESPACE.map((space) => onText(`not-whitespace-after:${hex(space)}`, (text) => ({ text: `${text}${space}`, variant: `${hex(space)} after the value (not JSON whitespace)` }))),
+  // One value per text (section 2: JSON-text = ws value ws). Jackson (FAIL_ON_TRAILING_TOKENS off by default) and Go's json.Decoder read the first value and leave the rest: a 2xx only warns.
+  { ...onText('two-values', (text) => ({ text: `${text}${text}`, variant: 'the object twice, two JSON values in one text' })), lenient: TWO_VALUES_LENIENCY },
+  { ...onText('value-after-value', (text) => ({ text: `${text} 1`, variant: 'the object, then the number 1: two JSON values in one text' })), lenient: TWO_VALUES_LENIENCY },
   ...BAD_VALUES.map(
     (bad): Malformation => ({
       name: `bad-value:${bad === '' ? 'nothing' : bad}`,
@@ -172,6 +192,7 @@ export const MALFORMATIONS: readonly Malformation[] = [
     }),
   ),
   ...BAD_ESCAPES.map((escape) => inFirstString(`invalid-escape:${escape}`, escape, `the invalid escape ${escape} in a string`)),
+  ...BAD_ESCAPES.map((escape) => inFirstValue(`invalid-escape-in-value:${escape}`, escape, `the invalid escape ${escape} in a string value`)),
   ...INVALID_UTF8.map(
     ([description, bytes]): Malformation => ({
       name: `invalid-utf8:${bytes.map((b) => b.toString(16).toUpperCase()).join(' ')}`,
