@@ -1,9 +1,11 @@
 /**
- * The map as a page: docs/http-map.md is this rendering of REQUIREMENTS (`npm run docs:map`
- * writes it; test/requirements/map.test.ts holds the page to it). One table per RFC, rows in the
- * order of their sections.
+ * The map as pages: docs/http-map.md, the introduction and a line per RFC, and a page per RFC
+ * (docs/http-map-9110.md...) with its table, rows in the order of their sections: every Markdown
+ * page of the repository stays under 30,000 bytes, and the map has a row for each requirement of
+ * five RFCs. `npm run docs:map` writes them; test/requirements/map.test.ts holds them to the rows.
  */
 import { isTested, type Requirement, type Rfc, type TestedRequirement } from './requirement.js';
+
 
 const RFC_ORDER: readonly Rfc[] = ['RFC 9110', 'RFC 9112', 'RFC 3986', 'RFC 8259', 'RFC 6750'];
 
@@ -15,14 +17,17 @@ const TITLES: Readonly<Record<Rfc, string>> = {
   'RFC 6750': 'RFC 6750: bearer tokens',
 };
 
+const GENERATED = '<!-- Generated from oracle/requirements/ by `npm run docs:map`: edit the rows there, not this page. -->';
+
 const INTRODUCTION = `# The HTTP map
 
-<!-- Generated from oracle/requirements/ by \`npm run docs:map\`: edit the rows there, not this page. -->
+${GENERATED}
 
 What HTTP (RFC 9110, RFC 9112), URIs (RFC 3986), JSON (RFC 8259) and bearer authentication
 (RFC 6750, section 3) demand of a **server** and of its answers, a row per requirement, and how
-\`plant-store conform\` tests each. The rows are data in \`oracle/requirements/\`; this page is
-generated from them, and a test holds it to them.
+\`plant-store conform\` tests each. The rows are data in \`oracle/requirements/\`; these pages are
+generated from them, a table per RFC (below), and a test holds them to the rows and each row to
+its check, its requests and its proof.
 
 How to read a row:
 
@@ -71,25 +76,38 @@ function rowLine(row: Requirement): string {
   return `| ${[...head, ...rest].map(cell).join(' | ')} |`;
 }
 
+/** The page of an RFC's rows, relative to the repository. */
+export function mapPageOf(rfc: Rfc): string {
+  return `docs/http-map-${rfc.slice(4)}.md`;
+}
+
 function table(rfc: Rfc, rows: readonly Requirement[]): string {
   const sorted = [...rows].sort((a, b) => compareSections(a.section, b.section) || a.id.localeCompare(b.id));
-  const tested = rows.filter(isTested).length;
   return [
-    `## ${TITLES[rfc]}`,
+    `# The HTTP map: ${TITLES[rfc]}`,
     '',
-    `${rows.length} ${rows.length === 1 ? 'requirement' : 'requirements'}, ${tested} tested.`,
+    GENERATED,
+    '',
+    `What ${rfc} demands of a server, a row per requirement: how to read a row, and the warning policy, are on [the map's first page](http-map.md).`,
     '',
     '| id | § | requirement | provoked by | judged by | proven by |',
     '| --- | --- | --- | --- | --- | --- |',
     ...sorted.map(rowLine),
+    '',
   ].join('\n');
 }
 
-/** docs/http-map.md for these rows. */
-export function renderHttpMap(rows: readonly Requirement[]): string {
-  const tables = RFC_ORDER.flatMap((rfc) => {
-    const mine = rows.filter((row) => row.rfc === rfc);
-    return mine.length === 0 ? [] : [table(rfc, mine)];
-  });
-  return `${[INTRODUCTION, ...tables].join('\n')}\n`;
+function summaryLine(rfc: Rfc, rows: readonly Requirement[]): string {
+  const tested = rows.filter(isTested);
+  const warnings = tested.filter((row) => row.judge.severity === 'warning').length;
+  return `| [${TITLES[rfc]}](${mapPageOf(rfc).slice('docs/'.length)}) | ${rows.length} | ${tested.length} | ${warnings} | ${rows.length - tested.length} |`;
+}
+
+/** The map's pages for these rows: path (from the repository's root) to content; an RFC without rows has no page. */
+export function renderHttpMap(rows: readonly Requirement[]): ReadonlyMap<string, string> {
+  const rfcs = RFC_ORDER.filter((rfc) => rows.some((row) => row.rfc === rfc));
+  const summary = ['| RFC | requirements | tested | warnings | untestable |', '| --- | --- | --- | --- | --- |', ...rfcs.map((rfc) => summaryLine(rfc, rows.filter((row) => row.rfc === rfc)))].join('\n');
+  const pages = new Map<string, string>([['docs/http-map.md', `${INTRODUCTION}\n## The RFCs\n\n${summary}\n`]]);
+  for (const rfc of rfcs) pages.set(mapPageOf(rfc), table(rfc, rows.filter((row) => row.rfc === rfc)));
+  return pages;
 }
