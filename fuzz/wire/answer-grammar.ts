@@ -31,8 +31,10 @@ export type Note = (breach: Breach) => void;
 
 /** token = 1*tchar (RFC 9110, section 5.6.2). */
 export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** quoted-string (RFC 9110, section 5.6.4). */
-const QUOTED_STRING = /^"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"$/;
+const TCHARS = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
+const QUOTED = '"(?:[\\t \\x21\\x23-\\x5b\\x5d-\\x7e\\x80-\\xff]|\\\\[\\t \\x21-\\x7e\\x80-\\xff])*"';
+/** chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ), chunk-ext-val = token / quoted-string (RFC 9112, section 7.1.1). */
+const CHUNK_EXTENSIONS = new RegExp(`^(?:[ \\t]*;[ \\t]*${TCHARS}(?:[ \\t]*=[ \\t]*(?:${TCHARS}|${QUOTED}))?)*[ \\t]*$`);
 /** status-line = HTTP-version SP status-code SP [ reason-phrase ] (RFC 9112, section 4). */
 const STATUS_LINE = /^HTTP\/1\.([01]) ([0-9]{3}) ([\t\x20-\x7e\x80-\xff]*)$/;
 /** What a lenient client still reads as a status line: other whitespace, no SP after the code. */
@@ -151,12 +153,7 @@ export function readChunkSizeLine(line: string, note: Note): number | undefined 
   // Anything but whitespace or an extension after the size: the size itself is in doubt.
   if (!/^[ \t]*(;|$)/.test(extensions)) return undefined;
   if (/[ \t]/.test(extensions.replace(/"(?:[^"\\]|\\.)*"/g, '""'))) note({ message: `whitespace in the chunk line ${JSON.stringify(line.slice(0, 80))} (BWS; RFC 9110, section 5.6.3: a sender MUST NOT generate it)` });
-  const elements = extensions.replace(/[ \t]*;[ \t]*/g, ';').split(';').slice(1);
-  const wellFormed = elements.every((e) => {
-    const [name = '', ...value] = e.split('=');
-    const joined = value.join('=').trim();
-    return TOKEN.test(name.trim()) && (value.length === 0 || TOKEN.test(joined) || QUOTED_STRING.test(joined));
-  });
+  const wellFormed = CHUNK_EXTENSIONS.test(extensions);
   if (!wellFormed) note({ message: `the chunk line ${JSON.stringify(line.slice(0, 80))} is not chunk-size [ chunk-ext ] (RFC 9112, section 7.1.1)` });
   return Number.parseInt(size, 16);
 }
