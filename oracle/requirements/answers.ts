@@ -146,7 +146,7 @@ export const ANSWER_REQUIREMENTS: readonly Requirement[] = [
     id: '9110-6.6.1-date-sent',
     says: 'An origin server with a clock MUST generate a Date header field in all 2xx, 3xx and 4xx responses.',
     how: 'a 2xx, 3xx or 4xx without Date is a warning',
-    warning: 'a server without a clock MUST NOT send one, and the client cannot tell which it is; a client loses nothing without it (it dates the answer itself, RFC 9111, section 4.2.3), and every common framework sends it by default',
+    warning: 'a server without a clock MUST NOT send one, and a client cannot tell which it talks to; it loses nothing either way, for a recipient records when it received an answer without Date (the same section)',
     faults: ['no-date-field'],
   }),
   rfc9110('8.3.1', {
