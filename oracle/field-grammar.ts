@@ -1,7 +1,9 @@
 /**
- * The grammars of the answer's fields the oracle reads (RFC 9110): Content-Type (media-type,
- * section 8.3.1), Allow (#method, section 10.2.1), Location (URI-reference, section 10.2.2 and
- * RFC 3986, section 4.1), Date (IMF-fixdate, section 5.6.7). Each function says why a value breaks
+ * The grammars of the answer's fields (RFC 9110): Content-Type (media-type, section 8.3.1), Allow
+ * (#method, section 10.2.1), Location (URI-reference, section 10.2.2 and RFC 3986, section 4.1),
+ * Date, Last-Modified and Expires (IMF-fixdate, section 5.6.7), ETag (entity-tag, section 8.8.3),
+ * the token lists Vary, Connection and Content-Encoding (section 5.6.1), Cache-Control (RFC 9111,
+ * section 5.2). Each function says why a value breaks
  * its grammar, or undefined when it does not: RFC 9110, section 2.2, a sender MUST NOT generate
  * what does not match. `message-framing` reads them on every answer.
  */
@@ -99,6 +101,32 @@ export function uriReferenceProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE, etagc = %x21 / %x23-7E / obs-text (section 8.8.3). */
+export function entityTagProblem(value: string): string | undefined {
+  return /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/.test(value) ? undefined : 'not [W/]"opaque-tag": an entity-tag is quoted';
+}
+
+/** A list of tokens (section 5.6.1): Connection = #connection-option, Vary = #( "*" / field-name ), Content-Encoding = #content-coding. */
+export function tokenListProblem(value: string): string | undefined {
+  const elements = value.split(',').map((e) => e.replace(/^[ \t]+|[ \t]+$/g, ''));
+  if (elements.some((e) => e === '')) return 'an empty list element (RFC 9110, section 5.6.1.1: a sender MUST NOT generate one)';
+  const bad = elements.find((e) => !TOKEN.test(e) && e !== '*');
+  return bad === undefined ? undefined : `${JSON.stringify(bad)} is not a token; the elements of a list are separated by commas`;
+}
+
+/** Cache-Control = #cache-directive, cache-directive = token [ "=" ( token / quoted-string ) ] (RFC 9111, section 5.2). */
+export function cacheControlProblem(value: string): string | undefined {
+  const elements = splitOutsideQuotes(value, ',').map((e) => e.replace(/^[ \t]+|[ \t]+$/g, ''));
+  if (elements.some((e) => e === '')) return 'an empty list element (RFC 9110, section 5.6.1.1)';
+  const bad = elements.find((e) => {
+    const equals = e.indexOf('=');
+    if (equals === -1) return !TOKEN.test(e);
+    const argument = e.slice(equals + 1);
+    return !TOKEN.test(e.slice(0, equals)) || (!TOKEN.test(argument) && !QUOTED_STRING.test(argument));
+  });
+  return bad === undefined ? undefined : `${JSON.stringify(bad)} is not token [ "=" ( token / quoted-string ) ]`;
+}
+
 /** The grammar problems of the fields the oracle reads, each with the section it breaks. */
 export function fieldGrammarProblems(headers: Readonly<Record<string, string>>): string[] {
   const problems: string[] = [];
@@ -110,6 +138,11 @@ export function fieldGrammarProblems(headers: Readonly<Record<string, string>>):
   check('content-type', 'Content-Type', mediaTypeProblem, 'a media-type (RFC 9110, section 8.3.1)');
   check('allow', 'Allow', allowProblem, 'a list of methods (RFC 9110, section 10.2.1)');
   check('location', 'Location', uriReferenceProblem, 'a URI-reference (RFC 9110, section 10.2.2; RFC 3986, section 4.1)');
-  check('date', 'Date', imfFixdateProblem, 'an IMF-fixdate (RFC 9110, section 5.6.7: a sender MUST generate e.g. "Sun, 06 Nov 1994 08:49:37 GMT")');
+  for (const [name, label] of [['date', 'Date'], ['last-modified', 'Last-Modified'], ['expires', 'Expires']] as const) {
+    check(name, label, imfFixdateProblem, 'an IMF-fixdate (RFC 9110, section 5.6.7: a sender MUST generate e.g. "Sun, 06 Nov 1994 08:49:37 GMT")');
+  }
+  check('etag', 'ETag', entityTagProblem, 'an entity-tag (RFC 9110, section 8.8.3)');
+  for (const [name, label] of [['vary', 'Vary'], ['connection', 'Connection'], ['content-encoding', 'Content-Encoding']] as const) check(name, label, tokenListProblem, 'a list of tokens (RFC 9110, section 5.6.1)');
+  check('cache-control', 'Cache-Control', cacheControlProblem, 'a list of cache directives (RFC 9111, section 5.2)');
   return problems;
 }

@@ -130,10 +130,16 @@ export const ANSWER_REQUIREMENTS: readonly Requirement[] = [
     how: 'a control character in a value is noted (a NUL replaced with SP, as a recipient must); obs-text is accepted',
     faults: ['ansi-colour-in-field'],
   }),
+  rfc9110('5.6.1', {
+    id: '9110-5.6.1-token-lists',
+    says: 'A list is its elements separated by commas (#rule), no empty element a sender generates: Vary, Connection and Content-Encoding are lists of tokens.',
+    how: 'Vary, Connection and Content-Encoding, where there are ones, are read as comma-separated tokens (Cache-Control as cache directives, RFC 9111, section 5.2)',
+    faults: ['vary-separated-by-spaces'],
+  }),
   rfc9110('5.6.7', {
     id: '9110-5.6.7-date-imf-fixdate',
     says: 'A sender MUST generate HTTP dates in the IMF-fixdate format.',
-    how: 'Date is read as an IMF-fixdate: the form, a day of the calendar, the day of the week',
+    how: 'Date, Last-Modified and Expires are read as IMF-fixdates: the form, a day of the calendar, the day of the week',
     faults: ['rfc850-date'],
   }),
   rfc9110('6.5.1', {
@@ -154,6 +160,12 @@ export const ANSWER_REQUIREMENTS: readonly Requirement[] = [
     says: 'Content-Type = media-type: type "/" subtype *( OWS ";" OWS [ name "=" ( token / quoted-string ) ] ), no whitespace around "=".',
     how: 'Content-Type, where there is one, is read by the media-type grammar',
     faults: ['spaces-around-charset-equals'],
+  }),
+  rfc9110('8.8.3', {
+    id: '9110-8.8.3-entity-tag-grammar',
+    says: 'ETag = entity-tag = [ W/ ] DQUOTE *etagc DQUOTE.',
+    how: 'ETag, where there is one, is read as an entity-tag: quoted, optionally weak',
+    faults: ['unquoted-etag'],
   }),
   rfc9110('8.4.1.2', {
     id: '9110-8.4.1.2-deflate-is-zlib',

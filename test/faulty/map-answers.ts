@@ -7,6 +7,7 @@
  * catch it, the other checks its defect touches, and the focused run that shows it
  * (test/requirements/map-answers.test.ts).
  */
+import { createHash } from 'node:crypto';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { AppResponse } from '../../src/reference/index.js';
 import type { CheckName, Phase, Severity } from '../../fuzz/index.js';
@@ -113,6 +114,14 @@ export const MAP_ANSWER_FAULTS: readonly MapAnswerFault[] = [
   fieldFault('spaces-around-charset-equals', 'Content-Type is written as "application/json; charset = utf-8", with spaces around "=" (RFC 9110, sections 8.3.1 and 5.6.6)', (_request, correct) => {
     const answer = correct();
     return { ...answer, headers: { ...answer.headers, 'content-type': 'application/json; charset = utf-8' } };
+  }),
+  fieldFault('unquoted-etag', 'a hand-written cache layer sets ETag to the hex digest of the body without the quotes an entity-tag has (RFC 9110, section 8.8.3)', (_request, correct) => {
+    const answer = correct();
+    return { ...answer, headers: { ...answer.headers, etag: createHash('sha1').update(answer.body).digest('hex') } };
+  }),
+  fieldFault('vary-separated-by-spaces', 'Vary lists the request fields the answer depends on separated by spaces ("Accept Accept-Encoding"), not commas (RFC 9110, section 5.6.1; Vary = #( "*" / field-name ))', (_request, correct) => {
+    const answer = correct();
+    return { ...answer, headers: { ...answer.headers, vary: 'Accept Accept-Encoding' } };
   }),
   {
     name: 'allow-separated-by-spaces',

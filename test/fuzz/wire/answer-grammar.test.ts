@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ResponseReader, WireError } from '../../../fuzz/wire/http-wire.js';
-import { allowProblem, mediaTypeProblem, uriReferenceProblem } from '../../../oracle/field-grammar.js';
+import { allowProblem, cacheControlProblem, entityTagProblem, fieldGrammarProblems, mediaTypeProblem, tokenListProblem, uriReferenceProblem } from '../../../oracle/field-grammar.js';
 
 const BODY = '{"id":1}';
 const DATE = `Date: ${new Date(0).toUTCString()}`;
@@ -106,5 +106,23 @@ describe('the fields the oracle reads, by their grammars (RFC 9110)', () => {
   it('Location: URI-reference (section 10.2.2; RFC 3986, section 4.1)', () => {
     for (const good of ['/plants/1', 'https://example.com:8443/a%20b?x=1&y=/z#top', 'plants/1', '//example.com/x', '?page=2', '#frag', 'urn:isbn:123', 'http://[::1]:80/', '', 'mailto:a@b']) expect(uriReferenceProblem(good), good).toBeUndefined();
     for (const bad of ['/plants/a b', '/plants/caf\xc3\xa9', '/a%zz', '/a%4', '1abc:x', 'http://exa mple.com/', '/a[1]', '/a\\b', '/a#b#c']) expect(uriReferenceProblem(bad), bad).toBeDefined();
+  });
+
+  it('ETag: entity-tag (section 8.8.3); the token lists; Cache-Control (RFC 9111, section 5.2)', () => {
+    for (const good of ['"abc"', 'W/"abc"', '""']) expect(entityTagProblem(good), good).toBeUndefined();
+    for (const bad of ['abc', 'w/"abc"', '"a"b"', '"abc']) expect(entityTagProblem(bad), bad).toBeDefined();
+    for (const good of ['Accept, Accept-Encoding', '*', 'keep-alive', 'gzip,br']) expect(tokenListProblem(good), good).toBeUndefined();
+    for (const bad of ['Accept Accept-Encoding', 'gzip,,br', 'keep alive']) expect(tokenListProblem(bad), bad).toBeDefined();
+    for (const good of ['no-store', 'max-age=60, private', 'private="set-cookie, x"', 'no-cache']) expect(cacheControlProblem(good), good).toBeUndefined();
+    for (const bad of ['max-age = 60', 'max-age=60;private', 'a=b c']) expect(cacheControlProblem(bad), bad).toBeDefined();
+  });
+
+  it('are each named with their section, and absent fields are not judged', () => {
+    expect(fieldGrammarProblems({})).toEqual([]);
+    expect(fieldGrammarProblems({ 'last-modified': 'yesterday', etag: 'x', vary: 'a b' })).toEqual([
+      expect.stringMatching(/^Last-Modified: "yesterday" is not an IMF-fixdate \(RFC 9110, section 5\.6\.7/),
+      expect.stringMatching(/^ETag: "x" is not an entity-tag \(RFC 9110, section 8\.8\.3\)/),
+      expect.stringMatching(/^Vary: "a b" is not a list of tokens \(RFC 9110, section 5\.6\.1\)/),
+    ]);
   });
 });
