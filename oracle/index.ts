@@ -35,4 +35,6 @@ export { carriesWellFormedToken, CREDENTIAL_VARIANTS, credentialsByGrammar, quer
 export { acceptsCoding, codingList, codingName } from './accept-encoding.js';
 export { DECODABLE_CODINGS, decodeCodings, DEFAULT_MAX_RESPONSE_BYTES } from './codings.js';
 export { junitXml, xml, type JUnitCase, type JUnitGroup, type JUnitOutcome, type JUnitSuite } from './junit.js';
+export { renderHttpMap } from './requirements/markdown.js';
+export { coversSection, MAP_SECTIONS, type MapSection, type RowFile } from './requirements/sections.js';
 export { isTested, REQUIREMENTS, type Judging, type Provocation, type Requirement, type Rfc, type TestedRequirement, type UntestableRequirement } from './requirements/index.js';

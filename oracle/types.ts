@@ -285,6 +285,8 @@ export interface WireFacts {
   readonly version?: '1.0';
   /** What the answer's sender MUST NOT do and the reader read all the same (bare LF, obs-fold, a repeated Content-Length...: RFC 9112). */
   readonly senderFaults?: readonly string[];
+  /** The same, for breaches that cost a client nothing (a Content-Length: 0 on a 204): warnings, with the section each breaks. */
+  readonly senderWarnings?: readonly string[];
   /**
    * Requests whose answer this one could have been: the request the connection carried before,
    * and those in flight on other connections at the same time. An answer carrying one of them

@@ -8,17 +8,9 @@
  */
 import type { Framing, RequestFraming } from '../../oracle/index.js';
 import type { Writable } from '../writable.js';
+import { foldedLine, readChunkSizeLine, readContentLength, readFieldLine, readStatusLine, readTransferEncoding, TOKEN, WireError, type Breach, type Note } from './answer-grammar.js';
 
-/** Why a response could not be read: it is not HTTP/1.1 as RFC 9112 frames it, or it is too large. */
-export class WireError extends Error {
-  override name = 'WireError';
-  constructor(
-    readonly failure: 'malformed-response' | 'oversized-response',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { WireError } from './answer-grammar.js';
 
 export interface ResponseHead {
   readonly version: '1.0' | '1.1';
@@ -53,10 +45,6 @@ export interface ReaderOptions {
 
 const CR = 0x0d;
 const LF = 0x0a;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** RFC 9110, section 5.5: CR, LF and NUL in a field value are invalid (a recipient MAY reject the message). */
-const INVALID_VALUE = /[\r\n\0]/;
-const STATUS_LINE = /^HTTP\/1\.([01]) ([0-9]{3})(?: ([^\r\n\0]*))?$/;
 const DEFAULT_MAX_HEAD_BYTES = 64 * 1024;
 /** No bytes: one buffer for every reader (nothing is ever written into it), not one made per push. */
 const NOTHING: Buffer = Buffer.alloc(0);
@@ -82,10 +70,13 @@ export class ResponseReader {
   /** Whether any byte of the answer came. */
   started = false;
   /**
-   * What the answer's sender MUST NOT do but a recipient may still read (RFC 9112: a bare LF line
-   * end, obs-fold, a repeated Content-Length...), each said once: `message-framing`'s findings.
+   * What the answer's sender MUST NOT generate but a recipient may still read, each said once with
+   * the section it breaks (answer-grammar.ts: a bare LF line end, obs-fold, whitespace before a
+   * colon, a control character in a value, a repeated Content-Length...): `message-framing`'s failures.
    */
   readonly senderFaults: string[] = [];
+  /** The same, for breaches that cost a client nothing (Content-Length: 0 on a 204): `message-framing`'s warnings. */
+  readonly senderWarnings: string[] = [];
 
   readonly #options: ReaderOptions;
   readonly #maxHead: number;
@@ -175,8 +166,13 @@ export class ResponseReader {
 
   /** Notes a sender's fault once. */
   #fault(message: string): void {
-    if (!this.senderFaults.includes(message)) this.senderFaults.push(message);
+    this.#note({ message });
   }
+
+  readonly #note: Note = (breach: Breach): void => {
+    const list = breach.warning === true ? this.senderWarnings : this.senderFaults;
+    if (!list.includes(breach.message)) list.push(breach.message);
+  };
 
   #finish(): void {
     this.#state = 'done';
@@ -193,10 +189,8 @@ export class ResponseReader {
     const end = lf > from && data[lf - 1] === CR ? lf - 1 : lf;
     // A recipient MAY read a bare LF as a line end; a sender MUST NOT send one (RFC 9112, section 2.2).
     if (end === lf) this.#fault(`a ${what} line ended by a bare LF, not CRLF (RFC 9112, section 2.2)`);
-    const line = data.toString('latin1', from, end);
-    // A CR anywhere else is not a line ending (RFC 9112, section 2.2: a bare CR is invalid).
-    if (line.includes('\r')) throw new WireError('malformed-response', `a bare CR in a ${what} line: ${JSON.stringify(line.slice(0, 80))}`);
-    return { line, next: lf + 1 };
+    // A CR anywhere else is not a line ending: the grammar of the line's element notes it (RFC 9112, section 2.2).
+    return { line: data.toString('latin1', from, end), next: lf + 1 };
   }
 
   #readHead(data: Buffer): Buffer {
@@ -231,14 +225,14 @@ export class ResponseReader {
       }
       throw new WireError('malformed-response', `not an HTTP/1.1 status line: ${JSON.stringify(first.slice(0, 80))}`);
     }
-    const head = parseHead(lines, this.#options.method, (message) => {
-      this.#fault(message);
-    });
+    const head = parseHead(lines, this.#options.method, this.#note);
     // A server MUST NOT send Transfer-Encoding unless the request is HTTP/1.1 or later (RFC 9112, section 6.1).
     if (this.#options.requestVersion === '1.0' && head.transferCodings.length > 0) this.#fault(`Transfer-Encoding: ${head.headers['transfer-encoding'] ?? ''} in the answer to an HTTP/1.0 request (RFC 9112, section 6.1: a server MUST NOT)`);
     if (head.status >= 100 && head.status < 200) {
       // Interim answers come before the final one (RFC 9110, section 15.2); 101 is never asked for.
       if (head.status === 101) throw new WireError('malformed-response', 'a 101 (Switching Protocols) that no request asked for');
+      // An HTTP/1.0 client does not know 1xx (RFC 9110, section 15.2: a server MUST NOT send one to it).
+      if (this.#options.requestVersion === '1.0') this.#fault(`a ${head.status} interim answer to an HTTP/1.0 request (RFC 9110, section 15.2: a server MUST NOT send a 1xx to an HTTP/1.0 client)`);
       this.interim++;
       return data.subarray(at);
     }
@@ -269,10 +263,8 @@ export class ResponseReader {
       this.#pending = data;
       return NOTHING;
     }
-    // chunk = chunk-size [ chunk-ext ] CRLF (RFC 9112, section 7.1); extensions are ignored (section 7.1.1).
-    const size = /^([0-9A-Fa-f]{1,16})[ \t]*(;.*)?$/.exec(read.line)?.[1];
-    if (size === undefined) throw new WireError('malformed-response', `not a chunk size: ${JSON.stringify(read.line.slice(0, 80))}`);
-    const length = Number.parseInt(size, 16);
+    const length = readChunkSizeLine(read.line, this.#note);
+    if (length === undefined) throw new WireError('malformed-response', `not a chunk size: ${JSON.stringify(read.line.slice(0, 80))}`);
     if (length === 0) this.#state = 'trailers';
     else {
       if (this.#bodyLength + length > this.#options.maxBodyBytes) throw new WireError('oversized-response', `the response body went past ${this.#options.maxBodyBytes} bytes`);
@@ -300,7 +292,7 @@ export class ResponseReader {
   }
 
   #readTrailers(data: Buffer): Buffer {
-    // trailer-section, then the final CRLF (RFC 9112, section 7.1.2); trailer fields are not used.
+    // trailer-section, then the final CRLF (RFC 9112, section 7.1.2); trailer fields are read by their grammar, not used.
     let at = 0;
     for (;;) {
       const read = this.#line(data, at, this.#maxHead, 'trailer');
@@ -313,59 +305,53 @@ export class ResponseReader {
         this.#finish();
         return data.subarray(at);
       }
-      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/.test(read.line)) throw new WireError('malformed-response', `not a trailer field: ${JSON.stringify(read.line.slice(0, 80))}`);
+      if (read.line.startsWith(' ') || read.line.startsWith('\t')) foldedLine('trailer', this.#note);
+      else readFieldLine(read.line, 'trailer', this.#note);
     }
   }
 }
 
-/** Status line and fields as RFC 9112 frames them, and how the body is delimited (section 6.3). */
-function parseHead(lines: readonly string[], method: string, fault: (message: string) => void): ResponseHead {
-  const status = STATUS_LINE.exec(lines[0] ?? '');
-  if (!status) throw new WireError('malformed-response', `not an HTTP/1.1 status line: ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`);
-  const version = status[1] === '0' ? '1.0' : '1.1';
-  const code = Number(status[2]);
+/** The field lines of a head by their grammar: lower-case names, repeated fields joined with `, ` (RFC 9110, section 5.3); Content-Length's values as sent. */
+function readFields(lines: readonly string[], note: Note): { readonly headers: Record<string, string>; readonly contentLengths: string[] } {
   const headers: Record<string, string> = {};
   const contentLengths: string[] = [];
   let last: string | undefined;
-  for (const line of lines.slice(1)) {
+  for (const line of lines) {
     if (line.startsWith(' ') || line.startsWith('\t')) {
-      // obs-fold: a user agent replaces it with SP; a sender MUST NOT generate it (RFC 9112, section 5.2).
-      if (last === undefined) throw new WireError('malformed-response', 'a folded line before any field');
-      fault(`the ${last} field folded onto a line that starts with whitespace (obs-fold; RFC 9112, section 5.2: a sender MUST NOT)`);
-      headers[last] = `${headers[last] ?? ''} ${line.trim()}`;
+      // obs-fold: a user agent replaces it with SP (RFC 9112, section 5.2); before any field, the line is ignored (section 2.2).
+      foldedLine(last, note);
+      if (last !== undefined) headers[last] = `${headers[last] ?? ''} ${line.trim()}`;
       continue;
     }
-    const colon = line.indexOf(':');
-    const name = colon === -1 ? '' : line.slice(0, colon);
-    // No whitespace between the name and the colon (RFC 9112, section 5.1).
-    if (!TOKEN.test(name)) throw new WireError('malformed-response', `not a field line: ${JSON.stringify(line.slice(0, 80))}`);
-    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-    if (INVALID_VALUE.test(value)) throw new WireError('malformed-response', `a NUL in the ${name} field`);
-    last = name.toLowerCase();
-    if (last === 'content-length') contentLengths.push(...value.split(',').map((v) => v.trim()));
-    headers[last] = headers[last] === undefined ? value : `${headers[last]}, ${value}`;
+    const field = readFieldLine(line, 'header', note);
+    if (field === undefined) continue;
+    last = field.name;
+    if (last === 'content-length') contentLengths.push(...field.value.split(',').map((v) => v.trim()));
+    headers[last] = headers[last] === undefined ? field.value : `${headers[last]}, ${field.value}`;
   }
-  const transferCodings = (headers['transfer-encoding'] ?? '')
-    .split(',')
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '');
+  return { headers, contentLengths };
+}
+
+/** Status line and fields as RFC 9112 frames them, and how the body is delimited (section 6.3). */
+function parseHead(lines: readonly string[], method: string, note: Note): ResponseHead {
+  const { version, status: code } = readStatusLine(lines[0] ?? '', note);
+  const { headers, contentLengths } = readFields(lines.slice(1), note);
+  const transferCodings = readTransferEncoding(headers['transfer-encoding'], code, note);
+  // An origin server with a clock MUST send Date in its 2xx, 3xx and 4xx (RFC 9110, section 6.6.1); one without a clock MUST NOT: a client loses nothing either way.
+  if (code >= 200 && code < 500 && headers.date === undefined) note({ message: `no Date field in a ${code} (RFC 9110, section 6.6.1: an origin server with a clock MUST send one in its 2xx, 3xx and 4xx)`, warning: true });
   const options = (headers.connection ?? '')
     .split(',')
     .map((o) => o.trim().toLowerCase())
     .filter((o) => o !== '');
+  // Several values are fine only when they are the same number (RFC 9110, section 8.6; RFC 9112, section 6.3, item 5).
+  const declared = transferCodings.length > 0 && contentLengths.length > 0 ? undefined : readContentLength(contentLengths, headers['content-length'] ?? '', code, note);
   let framing: Framing;
   let contentLength: number | undefined;
-  if (method.toUpperCase() === 'HEAD' || code === 204 || code === 304) framing = 'none';
+  if (method.toUpperCase() === 'HEAD' || code === 204 || code === 304 || (code >= 100 && code < 200)) framing = 'none';
   else if (transferCodings.length > 0) framing = transferCodings[transferCodings.length - 1] === 'chunked' ? 'chunked' : 'close';
-  else if (contentLengths.length > 0) {
-    // Several values are fine only when they are the same number (RFC 9110, section 8.6; RFC 9112, section 6.3, item 5).
-    if (!contentLengths.every((v) => /^[0-9]{1,15}$/.test(v)) || new Set(contentLengths.map(Number)).size !== 1) {
-      throw new WireError('malformed-response', `an invalid Content-Length: ${JSON.stringify(headers['content-length'] ?? '')}`);
-    }
-    // Content-Length = 1*DIGIT (RFC 9110, section 8.6): a repeated one is a sender's error even where the values agree.
-    if (contentLengths.length > 1) fault(`Content-Length repeated: ${JSON.stringify(headers['content-length'] ?? '')} (RFC 9110, section 8.6: its value is one number; RFC 9112, section 6.3 lets a recipient reject it)`);
+  else if (declared !== undefined) {
     framing = 'content-length';
-    contentLength = Number(contentLengths[0]);
+    contentLength = declared;
   } else framing = 'close';
   const lengthWithTransferEncoding = transferCodings.length > 0 && contentLengths.length > 0;
   if (lengthWithTransferEncoding && /^[0-9]{1,15}$/.test(contentLengths[0] ?? '')) contentLength = Number(contentLengths[0]);

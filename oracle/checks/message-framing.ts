@@ -1,34 +1,52 @@
 /**
- * `message-framing`: the answer is framed as RFC 9112 says a sender must frame it. The engine's
- * reader is as lenient as a recipient may be (it reads a bare LF, obs-fold, a repeated
- * Content-Length), and notes what a sender MUST NOT send (WireFacts.senderFaults): each is a
- * finding here, for other recipients (proxies, stricter clients) refuse or misread it. A `Date`,
- * where there is one, is an IMF-fixdate (RFC 9110, section 5.6.7: a sender MUST generate that form).
- * And the connection ends as the request asked: after the answer to a request that said
- * `Connection: close`, the server closes it (RFC 9112, section 9.6: it MUST initiate closure), or
- * a client that waits for the close, as HTTP/1.0-era clients and scripts reading to the end do,
- * hangs; the engine waits the request's timeout for it (WireFacts.leftOpenMs).
+ * `message-framing`: the answer is written as RFC 9112 and RFC 9110 say a sender must write it.
+ * The engine's reader parses every answer by the grammars (fuzz/wire/answer-grammar.ts) and is as
+ * lenient as a recipient may be; what a sender MUST NOT generate it notes with its section
+ * (WireFacts.senderFaults: a bare LF, obs-fold, whitespace before a colon, a control character in
+ * a value, a bad status line, a repeated Content-Length, a Content-Length or Transfer-Encoding in
+ * a 204...), and each is a finding here, for other recipients (proxies, stricter clients) refuse
+ * or misread it. The fields the oracle reads are held to their grammars (field-grammar.ts:
+ * Content-Type, Allow, Location, Date). A 204 or 304 carries no content (RFC 9110, sections
+ * 15.3.5 and 15.4.5): bytes after its head are. What costs a client nothing is a warning
+ * (WireFacts.senderWarnings: no Date, which a server without a clock may leave out, RFC 9110,
+ * section 6.6.1; a Content-Length: 0 on a 204). And the connection ends as the request asked: after the answer to a
+ * request that said `Connection: close`, the server closes it (RFC 9112, section 9.6: it MUST
+ * initiate closure), or a client that waits for the close, as HTTP/1.0-era clients and scripts
+ * reading to the end do, hangs; the engine waits the request's timeout for it (WireFacts.leftOpenMs).
  * What a sender may do is not judged: 1xx answers before the final one, a body delimited by the
- * close, trailers, any reason phrase.
+ * close, trailers, chunk extensions, any reason phrase, obs-text in a value.
  */
-import { exchangeCheck, failure, type Judgement } from '../check.js';
+import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
+import { startsAnAnswer } from '../answer-facts.js';
+import { fieldGrammarProblems } from '../field-grammar.js';
 import { describeRequest } from '../messages.js';
-import { imfFixdateProblem } from '../imf-fixdate.js';
+import type { ResponseOutcome } from '../types.js';
+
+/** Content in an answer that has none: a 204 or a 304 (RFC 9110, sections 15.3.5 and 15.4.5). */
+function contentWhereNone(outcome: ResponseOutcome): string | undefined {
+  const extra = outcome.wire?.extraBytes;
+  if ((outcome.status !== 204 && outcome.status !== 304) || extra === undefined || startsAnAnswer(extra)) return undefined;
+  const section = outcome.status === 204 ? '15.3.5' : '15.4.5';
+  return `${extra.length} bytes of content after the head of a ${outcome.status}, which ends at its head (RFC 9110, section ${section}: a ${outcome.status} has no content; the bytes are read as the start of the next answer)`;
+}
 
 export const messageFraming = exchangeCheck({
   name: 'message-framing',
-  description: 'the answer is framed as a sender must: CRLF line ends (RFC 9112, section 2.2), no obs-fold (section 5.2), one Content-Length (RFC 9110, section 8.6), no Transfer-Encoding to HTTP/1.0 (section 6.1), chunks framed by section 7.1; a Date in IMF-fixdate (RFC 9110, section 5.6.7); the connection closed after the answer to Connection: close (RFC 9112, section 9.6)',
+  description:
+    'the answer is written as the grammars of RFC 9112 and RFC 9110 say a sender must: CRLF line ends (RFC 9112, section 2.2), the status line (section 4), field lines (section 5.1, no obs-fold 5.2; RFC 9110, section 5.5), one Content-Length and none in a 1xx or 204 (RFC 9110, section 8.6), Transfer-Encoding (section 6.1), chunks (section 7.1), no content in a 204 or 304; Content-Type, Allow, Location and Date by their grammars, Date sent (warning); the connection closed after the answer to Connection: close (RFC 9112, section 9.6)',
   applies: (_request, outcome) => outcome.kind === 'response',
   judge: (request, outcome) => {
     if (outcome.kind !== 'response') return [];
-    const judgements: Judgement[] = (outcome.wire?.senderFaults ?? []).map((fault) => failure(`${fault}; status ${outcome.status}; ${describeRequest(request)}`));
-    const date = outcome.headers.date;
-    const problem = date === undefined ? undefined : imfFixdateProblem(date);
+    const about = `status ${outcome.status}; ${describeRequest(request)}`;
+    const judgements: Judgement[] = (outcome.wire?.senderFaults ?? []).map((fault) => failure(`${fault}; ${about}`));
+    judgements.push(...(outcome.wire?.senderWarnings ?? []).map((fault) => warning(`${fault}; a client loses nothing by it; ${about}`)));
+    judgements.push(...fieldGrammarProblems(outcome.headers).map((problem) => failure(`${problem}; ${about}`)));
+    const content = contentWhereNone(outcome);
+    if (content !== undefined) judgements.push(failure(`${content}; ${about}`));
     const leftOpen = outcome.wire?.leftOpenMs;
     if (leftOpen !== undefined) {
-      judgements.push(failure(`the request said Connection: close, and the connection was still open ${Math.round(leftOpen)} ms after the answer (RFC 9112, section 9.6: a server that receives "close" MUST initiate closure after its final response); status ${outcome.status}; ${describeRequest(request)}`));
+      judgements.push(failure(`the request said Connection: close, and the connection was still open ${Math.round(leftOpen)} ms after the answer (RFC 9112, section 9.6: a server that receives "close" MUST initiate closure after its final response); ${about}`));
     }
-    if (problem !== undefined) judgements.push(failure(`Date: ${JSON.stringify(date)} is not an IMF-fixdate (${problem}; RFC 9110, section 5.6.7: a sender MUST generate e.g. "Sun, 06 Nov 1994 08:49:37 GMT"); status ${outcome.status}; ${describeRequest(request)}`));
     return judgements;
   },
 });

@@ -159,7 +159,8 @@ function writeRaw(socket: Socket, response: AppResponse): void {
 
 /** The status line and header fields of an answer, as bytes. */
 function rawHead(response: AppResponse, contentLength: number, close: boolean): Buffer {
-  const fields = Object.entries({ ...response.headers, 'content-length': String(contentLength), ...(close ? { connection: 'close' } : {}) })
+  // Date, as node:http writes it on every other answer (RFC 9110, section 6.6.1: an origin server with a clock MUST send it).
+  const fields = Object.entries({ ...response.headers, date: new Date().toUTCString(), 'content-length': String(contentLength), ...(close ? { connection: 'close' } : {}) })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   return Buffer.from(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${fields}\r\n`, 'latin1');

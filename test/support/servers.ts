@@ -66,7 +66,8 @@ export async function startFaulty(fault: Fault, options: Partial<AppOptions> = {
         answer(res);
         return;
       }
-      res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+      // No Content-Length on a 204, as the kit's own server writes it (src/http/listen.ts; RFC 9110, section 8.6).
+      res.writeHead(answer.status, answer.status === 204 ? answer.headers : { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
       res.end(answer.body);
     });
   });
