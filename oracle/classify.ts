@@ -11,7 +11,7 @@
  * the findings every interpretation gives. The target gets the benefit of the doubt, and no finding rests
  * on a guess. The rules, each with its reason, are in docs/proxy.md ("How a request is classified").
  */
-import { formatIssues, isLosslessNumber, mediaTypeEssence, nestingExceeds, parseJson, type Contract, type CredentialLocation, type JsonValue, type OperationContract, type ParameterContract } from '../src/openapi/index.js';
+import { formatIssues, isLosslessNumber, mediaTypeEssence, nestingExceeds, parseJson, type Contract, type CredentialLocation, type JsonValue, type OperationContract, type ParameterContract, type RequestBodyContract } from '../src/openapi/index.js';
 import { truncate } from '../src/http/portable.js';
 import { applicableChecks, runChecks, type CheckName } from './registry.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
@@ -196,6 +196,7 @@ function contentOf(operation: OperationContract, request: HttpRequest, options: 
   try {
     value = parseJson(text);
   } catch (error) {
+    if (error instanceof RangeError) return deeperThanReader(declared, text);
     // RFC 8259, section 4: with duplicate names "the behavior of software that receives such an object is unpredictable".
     if (parsesLoosely(text)) return open('a JSON object with a name twice, with different values: RFC 8259, section 4 leaves what a parser does open');
     return invalid(`malformed JSON (${error instanceof Error ? error.message : String(error)})`);
@@ -206,6 +207,29 @@ function contentOf(operation: OperationContract, request: HttpRequest, options: 
   if (!issues.valid) return invalid(`the body breaks the request schema (${formatIssues(issues.issues)})`);
   if (mark) return open('a valid body after a byte order mark: RFC 8259, section 8.1 lets a parser ignore the mark or refuse it');
   return holdsLoneSurrogate(value) ? valid('a body the request schema accepts, with a lone surrogate in a string', LONE_SURROGATE_LENIENCY) : valid('a body the request schema accepts');
+}
+
+/**
+ * A text nested deeper than the kit's exact reader goes (its recursion ends): read by the engine's
+ * own JSON.parse, which does not recurse, for what the schema makes of it. A body the schema
+ * refuses at any depth (an array where an object is asked) is invalid; one it might accept is
+ * open: RFC 8259, section 9 lets a parser limit the depth it reads.
+ */
+function deeperThanReader(declared: RequestBodyContract, text: string): Judged<Content | 'open'> {
+  const reason = 'a body nested deeper than a recursive reader goes: RFC 8259, section 9 lets a parser limit its depth';
+  let loose: JsonValue;
+  try {
+    loose = JSON.parse(text) as JsonValue;
+  } catch (error) {
+    return error instanceof RangeError ? open(reason) : invalid(`malformed JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  // A schema of objects only refuses anything else at once, however deep it goes (the validator's own walk may recurse past its stack).
+  if (declared.objectsOnly && (typeof loose !== 'object' || loose === null || Array.isArray(loose))) return invalid(`a body that is not a JSON object, where the request schema takes objects only (${reason})`);
+  try {
+    return declared.validate(loose).valid ? open(reason) : invalid(`the body breaks the request schema (${reason})`);
+  } catch {
+    return open(reason);
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/openapi/index.js';
 import { canaryTrend, checkNamed, MEDIAN_FACTOR, MIN_READINGS, responseTimeBound, type CanaryReading, type RunRecord, type TimedExchange } from '../../oracle/index.js';
 import { RATIO_FLOOR, TREND_Z } from '../../oracle/checks/degradation.js';
+import { TIMED_BODY_BYTES } from '../../oracle/checks/response-time.js';
 import { bestStep, LatencyHistogram, lineDeviation, mannKendall, median, theilSen } from '../../oracle/statistics.js';
 import { MAX_READINGS, MAX_WINDOWS, runRecordOf, RunTimeline, SLOWEST_KEPT } from '../../fuzz/run/timeline.js';
 import type { HttpOutcome, RequestCase } from '../../oracle/types.js';
@@ -161,9 +162,11 @@ describe('response-time', () => {
 
   it('says a replay reproduces it when the replayed answer is over the bound again, and needs a replay to stand', () => {
     const run: RunRecord = runRecordOf([...answers, exchange(2000, 3500)]);
-    const request = { kind: 'valid' } as RequestCase;
+    const request = { kind: 'valid', body: new Uint8Array(16) } as RequestCase;
     const slow: HttpOutcome = { kind: 'response', status: 200, headers: {}, body: new Uint8Array(), durationMs: 1500 };
     expect(responseTime.reproduces?.(request, slow, run, context)).toBe(true);
+    // A body sized to a server's limit takes the time its size takes: not held to the bound.
+    expect(responseTime.reproduces?.({ ...request, body: new Uint8Array(TIMED_BODY_BYTES + 1) }, slow, run, context)).toBe(false);
     expect(responseTime.reproduces?.(request, { ...slow, durationMs: 20 }, run, context)).toBe(false);
     expect(responseTime.reproduces?.(request, { kind: 'failure', failure: 'timeout', message: '', durationMs: 5000 }, run, context)).toBe(false);
     expect(responseTime.confirmedByReplay).toBe(true);
