@@ -1,5 +1,5 @@
 /** How a finding's message names what it is about: the request, the start of a body. */
-import type { RequestCase } from './types.js';
+import type { HttpRequest, RequestCase } from './types.js';
 
 export function describeRequest(request: RequestCase): string {
   return request.variant ? `${request.kind} request (${request.variant})` : `${request.kind} request`;
@@ -10,4 +10,22 @@ export function excerpt(bytes: Uint8Array, max = 200): string {
   const text = Buffer.from(bytes).toString('utf8');
   if (text.length === 0) return '(empty body)';
   return text.length > max ? `${text.slice(0, max)}… (${bytes.length} bytes)` : text;
+}
+
+/**
+ * Why the server must close the connection after its answer to a request framed otherwise (sent
+ * on a connection of its own), or undefined where it need not: the client's `Connection: close`
+ * (RFC 9112, section 9.6), HTTP/1.0 without keep-alive (section 9.3), a Content-Length that is
+ * invalid or beside Transfer-Encoding (sections 6.1 and 6.3), which go without `close`.
+ */
+export function closeDemanded(request: HttpRequest): string | undefined {
+  const framing = request.framing;
+  if (framing === undefined) return undefined;
+  if (framing.spelling?.contentLength !== undefined) {
+    return framing.chunked === true
+      ? 'the request had Transfer-Encoding beside Content-Length (RFC 9112, section 6.1: the server MUST close the connection after responding to it)'
+      : "the request's Content-Length was invalid (RFC 9112, section 6.3: the server MUST respond 400 and then close the connection)";
+  }
+  if (framing.version === '1.0') return framing.keepAlive === true ? undefined : 'the request was HTTP/1.0 without keep-alive (RFC 9112, section 9.3: the connection closes after the current response)';
+  return `the request said Connection: close${framing.after === undefined ? '' : ', second on a kept-alive connection'} (RFC 9112, section 9.6: a server that receives "close" MUST initiate closure after its final response)`;
 }
