@@ -141,8 +141,7 @@ class EngineClient implements HttpClient {
     const connection = this.pool.open(true);
     const after = request.framing?.after;
     if (after === undefined) return connection;
-    const { framing: _framing, ...plain } = request;
-    const first: HttpRequest = { ...plain, body: Buffer.from(after, 'utf8') };
+    const first: HttpRequest = { method: request.method, path: request.path, headers: request.headers, body: Buffer.from(after, 'utf8') };
     const outcome = await this.exchangeOn(connection, first, requestHead(this.baseUrl, first, false), true);
     return outcome !== 'retry' && outcome.kind === 'response' && connection.state === 'busy' && !connection.ended ? connection : this.pool.open(true);
   }

@@ -66,7 +66,11 @@ function writeInPieces(socket: Socket, bytes: Buffer, cuts: readonly number[]): 
   const next = (i: number): void => {
     const piece = pieces[i];
     if (piece === undefined || socket.destroyed) return;
-    socket.write(piece, () => setTimeout(() => next(i + 1), 1));
+    socket.write(piece, () => {
+      setTimeout(() => {
+        next(i + 1);
+      }, 1);
+    });
   };
   next(0);
 }

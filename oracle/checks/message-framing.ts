@@ -15,7 +15,7 @@
  * close, trailers, any reason phrase.
  */
 import { exchangeCheck, failure, type Judgement } from '../check.js';
-import { closeDemanded, describeRequest } from '../messages.js';
+import { CLOSE_RULE, closeDemanded, describeRequest } from '../messages.js';
 import { imfFixdateProblem } from '../imf-fixdate.js';
 
 export const messageFraming = exchangeCheck({
@@ -29,7 +29,8 @@ export const messageFraming = exchangeCheck({
     const problem = date === undefined ? undefined : imfFixdateProblem(date);
     const leftOpen = outcome.wire?.leftOpenMs;
     if (leftOpen !== undefined) {
-      judgements.push(failure(`${closeDemanded(request) ?? 'the request said Connection: close'}, and the connection was still open ${Math.round(leftOpen)} ms after the answer; status ${outcome.status}; ${describeRequest(request)}`));
+      const demand = closeDemanded(request) ?? { request: 'the request said Connection: close', rule: CLOSE_RULE };
+      judgements.push(failure(`${demand.request}, and the connection was still open ${Math.round(leftOpen)} ms after the answer (${demand.rule}); status ${outcome.status}; ${describeRequest(request)}`));
     }
     const interim = outcome.wire?.interim;
     if (interim !== undefined && request.framing?.version === '1.0') {
