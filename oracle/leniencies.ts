@@ -45,6 +45,16 @@ export function http10Reading(request: RequestCase, outcome: HttpOutcome): boole
   return messageLevel(request) && outcome.kind === 'response' && outcome.wire?.version === '1.0';
 }
 
+/**
+ * HTTP's own refusal of a request whose message RFC 9112 refuses (400: sections 2.2, 3, 5, 6.3),
+ * or of an expectation the server does not know (417: RFC 9110, section 10.1.1), declared by the
+ * contract or not: the server's HTTP layer answers it before any operation is found.
+ */
+export function refusedByHttp(request: RequestCase, status: number): boolean {
+  if (!messageLevel(request)) return false;
+  return status === 400 || (status === 417 && request.framing?.spelling?.expect !== undefined);
+}
+
 /** The connection closed before any byte of an answer, to a request whose answering is left open (RequestCase.lenientAbout `silence`). */
 export function silentlyRefused(request: RequestCase, outcome: HttpOutcome): boolean {
   return request.lenient !== undefined && request.lenientAbout === 'silence' && outcome.kind === 'failure' && outcome.failure === 'reset' && outcome.partial === undefined;

@@ -107,6 +107,8 @@ export interface MessageSpelling {
   readonly contentLength?: readonly string[];
   /** How the chunked body is cut and its chunk-size lines written (RFC 9112, section 7.1). */
   readonly chunks?: ChunkSpelling;
+  /** An Expect field of this value (RFC 9110, section 10.1.1: a server MAY answer 417 to an expectation it does not know). */
+  readonly expect?: string;
   /** The request written in pieces, cut at every boundary class (inside a line, between CR and LF, head and body, a chunk's size and data). */
   readonly split?: boolean;
 }

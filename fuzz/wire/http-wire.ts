@@ -418,6 +418,7 @@ export function writeRequestHead(request: OutgoingHead): Buffer {
     for (const value of typeof values === 'string' ? [values] : values) fields.push([name, value]);
   }
   if (framing.expectContinue === true) fields.push(['expect', '100-continue']);
+  if (spelling.expect !== undefined) fields.push(['expect', spelling.expect]);
   fields.push(...lengthFields(request, framing));
   if (request.close) fields.push(['connection', 'close']);
   else if (framing.keepAlive === true) fields.push(['connection', 'keep-alive']);

@@ -10,7 +10,7 @@ import { exchangeCheck, failure, warning } from '../check.js';
 import type { OperationContract } from '../../src/openapi/index.js';
 import { isServerError } from '../answer-facts.js';
 import { isDeclared4xx, operationOf, successStatuses } from '../declared.js';
-import { refusedTarget, silentlyRefused } from '../leniencies.js';
+import { refusedByHttp, refusedTarget, silentlyRefused } from '../leniencies.js';
 import { acceptUnsatisfiable } from '../media-values.js';
 import { describeRequest, excerpt } from '../messages.js';
 
@@ -39,8 +39,8 @@ export const acceptsValid = exchangeCheck({
     if (outcome.status === 406 && acceptUnsatisfiable(operation, request)) return [];
     const message = `${describeRequest(request)} got ${outcome.status}, expected ${expected.join(' or ')}; body: ${excerpt(outcome.body)}`;
     // A body whose meaning is left open (RequestCase.open) may be refused: no finding either way.
-    if (request.open !== undefined && isDeclared4xx(operation, outcome.status)) return [];
-    if (request.lenient !== undefined && (isDeclared4xx(operation, outcome.status) || refusedTarget(request, outcome.status))) return [warning(`${message} (allowed: ${request.lenient})`)];
+    if (request.open !== undefined && (isDeclared4xx(operation, outcome.status) || refusedByHttp(request, outcome.status))) return [];
+    if (request.lenient !== undefined && (isDeclared4xx(operation, outcome.status) || refusedTarget(request, outcome.status) || refusedByHttp(request, outcome.status))) return [warning(`${message} (allowed: ${request.lenient})`)];
     return [failure(message)];
   },
 });

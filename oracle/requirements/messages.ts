@@ -10,7 +10,7 @@
 import type { Requirement } from './requirement.js';
 
 /** What an `either` spelling's judge reads (the server may choose). */
-const EITHER = 'a 4xx (node:http answers 400 before the application sees it) and the plain answer both pass, the plain answer held to what the plain request gets (echo); a 5xx, a reset or a timeout fails';
+const EITHER = 'a declared 4xx or a 400, declared or not (node:http answers 400 before the application sees it), and the plain answer both pass, the plain answer held to what the plain request gets (echo); a 5xx, a reset or a timeout fails';
 
 export const MESSAGE_REQUIREMENTS: readonly Requirement[] = [
   // --- fields (RFC 9112, section 5; RFC 9110, sections 5.1 and 5.5) ---
@@ -172,6 +172,15 @@ export const MESSAGE_REQUIREMENTS: readonly Requirement[] = [
     provoke: { how: 'the valid request with Expect: 100-continue, its body sent at once', tags: ['framing:3'] },
     judge: { check: 'accepts-valid', how: 'the success the plain request gets (a 100 before it is fine)', severity: 'failure' },
     faults: ['expectation-failed'],
+  },
+  {
+    id: '9110-10.1.1-unknown-expectation',
+    rfc: 'RFC 9110',
+    section: '10.1.1',
+    says: 'A server that receives an Expect field value containing a member other than 100-continue MAY respond with a 417 (Expectation Failed) status code to indicate that the unexpected expectation cannot be met.',
+    provoke: { how: 'the valid request with Expect: x-unknown', tags: ['message:unknown-expectation'] },
+    judge: { check: 'no-server-error', how: 'a 417, declared or not (node:http answers it unless the application takes the expectation), a declared 4xx and the plain answer pass; a 5xx, a reset or a timeout fails', severity: 'failure' },
+    faults: ['unknown-expectation-throws'],
   },
   {
     id: '9110-10.1.1-expect-ignored-in-http10',

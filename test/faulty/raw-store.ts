@@ -59,6 +59,8 @@ export interface MessageReading {
   readonly reads: 'buffered' | 'one-read';
   /** `http11`: a 100 (Continue) to an HTTP/1.1 Expect: 100-continue only; `any-version`: to HTTP/1.0 too (RFC 9110, section 10.1.1). */
   readonly expectContinue: 'http11' | 'any-version';
+  /** Another expectation: `417` (RFC 9110, section 10.1.1); `switch-throws`: a switch whose default case throws, answered 500. */
+  readonly otherExpectations: '417' | 'switch-throws';
 }
 
 const CAREFUL_READING: MessageReading = {
@@ -73,6 +75,7 @@ const CAREFUL_READING: MessageReading = {
   trailers: 'grammar',
   reads: 'buffered',
   expectContinue: 'http11',
+  otherExpectations: '417',
 };
 
 /** A request as the layer read it. */
@@ -259,9 +262,14 @@ export async function startRawStore(layer: RawLayer): Promise<{ readonly url: st
         if (!socket.destroyed) socket.end(answerBytes(errorResponse(status, message), true));
       });
     };
-    // A 100 (Continue) as soon as the head asks for it (RFC 9110, section 10.1.1).
+    // A 100 (Continue) as soon as the head asks for it (RFC 9110, section 10.1.1); 417 to another expectation.
     const onHead = (version: string, headers: Record<string, string>): void => {
-      if (continued || (headers.expect ?? '').toLowerCase() !== '100-continue') return;
+      const expect = (headers.expect ?? '').toLowerCase();
+      if (expect !== '' && expect !== '100-continue') {
+        if (reading.otherExpectations === 'switch-throws') throw new Error(`unsupported expectation ${expect}`);
+        throw new Unreadable(417, `expectation ${expect} cannot be met`);
+      }
+      if (continued || expect !== '100-continue') return;
       if (version === 'HTTP/1.1' || reading.expectContinue === 'any-version') socket.write('HTTP/1.1 100 Continue\r\n\r\n');
       continued = true;
     };

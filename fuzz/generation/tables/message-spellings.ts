@@ -7,7 +7,8 @@
  * - `either`: refused with a 4xx or read as the plain request, both silently (the RFC lets the
  *   server choose, or asks with a SHOULD what node:http itself does not do: obs-fold, a NUL, a
  *   field name that is no token, another whitespace in the request line, HTTP/1.2,
- *   Content-Length beside Transfer-Encoding) - a 5xx, a reset or a wrong answer still fails;
+ *   Content-Length beside Transfer-Encoding, an expectation it does not know) - a 400 or 417 passes
+ *   whether the contract declares it or not (HTTP's own refusal); a 5xx, a reset or a wrong answer still fails;
  * - `refused`: a declared 4xx (a space before the colon, an invalid Content-Length: MUST);
  * - `unanswered`: read as the plain one; a refusal or a close with no answer is a warning (an
  *   empty line before the request line, which a server SHOULD ignore).
@@ -104,6 +105,13 @@ export const MESSAGE_SPELLINGS: readonly MessageSpellingCase[] = [
     framing: () => ({ chunked: true, spelling: { split: true, chunks: { sizes: 'halves', extension: ';a=1' } } }),
   },
   // --- HTTP/1.0 and persistence (RFC 9110, section 10.1.1; RFC 9112, sections 9.3 and 9.6) ---
+  {
+    tag: 'message:unknown-expectation',
+    variant: 'Expect: x-unknown, an expectation the server does not know: 417 or the plain answer (RFC 9110, section 10.1.1)',
+    reading: 'either',
+    reason: 'RFC 9110, section 10.1.1: a server MAY answer 417 (Expectation Failed) to an expectation other than 100-continue; node:http does, unless the application takes it',
+    framing: () => ({ spelling: { expect: 'x-unknown' } }),
+  },
   { tag: 'message:expect-http10', variant: 'Expect: 100-continue in an HTTP/1.0 request: no 100 (RFC 9110, section 10.1.1)', reading: 'same', framing: () => ({ version: '1.0', expectContinue: true }) },
   { tag: 'message:close-second', variant: 'Connection: close on the second request of a kept-alive connection (RFC 9112, section 9.6)', reading: 'same', framing: () => ({ after: '{' }) },
 ];
