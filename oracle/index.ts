@@ -26,7 +26,7 @@ export { BUCKET_RATIO, LatencyHistogram, mannKendall, median, round, theilSen, t
 export { challenges } from './challenges.js';
 export { integerKey, integerKeyProperties } from './integer-key.js';
 export { codePointsOf, decodeJson, sameJson } from './json-values.js';
-export { excerpt } from './messages.js';
+export { closeDemanded, excerpt } from './messages.js';
 export { mediaTypesNotChecked, operationMediaNotChecked, readVariantBody } from './media-values.js';
 export { operationOf } from './declared.js';
 export { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';

@@ -4,7 +4,7 @@
  * generators set them on the requests they make and the classification of an observed request
  * (classify.ts) on the requests it reads, so both say the same words.
  */
-import type { RequestCase } from './types.js';
+import type { HttpOutcome, RequestCase } from './types.js';
 
 /** Why a lone surrogate makes a valid request `lenient` (see RequestCase.lenient). */
 export const LONE_SURROGATE_LENIENCY =
@@ -27,4 +27,35 @@ export const UTF8_IN_STRING_LENIENCY =
 /** A 4xx to a request whose target a server may not recognise as the operation's (RequestCase.lenientAbout `target`). */
 export function refusedTarget(request: RequestCase, status: number): boolean {
   return request.lenient !== undefined && request.lenientAbout === 'target' && status >= 400 && status < 500;
+}
+
+/**
+ * Whether the request bends or breaks RFC 9112's message grammar (RequestFraming.spelling, no
+ * Host): a server's HTTP layer answers it before any operation is found, node:http with a bare 400.
+ */
+export function messageLevel(request: RequestCase): boolean {
+  return request.framing?.noHost === true || request.framing?.spelling !== undefined;
+}
+
+/**
+ * An answer that says HTTP/1.0 to a request RFC 9112 makes invalid: the server speaks HTTP/1.0 and
+ * reads the request as one (RFC 9110, section 2.5), so HTTP/1.1's demands on requests do not bind it.
+ */
+export function http10Reading(request: RequestCase, outcome: HttpOutcome): boolean {
+  return messageLevel(request) && outcome.kind === 'response' && outcome.wire?.version === '1.0';
+}
+
+/**
+ * HTTP's own refusal of a request whose message RFC 9112 refuses (400: sections 2.2, 3, 5, 6.3),
+ * or of an expectation the server does not know (417: RFC 9110, section 10.1.1), declared by the
+ * contract or not: the server's HTTP layer answers it before any operation is found.
+ */
+export function refusedByHttp(request: RequestCase, status: number): boolean {
+  if (!messageLevel(request)) return false;
+  return status === 400 || (status === 417 && request.framing?.spelling?.expect !== undefined);
+}
+
+/** The connection closed before any byte of an answer, to a request whose answering is left open (RequestCase.lenientAbout `silence`). */
+export function silentlyRefused(request: RequestCase, outcome: HttpOutcome): boolean {
+  return request.lenient !== undefined && request.lenientAbout === 'silence' && outcome.kind === 'failure' && outcome.failure === 'reset' && outcome.partial === undefined;
 }

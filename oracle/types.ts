@@ -77,6 +77,53 @@ export interface RequestFraming {
   readonly expectContinue?: boolean;
   /** The body in the chunked transfer coding, in two chunks (RFC 9112, section 7.1). */
   readonly chunked?: boolean;
+  /** Written otherwise where RFC 9112's grammar leaves a choice, or broken where a server MUST refuse (MessageSpelling). */
+  readonly spelling?: MessageSpelling;
+  /**
+   * Sent second on its connection: first a request with this body (else the same), kept alive and
+   * not judged, so that `Connection: close` is asked on a connection that already carried one
+   * (RFC 9112, section 9.6 binds every request, not only a connection's first).
+   */
+  readonly after?: string;
+}
+
+/** How a request is written where it is not the client's plain spelling (fuzz/wire/request-writing.ts writes it). */
+export interface MessageSpelling {
+  /** Empty lines (CRLF) before the request line (RFC 9112, section 2.2: a server SHOULD ignore at least one). */
+  readonly emptyLinesBefore?: number;
+  /** What separates the request line's three parts instead of one SP (RFC 9112, section 3). */
+  readonly separator?: string;
+  /** The HTTP-version as written, e.g. `HTTP/1.2` (RFC 9112, section 2.3). */
+  readonly version?: string;
+  /** Whitespace written before and after every field value (OWS, RFC 9112, section 5.1). */
+  readonly ows?: readonly [before: string, after: string];
+  /** Field lines written as they are, after the others (a space before the colon, obs-fold, a NUL...). */
+  readonly fieldLines?: readonly string[];
+  /**
+   * Content-Length values written (a line each) instead of the body's length; with `chunked` beside
+   * Transfer-Encoding. No `Connection: close` is sent: the server MUST close after its answer all
+   * the same (RFC 9112, sections 6.1 and 6.3).
+   */
+  readonly contentLength?: readonly string[];
+  /** How the chunked body is cut and its chunk-size lines written (RFC 9112, section 7.1). */
+  readonly chunks?: ChunkSpelling;
+  /** An Expect field of this value (RFC 9110, section 10.1.1: a server MAY answer 417 to an expectation it does not know). */
+  readonly expect?: string;
+  /** The request written in pieces, cut at every boundary class (inside a line, between CR and LF, head and body, a chunk's size and data). */
+  readonly split?: boolean;
+}
+
+export interface ChunkSpelling {
+  /** `halves`: two chunks; `bytes`: a chunk per byte. */
+  readonly sizes: 'halves' | 'bytes';
+  /** Leading zeros in front of each chunk-size, the last chunk's included. */
+  readonly zeros?: number;
+  /** Hex digits in upper case. */
+  readonly upper?: boolean;
+  /** A chunk-ext written after every chunk-size, e.g. `;a=1;b="c d"` (section 7.1.1: a recipient MUST ignore unrecognised ones). */
+  readonly extension?: string;
+  /** Trailer field lines after the last chunk (section 7.1.2). */
+  readonly trailers?: readonly string[];
 }
 
 /**
@@ -106,8 +153,11 @@ export interface RequestCase extends HttpRequest {
    * stays a failure (a query string, a prototype key, a spelling of credentials a server may refuse).
    * `target`: whether the server recognises the request target as the operation's - any 4xx (a
    * router's 404) is then a warning, whatever the contract declares (an absolute-form target).
+   * `silence`: whether it is answered at all - a connection closed before any byte of an answer is
+   * a warning too (an empty line before the request line, which Python's http.server reads as the
+   * end of the connection).
    */
-  readonly lenientAbout?: 'refusal' | 'target';
+  readonly lenientAbout?: 'refusal' | 'target' | 'silence';
   /**
    * Set on a valid request whose meaning the contract and RFC 8259 leave open (section 4:
    * duplicate names; section 9: limits on nesting and on numbers): a declared 4xx then passes as
@@ -283,6 +333,8 @@ export interface WireFacts {
    * field, RFC 9112, section 3.2) do not bind it.
    */
   readonly version?: '1.0';
+  /** Interim (1xx) answers that came before the final one (RFC 9110, section 15.2), where any did. */
+  readonly interim?: number;
   /** What the answer's sender MUST NOT do and the reader read all the same (bare LF, obs-fold, a repeated Content-Length...: RFC 9112). */
   readonly senderFaults?: readonly string[];
   /** The same, for breaches that cost a client nothing (a Content-Length: 0 on a 204): warnings, with the section each breaks. */

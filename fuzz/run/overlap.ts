@@ -72,10 +72,11 @@ export function overlapPlan(options: Pick<QualifiedOptions, 'contract' | 'token'
   const read = readAfterCase(options.contract, options, writes.slice(-sameResource.size));
   const cases = [...overlapCases(options.contract, options, distinct), ...writes, ...(read === undefined ? [] : [read])];
   let at = 0;
-  // Every request goes on a connection of its own; a replay sends it so too (alone).
+  // Every request goes on a connection of its own; a replay sends it so too (alone). Each carries
+  // its group's shape as a tag (`overlap:pipelined`), which the map's rows name.
   const itemAt = (index: number): PlanItem | undefined => {
     const request = cases[index];
-    return request === undefined ? undefined : { index, request, fresh: true };
+    return request === undefined ? undefined : { index, request: { ...request, tags: [...(request.tags ?? []), `overlap:${groupOf(index).shape}`] }, fresh: true };
   };
   return { phase: 'overlap', total: () => cases.length, next: () => itemAt(at++), caseAt: itemAt };
 }

@@ -12,7 +12,7 @@ export function planPhases(options: QualifiedOptions, capacity: CapacityCases, c
   const { contract, token, profile, credentials } = options;
   const generatorOptions = { token, profile, credentials, ...(options.kinds ? { kinds: options.kinds } : {}) };
   // Made first where there is a random phase: it checks the kinds asked for. Without one (a run
-  // focused on coverage-only kinds, open-texts or json-whitespace), coverageCases checks them.
+  // focused on coverage-only kinds: open-texts, json-whitespace, framing), coverageCases checks them.
   const arbitrary = options.phases.includes('random') ? requestArbitrary(contract, generatorOptions) : undefined;
   if (arbitrary === undefined && !options.phases.includes('coverage')) coverageCases(contract, generatorOptions);
   return options.phases.map((phase) => {

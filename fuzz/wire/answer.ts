@@ -74,6 +74,7 @@ export function answerOf(reader: ResponseReader, facts: AnswerFacts): { readonly
   if (head.version === '1.0') wire.version = '1.0';
   if (reader.senderFaults.length > 0) wire.senderFaults = [...reader.senderFaults];
   if (reader.senderWarnings.length > 0) wire.senderWarnings = [...reader.senderWarnings];
+  if (reader.interim > 0) wire.interim = reader.interim;
   const durationMs = endedAt - facts.started;
   const outcome: HttpOutcome =
     'error' in decoded && decoded.oversized === true

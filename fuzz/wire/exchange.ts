@@ -22,6 +22,8 @@ export interface InFlightExchange {
    * answer (RFC 9112, section 9.6), within the exchange's timeout: the `framing` kind's requests.
    */
   readonly awaitsClose: boolean;
+  /** Keep the (fresh) connection open after the answer, for a request sent second on it. */
+  readonly keep?: boolean;
   /** Set when the client stopped waiting for that close: how long after the answer. */
   leftOpenMs?: number;
   readonly resolve: (result: Result) => void;

@@ -40,7 +40,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ResponseReader, WireError, type ReaderOptions } from './http-wire.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, type ExtraBytes, type HttpOutcome, type HttpRequest, type NeighbourRequest, type TransportFailure } from '../../oracle/index.js';
+import { closeDemanded, DEFAULT_MAX_RESPONSE_BYTES, type ExtraBytes, type HttpOutcome, type HttpRequest, type NeighbourRequest, type TransportFailure } from '../../oracle/index.js';
 import type { Writable } from '../writable.js';
 import { DEFAULT_CONFORM_TIMEOUT_MS } from '../defaults.js';
 import { answerOf, closedMessage, failureOfError, partialOf, timeoutMessage, type AnswerFacts } from './answer.js';
@@ -48,7 +48,7 @@ import { parseBaseUrl } from '../../src/http/index.js';
 import { InFlightExchanges, type InFlightExchange, type Result } from './exchange.js';
 import { extraOf, isGoodbye, STRAY_WINDOW_MS, withExtra } from './late-bytes.js';
 import { ConnectionPool, type Connection } from './pool.js';
-import { asksToClose, bodyBytes, requestHead, writeRequest } from './request-writing.js';
+import { bodyBytes, requestHead, writeRequest } from './request-writing.js';
 
 export interface HttpClientOptions {
   /** Requests in flight at most; the pool keeps up to twice as many connections. Default 8. */
@@ -126,10 +126,24 @@ class EngineClient implements HttpClient {
       return { kind: 'failure', failure: 'error', message: `the request could not be sent: ${error instanceof Error ? error.message : String(error)}`, durationMs: 0 };
     }
     if (this.pool.isClosed) return { kind: 'failure', failure: 'error', message: 'the client is closed', durationMs: 0 };
-    const first = await this.exchangeOn(fresh ? this.pool.open(true) : await this.pool.acquire(), request, head);
+    const first = await this.exchangeOn(fresh ? await this.warmed(request) : await this.pool.acquire(), request, head);
     if (first !== 'retry') return first;
     const again = await this.exchangeOn(this.pool.open(fresh), request, head);
     return again === 'retry' ? { kind: 'failure', failure: 'reset', message: 'the connection closed before the response was complete', durationMs: 0 } : again;
+  }
+
+  /**
+   * A connection of its own for a framed request; for one sent second on its connection
+   * (RequestFraming.after), one that has carried a first request kept alive - a new one if the
+   * server closed it after that.
+   */
+  private async warmed(request: HttpRequest): Promise<Conn> {
+    const connection = this.pool.open(true);
+    const after = request.framing?.after;
+    if (after === undefined) return connection;
+    const first: HttpRequest = { method: request.method, path: request.path, headers: request.headers, body: Buffer.from(after, 'utf8') };
+    const outcome = await this.exchangeOn(connection, first, requestHead(this.baseUrl, first, false), true);
+    return outcome !== 'retry' && outcome.kind === 'response' && connection.state === 'busy' && !connection.ended ? connection : this.pool.open(true);
   }
 
   close(): void {
@@ -187,7 +201,8 @@ class EngineClient implements HttpClient {
     const { outcome, extraBytes } = answerOf(reader, facts);
     connection.exchanges++;
     connection.last = { request: exchange.request, outcome, endedAt };
-    if (head.persistent && !connection.fresh && extraBytes === undefined && connection.state === 'busy') this.pool.release(connection);
+    if (exchange.keep === true && head.persistent && extraBytes === undefined && connection.state === 'busy' && !connection.ended) connection.current = undefined;
+    else if (head.persistent && !connection.fresh && extraBytes === undefined && connection.state === 'busy') this.pool.release(connection);
     else this.pool.discard(connection);
     exchange.resolve(outcome);
   }
@@ -305,7 +320,8 @@ class EngineClient implements HttpClient {
     return options;
   }
 
-  private exchangeOn(connection: Conn, request: HttpRequest, head: Buffer): Promise<Result> {
+  /** One exchange on the connection; `keep`: a fresh connection stays open after it, for the next request (RequestFraming.after). */
+  private exchangeOn(connection: Conn, request: HttpRequest, head: Buffer, keep = false): Promise<Result> {
     return new Promise((resolve) => {
       const others: NeighbourRequest[] = [];
       if (connection.last !== undefined) others.push({ request: connection.last.request, relation: 'previous', connection: connection.id });
@@ -319,7 +335,8 @@ class EngineClient implements HttpClient {
           this.fail(connection, exchange, 'timeout', timeoutMessage(exchange.reader, this.timeoutMs));
         }, this.timeoutMs),
         // Judged for the framed requests only: a server that never closes costs each its timeout.
-        awaitsClose: connection.fresh && request.framing !== undefined && asksToClose(request, true),
+        awaitsClose: connection.fresh && closeDemanded(request) !== undefined,
+        keep,
         resolve,
         extra: [],
         settled: false,
@@ -330,6 +347,7 @@ class EngineClient implements HttpClient {
       connection.current = exchange;
       // On a reused connection, whatever comes before the request is complete cannot answer it: it
       // is the previous exchange's, and the request goes again on a new connection.
+      const split = request.framing?.spelling?.split === true && connection.exchanges === 0;
       writeRequest(connection.socket, head, bodyBytes(request), exchange.holding, () => {
         if (exchange.settled) return false;
         exchange.holding = false;
@@ -337,7 +355,7 @@ class EngineClient implements HttpClient {
         this.late(connection, extraOf(exchange.early, performance.now() - (connection.last?.endedAt ?? 0), 'before-next'));
         this.fail(connection, exchange, 'reset', 'bytes came before the request was complete', true);
         return false;
-      });
+      }, split);
     });
   }
 }

@@ -384,14 +384,18 @@ export interface OutgoingHead {
 
 /**
  * A request's head as bytes: the request line, Host (unless the request has its own), the fields
- * as given, Content-Length for the body as it is, and `Connection: close` when asked. Throws a
- * TypeError for a field a request cannot carry (a name that is not a token, a CR or LF in a value).
+ * as given, Content-Length for the body as it is, and `Connection: close` when asked. A framing's
+ * spelling (MessageSpelling) changes what RFC 9112's grammar lets it change, or breaks it on
+ * purpose. Throws a TypeError for a field a request cannot carry (a name that is not a token, a CR
+ * or LF in a value) where the spelling does not write it so on purpose.
  */
 export function writeRequestHead(request: OutgoingHead): Buffer {
   if (!TOKEN.test(request.method)) throw new TypeError(`not a method: ${JSON.stringify(request.method)}`);
   if (!/^[\x21-\x7e]+$/.test(request.target)) throw new TypeError(`not a request target: ${JSON.stringify(request.target)}`);
   const framing = request.framing ?? {};
-  let head = `${request.method} ${request.target} HTTP/${framing.version ?? '1.1'}\r\n`;
+  const spelling = framing.spelling ?? {};
+  const sp = spelling.separator ?? ' ';
+  let head = `${'\r\n'.repeat(spelling.emptyLinesBefore ?? 0)}${request.method}${sp}${request.target}${sp}${spelling.version ?? `HTTP/${framing.version ?? '1.1'}`}\r\n`;
   const fields: [string, string][] = [];
   if (framing.noHost !== true && !Object.keys(request.headers).some((name) => name.toLowerCase() === 'host')) fields.push(['host', request.host]);
   for (const [name, values] of Object.entries(request.headers)) {
@@ -400,14 +404,28 @@ export function writeRequestHead(request: OutgoingHead): Buffer {
     for (const value of typeof values === 'string' ? [values] : values) fields.push([name, value]);
   }
   if (framing.expectContinue === true) fields.push(['expect', '100-continue']);
-  // A chunked body has no Content-Length (RFC 9112, section 6.2: a sender MUST NOT send both).
-  fields.push(framing.chunked === true ? ['transfer-encoding', 'chunked'] : ['content-length', String(request.bodyLength)]);
+  if (spelling.expect !== undefined) fields.push(['expect', spelling.expect]);
+  fields.push(...lengthFields(request, framing));
   if (request.close) fields.push(['connection', 'close']);
   else if (framing.keepAlive === true) fields.push(['connection', 'keep-alive']);
+  const [before, after] = spelling.ows ?? ['', ''];
   for (const [name, value] of fields) {
     if (!TOKEN.test(name)) throw new TypeError(`invalid header name ${JSON.stringify(name)}`);
     if (!SENDABLE_VALUE.test(value)) throw new TypeError(`invalid character in the ${name} header's value`);
-    head += `${name}: ${value}\r\n`;
+    head += `${name}:${before === '' ? ' ' : before}${value}${after}\r\n`;
   }
+  for (const line of spelling.fieldLines ?? []) head += `${line}\r\n`;
   return Buffer.from(`${head}\r\n`, 'latin1');
+}
+
+/**
+ * How the body's length is said: Content-Length, or Transfer-Encoding: chunked (RFC 9112, section
+ * 6.2: a sender MUST NOT send both); a spelling's own Content-Length values instead, beside
+ * Transfer-Encoding where the body is chunked (a request a server MUST refuse or read by its
+ * Transfer-Encoding, section 6.1).
+ */
+function lengthFields(request: OutgoingHead, framing: RequestFraming): [string, string][] {
+  const lengths = (framing.spelling?.contentLength ?? []).map((value): [string, string] => ['content-length', value]);
+  if (framing.chunked === true) return [['transfer-encoding', 'chunked'], ...lengths];
+  return lengths.length > 0 ? lengths : [['content-length', String(request.bodyLength)]];
 }

@@ -13,13 +13,16 @@
  * request that said `Connection: close`, the server closes it (RFC 9112, section 9.6: it MUST
  * initiate closure), or a client that waits for the close, as HTTP/1.0-era clients and scripts
  * reading to the end do, hangs; the engine waits the request's timeout for it (WireFacts.leftOpenMs).
+ * The same after an HTTP/1.0 request without keep-alive (section 9.3), and after one whose
+ * Content-Length is invalid or beside Transfer-Encoding, which MUST close whatever the request
+ * said (sections 6.1, 6.3).
  * What a sender may do is not judged: 1xx answers before the final one, a body delimited by the
  * close, trailers, chunk extensions, any reason phrase, obs-text in a value.
  */
 import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
 import { startsAnAnswer } from '../answer-facts.js';
 import { fieldGrammarProblems } from '../field-grammar.js';
-import { describeRequest } from '../messages.js';
+import { CLOSE_RULE, closeDemanded, describeRequest } from '../messages.js';
 import type { ResponseOutcome } from '../types.js';
 
 /** Content in an answer that has none: a 204 or a 304 (RFC 9110, sections 15.3.5 and 15.4.5). */
@@ -33,7 +36,7 @@ function contentWhereNone(outcome: ResponseOutcome): string | undefined {
 export const messageFraming = exchangeCheck({
   name: 'message-framing',
   description:
-    'the answer is written as the grammars of RFC 9112 and RFC 9110 say a sender must: CRLF line ends (RFC 9112, section 2.2), the status line (section 4), field lines (section 5.1, no obs-fold 5.2; RFC 9110, section 5.5), one Content-Length and none in a 1xx or 204 (RFC 9110, section 8.6), Transfer-Encoding (section 6.1), chunks (section 7.1), no content in a 204 or 304; Content-Type, Allow, Location and Date by their grammars, Date sent (warning); the connection closed after the answer to Connection: close (RFC 9112, section 9.6)',
+    'the answer is written as the grammars of RFC 9112 and RFC 9110 say a sender must: CRLF line ends (RFC 9112, section 2.2), the status line (section 4), field lines (section 5.1, no obs-fold 5.2; RFC 9110, section 5.5), one Content-Length and none in a 1xx or 204 (RFC 9110, section 8.6), Transfer-Encoding (section 6.1), chunks (section 7.1), no content in a 204 or 304; Content-Type, Allow, Location and Date by their grammars, Date sent (warning); the connection closed after the answer to Connection: close (RFC 9112, section 9.6), to HTTP/1.0 without keep-alive (section 9.3) and to an invalid or doubled length (sections 6.1, 6.3); no 1xx to HTTP/1.0 (RFC 9110, section 15.2)',
   applies: (_request, outcome) => outcome.kind === 'response',
   judge: (request, outcome) => {
     if (outcome.kind !== 'response') return [];
@@ -45,7 +48,8 @@ export const messageFraming = exchangeCheck({
     if (content !== undefined) judgements.push(failure(`${content}; ${about}`));
     const leftOpen = outcome.wire?.leftOpenMs;
     if (leftOpen !== undefined) {
-      judgements.push(failure(`the request said Connection: close, and the connection was still open ${Math.round(leftOpen)} ms after the answer (RFC 9112, section 9.6: a server that receives "close" MUST initiate closure after its final response); ${about}`));
+      const demand = closeDemanded(request) ?? { request: 'the request said Connection: close', rule: CLOSE_RULE };
+      judgements.push(failure(`${demand.request}, and the connection was still open ${Math.round(leftOpen)} ms after the answer (${demand.rule}); ${about}`));
     }
     return judgements;
   },

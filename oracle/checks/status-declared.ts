@@ -2,14 +2,15 @@
  * `status-declared`: the status is declared for the operation (exactly, by an NXX range, or by
  * `default`). A 4xx to a request whose target a server may not recognise as the operation's (an
  * absolute-form target, `lenientAbout: 'target'`) is `accepts-valid`'s warning, not this check's;
- * a 406 to an Accept no declared success media type satisfies is HTTP's own answer. A 4xx to an
+ * a 406 to an Accept no declared success media type satisfies is HTTP's own answer, as is a 400
+ * to a message RFC 9112 refuses and a 417 to an unknown expectation (leniencies.ts). A 4xx to an
  * invalid request (or one whose acceptance is left open) where the operation declares no status
  * for refusing invalid input (no 400, 422, 4XX or default: declared.ts) is a warning (fails under --strict): the contract leaves refusals open (OpenAPI 3.1, section 4.8.16), and a client loses
  * nothing it was promised.
  */
 import { exchangeCheck, failure, warning } from '../check.js';
 import { declaresNoRefusal, operationOf } from '../declared.js';
-import { refusedTarget } from '../leniencies.js';
+import { refusedByHttp, refusedTarget } from '../leniencies.js';
 import { acceptUnsatisfiable } from '../media-values.js';
 import { describeRequest, excerpt } from '../messages.js';
 
@@ -22,6 +23,8 @@ export const statusDeclared = exchangeCheck({
     if (outcome.kind !== 'response' || !operation || operation.response(outcome.status)) return [];
     // 406 is HTTP's answer to an Accept nothing declared satisfies (RFC 9110, section 15.5.7), declared or not.
     if (outcome.status === 406 && acceptUnsatisfiable(operation, request)) return [];
+    // So is a 400 to a message RFC 9112 refuses, and a 417 to an unknown expectation.
+    if (refusedByHttp(request, outcome.status)) return [];
     const declared = operation.responses.map((r) => r.status).join(', ');
     const message = `status ${outcome.status} is not declared for ${operation.method} ${operation.path} (declared: ${declared}); ${describeRequest(request)}; body: ${excerpt(outcome.body)}`;
     if (request.open !== undefined && outcome.status === 413) return [warning(`${message} (RFC 9110, section 15.5.14: a server may refuse a body larger than it will process; the body is one sized to a common limit)`)];

@@ -118,8 +118,11 @@ export const HYGIENE_FAULTS: readonly HygieneFault[] = [
     caughtBy: 'one-answer-per-request',
     // Its HTTP layer reads Content-Length bodies only: a valid body sent chunked is refused
     // (accepts-valid); it never reads Connection, so it never closes a connection (message-framing);
-    // nor Host, so an HTTP/1.1 request without one is answered (rejects-invalid).
-    touches: ['accepts-valid', 'message-framing', 'rejects-invalid'],
+    // nor Host, so an HTTP/1.1 request without one is answered (rejects-invalid); it reads an
+    // empty line before the request line as a request for / (a 404 no operation declares:
+    // status-declared), and the last of two Content-Length fields, waiting for a byte that never
+    // comes (no-server-error's timeout).
+    touches: ['accepts-valid', 'message-framing', 'rejects-invalid', 'status-declared', 'no-server-error'],
     defect: 'a server on raw sockets whose error path forgets to return: after the 400 for a body that is not JSON, the code that expected a plant writes a 500 too',
     start: () =>
       startRawServer((socket, _request, answer) => {

@@ -204,7 +204,8 @@ export const FAULTY_FRAMEWORK_STORES: readonly FaultyFrameworkStore[] = [
     "protocol_version = 'HTTP/1.1' is set for keep-alive, but a refused request's body is never read: it stays on the connection, is read as the next request's start, and that request gets the error about it",
     'one-answer-per-request',
     // As an HTTP/1.1 server it is held to Host (RFC 9112, section 3.2), which http.server never asks for: rejects-invalid.
-    { touches: ['status-declared', 'accepts-valid', 'requires-auth', 'no-server-error', 'rejects-invalid'] },
+    // And http.server keeps the trailing OWS of a value, so `Connection: close ` is not `close`: the connection stays open (message-framing).
+    { touches: ['status-declared', 'accepts-valid', 'requires-auth', 'no-server-error', 'rejects-invalid', 'message-framing'] },
   ),
 
   // --- time and capacity ---

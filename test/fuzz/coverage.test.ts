@@ -204,6 +204,9 @@ describe('a change to openapi.yaml changes the coverage phase', () => {
   });
 });
 
+/** The `framing` kind's spellings node:http answers itself: 400 (its llhttp parser, strict by default), 417 to an unknown expectation. */
+const NODE_REFUSES = ['space-before-colon', 'obs-fold', 'field-name', 'nul-in-value', 'minor-version', 'separator', 'content-length-sign', 'content-lengths', 'length-and-chunked', 'unknown-expectation'].map((name) => `message:${name}`);
+
 describe('the runner sends the coverage phase whatever the seed', () => {
   const closers: (() => Promise<void>)[] = [];
   afterAll(async () => {
@@ -231,8 +234,12 @@ describe('the runner sends the coverage phase whatever the seed', () => {
       expect(Object.values(report.kinds).reduce((n, count) => n + count, 0)).toBe(expected.length + setups);
     }
     const [first = [], second = []] = [...seen.values()];
-    // node:http answers a request without Host itself (400, RFC 9112, section 3.2): it never reaches the store.
-    expect(first.length).toBe(expected.length + setups - expected.filter((c) => c.framing?.noHost === true).length);
+    // node:http answers a request without Host itself (400, RFC 9112, section 3.2), and the message
+    // spellings it refuses (NODE_REFUSES): they never reach the store. A request sent second on its
+    // connection (RequestFraming.after) has a first one before it, which does.
+    const answeredByNode = expected.filter((c) => c.framing?.noHost === true || c.tags?.some((tag) => NODE_REFUSES.includes(tag)) === true).length;
+    const firsts = expected.filter((c) => c.framing?.after !== undefined).length;
+    expect(first.length).toBe(expected.length + setups - answeredByNode + firsts);
     // Concurrent requests arrive in any order; the requests themselves are the same.
     expect([...second].sort()).toEqual([...first].sort());
   });

@@ -12,6 +12,7 @@ import { CREDENTIAL_VARIANTS } from '../../oracle/credential-table.js';
 import { coverageCases, KINDS, REQUEST_EXTRAS, requestArbitrary } from '../../fuzz/generation/kinds/index.js';
 import { ESCAPED_QUERIES } from '../../fuzz/generation/kinds/framing.js';
 import { TWO_VALUES_LENIENCY } from '../../fuzz/generation/kinds/malformed-json.js';
+import { MESSAGE_SPELLINGS } from '../../fuzz/generation/tables/message-spellings.js';
 import { LONG_STRING, stringArbitrary } from '../../fuzz/generation/values/strings.js';
 import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../../oracle/leniencies.js';
 import type { RequestCase } from '../../oracle/types.js';
@@ -68,9 +69,11 @@ describe(title, () => {
     for (const c of samples.flatMap((s) => [s, ...s.setup]).filter((s) => s.kind !== 'other-method')) {
       const what = `${c.kind}: ${c.variant}`;
       // A body whose meaning is left open (duplicate names) is valid when one of its readings is;
-      // a request without Host is invalid whatever it carries (RFC 9112, section 3.2).
+      // a request without Host is invalid whatever it carries (RFC 9112, section 3.2), and so is
+      // a message spelt as a server MUST refuse (a space before a colon, an invalid Content-Length).
       const valid = c.open === undefined ? isValidBody(c.body) : c.open.readings.some(isValidBody);
-      expect(c.content === 'valid', what).toBe(valid && declaredMediaType(c) && c.framing?.noHost !== true);
+      const refused = c.tags?.some((tag) => MESSAGE_SPELLINGS.some((s) => s.tag === tag && s.reading === 'refused')) === true;
+      expect(c.content === 'valid', what).toBe(valid && declaredMediaType(c) && c.framing?.noHost !== true && !refused);
       expect(c.credentials === 'valid', what).toBe(goodCredentials(c));
     }
   });
@@ -139,6 +142,9 @@ describe(title, () => {
         } else if (c.framing?.absoluteForm === true) {
           // RFC 9112, section 3.2.2: a refusal of the absolute form is a warning, whatever 4xx it is.
           expect([c.lenient, c.lenientAbout], what).toEqual([expect.stringMatching(/^RFC 9112, section 3\.2\.2/), 'target']);
+        } else if (c.lenientAbout === 'silence') {
+          // RFC 9112, section 2.2: an empty line before the request line may go unanswered (a warning).
+          expect([c.tags, c.lenient], what).toEqual([['message:empty-line'], expect.stringMatching(/^RFC 9112, section 2\.2/)]);
         } else if (c.lenient !== undefined) {
           // `framing`'s percent-escapes in the query leave refusal open as the extras' queries do.
           const escaped = c.kind === 'framing' && ESCAPED_QUERIES.some((q) => c.path.endsWith(`?${q}`));

@@ -4,10 +4,12 @@
  * invalid (RFC 3986, section 2.1): a server may refuse them, never with a 5xx or by dying (every
  * later request would then fail too). Each goes on a connection of its own (the client's
  * `Connection: close`, RFC 9112, section 9.6), except the escapes, which go on the pooled ones.
+ * The spellings of RFC 9112's grammar are tables/message-spellings.ts.
  */
 import type { RequestCase, RequestFraming } from '../../../oracle/index.js';
 import type { KindContext } from '../tables/context.js';
 import { requestKind } from './kind.js';
+import { MESSAGE_SPELLINGS, type MessageSpellingCase } from '../tables/message-spellings.js';
 
 /** A framing a server must read like the plain request, with what it is for people. */
 interface FramingVariant {
@@ -52,6 +54,24 @@ function targetCases(context: KindContext, first: number): RequestCase[] {
   ];
 }
 
+/** A request written as a MessageSpellingCase says, judged by its reading (tables/message-spellings.ts). */
+function spellingCase(context: KindContext, spelling: MessageSpellingCase, n: number): RequestCase {
+  const body = context.text(context.plainBody(n));
+  const plain = { kind: 'framing', variant: spelling.variant, auth: context.validAuth, contentType: context.jsonTypes[0], body, tags: [spelling.tag] };
+  const framing = spelling.framing(body.length);
+  const reason = spelling.reason ?? spelling.variant;
+  switch (spelling.reading) {
+    case 'same':
+      return { ...context.make({ ...plain, content: 'valid' }), framing };
+    case 'refused':
+      return { ...context.make({ ...plain, content: 'invalid' }), framing };
+    case 'either':
+      return { ...context.make({ ...plain, content: 'valid' }), framing, open: { reason, readings: [body] } };
+    case 'unanswered':
+      return { ...context.make({ ...plain, content: 'valid', lenient: reason }), framing, lenientAbout: 'silence' };
+  }
+}
+
 function framingCases(context: KindContext): RequestCase[] {
   const cases = VALID_FRAMINGS.map(({ variant, framing }, i) => ({
     ...context.make({ kind: 'framing', variant, content: 'valid', auth: context.validAuth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(FIRST_BODY + i)), tags: [`framing:${i}`] }),
@@ -71,12 +91,13 @@ function framingCases(context: KindContext): RequestCase[] {
       tags: [`framing:query:${query}`],
     }),
   );
-  return [...cases, ...escapes, ...targetCases(context, FIRST_BODY + 100)];
+  const spellings = MESSAGE_SPELLINGS.map((spelling, i) => spellingCase(context, spelling, FIRST_BODY + 200 + i));
+  return [...cases, ...escapes, ...targetCases(context, FIRST_BODY + 100), ...spellings];
 }
 
 export const framing = requestKind({
   name: 'framing',
-  description: 'a valid NewPlant framed otherwise: Connection: close (the server closes after its answer), HTTP/1.0 with and without keep-alive, Expect: 100-continue, a chunked body (each must get 200); query strings with valid and invalid percent-escapes (never a 5xx); an absolute-form target (a refusal warns); no Host (400 from an HTTP/1.1 server)',
+  description: 'a valid NewPlant framed otherwise: Connection: close (the server closes after its answer), HTTP/1.0 with and without keep-alive, Expect: 100-continue, a chunked body (each must get 200); query strings with valid and invalid percent-escapes (never a 5xx); an absolute-form target (a refusal warns); no Host (400 from an HTTP/1.1 server); and a representative of each class of RFC 9112\'s grammar: OWS, obs-fold, a space before the colon, a NUL, the request line\'s version and whitespace, invalid and doubled lengths, chunk extensions, trailers, a body cut between reads, Expect in HTTP/1.0, close on a second request (tables/message-spellings.ts)',
   weight: 0,
   random: () => undefined,
   coverage: framingCases,
