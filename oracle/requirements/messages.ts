@@ -51,7 +51,7 @@ export const MESSAGE_REQUIREMENTS: readonly Requirement[] = [
     faults: ['fields-into-headers-object'],
   },
   {
-    id: '9110-5.1-field-name-token',
+    id: '9110-5.1-request-field-name-token',
     rfc: 'RFC 9110',
     section: '5.1',
     says: 'field-name = token; a server that receives a sequence of octets that does not match the HTTP-message grammar SHOULD respond with 400 (Bad Request) (RFC 9112, section 2.2).',

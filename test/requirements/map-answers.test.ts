@@ -11,7 +11,7 @@ import { startExpressStore } from '../frameworks/express-store.js';
 import { MAP_ANSWER_FAULTS, type MapAnswerFault } from '../faulty/map-answers.js';
 import { startOperationImplementation } from '../faulty/operations.js';
 import { fullStore } from '../support/contracts.js';
-import { startFaulty, TEST_TOKEN } from '../support/servers.js';
+import { startReference, TEST_TOKEN } from '../support/servers.js';
 
 const SEED = 20240611;
 const CONTRACTS: Readonly<Record<MapAnswerFault['contract'], Contract>> = { bundled: loadContract(), full: fullStore() };
@@ -47,7 +47,7 @@ describe('the same focused runs', () => {
   const focuses = [...new Map(MAP_ANSWER_FAULTS.map((f): [string, Focus] => [`${f.contract} contract, ${f.phases.join(' and ')}, kinds ${f.kinds.join(', ')}`, { kinds: f.kinds, phases: f.phases, contract: f.contract }])).entries()];
 
   it.concurrent.each(focuses)('pass against the reference (%s)', { timeout: 60_000 }, async (_name, focus) => {
-    const server = focus.contract === 'full' ? await startOperationImplementation({ name: 'reference', fault: (_request, correct) => correct() }) : await startFaulty((_request, correct) => correct());
+    const server = focus.contract === 'full' ? await startOperationImplementation({ name: 'reference', fault: (_request, correct) => correct() }) : await startReference();
     const report = await focusedRun(server, focus);
     expect(report.failures, formatReport(report)).toEqual([]);
     expect(report.warnings.filter((w) => w.check === 'message-framing'), formatReport(report)).toEqual([]);
@@ -56,6 +56,7 @@ describe('the same focused runs', () => {
   it.concurrent.each(focuses.filter(([, focus]) => focus.contract === 'bundled'))('pass against a store written in Express (%s)', { timeout: 60_000 }, async (_name, focus) => {
     const report = await focusedRun(await startExpressStore({ token: TEST_TOKEN }), focus);
     expect(report.failures, formatReport(report)).toEqual([]);
-    expect(report.warnings.filter((w) => w.check === 'message-framing'), formatReport(report)).toEqual([]);
+    // node:http answers a message it cannot parse itself, with a 400 and no Date: a warning (RFC 9110, section 6.6.1), the framework's default.
+    expect(report.warnings.filter((w) => w.check === 'message-framing' && !/^no Date field in a 400/.test(w.message)), formatReport(report)).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CHECK_NAMES, coverageCases, requestArbitrary, type CheckName } from '../../fuzz/index.js';
+import { OVERLAP_SHAPES } from '../../fuzz/run/overlap.js';
 import { loadContract } from '../../src/openapi/index.js';
 import { REQUIREMENTS, isTested, type Requirement } from '../../oracle/requirements/index.js';
 import { renderHttpMap } from '../../oracle/requirements/markdown.js';
@@ -17,6 +18,7 @@ import { FAULTY_IMPLEMENTATIONS, ORACLE_ONLY_FAULTS } from '../faulty/faults.js'
 import { LINK_IMPLEMENTATIONS } from '../faulty/links.js';
 import { MAP_ANSWER_FAULTS } from '../faulty/map-answers.js';
 import { MAP_JSON_FAULTS } from '../faulty/map-json.js';
+import { MAP_MESSAGE_FAULTS } from '../faulty/map-messages.js';
 import { MEDIA_FAULTS } from '../faulty/media.js';
 import { OPERATION_FAULTS } from '../faulty/operations.js';
 import { PATTERN_IMPLEMENTATIONS } from '../faulty/resource-patterns.js';
@@ -44,7 +46,7 @@ function touchesOf(fault: ProvenFault | undefined): readonly string[] {
  * Every faulty implementation a row may name (FAULTY_IMPLEMENTATIONS holds the hygiene, wire,
  * JSON-text, coverage and overlap faults): adding a file of faults is one line here.
  */
-const FAULT_ARRAYS: readonly (readonly ProvenFault[])[] = [FAULTY_IMPLEMENTATIONS, ORACLE_ONLY_FAULTS, OPERATION_FAULTS, LINK_IMPLEMENTATIONS, PATTERN_IMPLEMENTATIONS, MEDIA_FAULTS, MAP_ANSWER_FAULTS, MAP_JSON_FAULTS];
+const FAULT_ARRAYS: readonly (readonly ProvenFault[])[] = [FAULTY_IMPLEMENTATIONS, ORACLE_ONLY_FAULTS, OPERATION_FAULTS, LINK_IMPLEMENTATIONS, PATTERN_IMPLEMENTATIONS, MEDIA_FAULTS, MAP_ANSWER_FAULTS, MAP_JSON_FAULTS, MAP_MESSAGE_FAULTS];
 const FAULTS = new Map<string, ProvenFault>(FAULT_ARRAYS.flat().map((fault) => [fault.name, fault]));
 
 /** The sections the map helper's rows (answers.ts) answer for; the others' are switched on by ALL_ROW_FILES_MERGED. */
@@ -62,7 +64,9 @@ const RANDOM_SEED = 30;
 function generatedTags(): ReadonlySet<string> {
   const contract = loadContract();
   const sample = fc.sample(requestArbitrary(contract, { token: TEST_TOKEN }), { seed: RANDOM_SEED, numRuns: 3000 });
-  return new Set([...coverageCases(contract, { token: TEST_TOKEN }), ...sample].flatMap((c) => c.tags ?? []));
+  // The overlap phase tags each request with its group's shape (fuzz/run/overlap.ts).
+  const overlap = OVERLAP_SHAPES.map(({ shape }) => `overlap:${shape}`);
+  return new Set([...coverageCases(contract, { token: TEST_TOKEN }), ...sample].flatMap((c) => c.tags ?? []).concat(overlap));
 }
 
 /** A row's tag is carried: exactly, or, ending in `:`, as the start of a carried tag. */
