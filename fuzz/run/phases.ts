@@ -11,14 +11,16 @@ import { statefulPlan } from './stateful-plan.js';
 export function planPhases(options: QualifiedOptions, capacity: CapacityCases, counts: CapacityCounts): PhasePlan[] {
   const { contract, token, profile, credentials } = options;
   const generatorOptions = { token, profile, credentials, ...(options.kinds ? { kinds: options.kinds } : {}) };
-  // Made whatever the phases: it checks the kinds asked for.
-  const arbitrary = requestArbitrary(contract, generatorOptions);
+  // Made where the random phase runs (coverageCases checks the kinds asked for too): a focused run
+  // of coverage-only kinds (weight 0, other-method) has no random generator to make.
+  const arbitrary = options.phases.includes('random') ? requestArbitrary(contract, generatorOptions) : undefined;
+  if (arbitrary === undefined) coverageCases(contract, generatorOptions);
   return options.phases.map((phase) => {
     if (phase === 'coverage') return listPlan('coverage', coverageCases(contract, generatorOptions));
     // A mock stores nothing: its capacity phase is a load within the budget, with nothing to replace or read back.
     if (phase === 'capacity') return capacityPlan(capacity, options.capacityBudgetMs, counts, profile === 'mock' ? 0 : CAPACITY_FLOOR, profile !== 'mock');
     if (phase === 'stateful') return statefulPlan(contract, options.seed, { token, profile, credentials });
     if (phase === 'overlap') return overlapPlan(options);
-    return randomPlan(arbitrary, options.seed, options.runs, options.durationMs);
+    return randomPlan(arbitrary ?? requestArbitrary(contract, generatorOptions), options.seed, options.runs, options.durationMs);
   });
 }
