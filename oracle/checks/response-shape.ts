@@ -4,6 +4,7 @@ import { exchangeCheck, failure, type Judgement } from '../check.js';
 import { bodyUnreadable } from '../answer-facts.js';
 import { operationOf, schemaName } from '../declared.js';
 import { decodeJson } from '../json-values.js';
+import { refusedTarget } from '../leniencies.js';
 import { excerpt } from '../messages.js';
 import { readVariantBody } from '../media-values.js';
 
@@ -12,8 +13,11 @@ export const responseShape = exchangeCheck({
   description: 'the body and media type are what the contract declares for the status (in the bundled openapi.yaml: a Plant for 200, an Error otherwise, application/json with any parameters); declared required headers are present',
   // A body in a coding the client cannot undo is content-coding's finding, not a broken body.
   // The 400 to a request without Host comes from the HTTP layer before any operation is found
-  // (node:http writes it bare): its status is judged (RFC 9112, section 3.2), not its body.
-  applies: (request, outcome, { contract }) => outcome.kind === 'response' && !bodyUnreadable(outcome) && request.framing?.noHost !== true && operationOf(contract, request)?.response(outcome.status) !== undefined,
+  // (node:http writes it bare): its status is judged (RFC 9112, section 3.2), not its body. So is a
+  // 4xx to a target a server may not recognise as the operation's (an invalid or an equivalent
+  // spelling): the router's or the HTTP layer's answer, not the operation's.
+  applies: (request, outcome, { contract }) =>
+    outcome.kind === 'response' && !bodyUnreadable(outcome) && request.framing?.noHost !== true && !refusedTarget(request, outcome.status) && operationOf(contract, request)?.response(outcome.status) !== undefined,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
     const declared = operationOf(contract, request)?.response(outcome.status);

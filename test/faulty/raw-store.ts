@@ -9,7 +9,7 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createApp, type AppRequest, type AppResponse } from '../../src/reference/index.js';
+import { createApp, type App, type AppOptions, type AppRequest, type AppResponse } from '../../src/reference/index.js';
 import { TEST_TOKEN } from '../support/servers.js';
 import { errorResponse } from './helpers.js';
 
@@ -22,11 +22,20 @@ export interface RawLayer {
   readonly answerOrder: 'arrival' | 'completion';
   /** How long the store takes for a request (a tagged plant is two inserts, an untagged one). Default: no time. */
   readonly storeMs?: (request: AppRequest) => number;
+  /**
+   * How the store answers a request, where not as the reference does (a dispatcher of its own:
+   * test/faulty/map-targets.ts), given its request line as read; `die`: the process dies (the
+   * server stops and drops every connection). A request without Host is still answered 400 first.
+   */
+  readonly answer?: (request: AppRequest, line: string, app: App) => AppResponse | 'die';
+  /** `ignored`: an HTTP/1.1 request without Host is answered as any other (RFC 9112, section 3.2 asks for 400). Default: `required`. */
+  readonly host?: 'required' | 'ignored';
 }
 
 /** A request as the layer read it. */
 interface ReadRequest {
   readonly request: AppRequest;
+  readonly line: string;
   readonly closes: boolean;
   /** HTTP/1.1 without Host: 400 (RFC 9112, section 3.2). */
   readonly hostMissing: boolean;
@@ -76,7 +85,7 @@ function readRequest(buffer: Buffer): { readonly read: ReadRequest; readonly end
   const [method = 'GET', url = '/', version = 'HTTP/1.1'] = line.split(' ');
   const connection = (headers.connection ?? '').toLowerCase();
   const closes = connection.includes('close') || (version === 'HTTP/1.0' && !connection.includes('keep-alive'));
-  return { read: { request: { method, url, headers, body: whole.body }, closes, hostMissing: version === 'HTTP/1.1' && headers.host === undefined }, end: whole.end };
+  return { read: { request: { method, url, headers, body: whole.body }, line, closes, hostMissing: version === 'HTTP/1.1' && headers.host === undefined }, end: whole.end };
 }
 
 function answerBytes(answer: AppResponse, close: boolean): string {
@@ -84,17 +93,19 @@ function answerBytes(answer: AppResponse, close: boolean): string {
   return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n${fields.join('\r\n')}\r\n\r\n${answer.body}`;
 }
 
-export async function startRawStore(layer: RawLayer): Promise<{ readonly url: string; close(): Promise<void> }> {
-  const app = createApp({ tokens: [TEST_TOKEN] });
+export async function startRawStore(layer: RawLayer, options: Partial<AppOptions> = {}): Promise<{ readonly url: string; close(): Promise<void> }> {
+  const app = createApp({ tokens: [TEST_TOKEN], ...options });
+  let running: { readonly url: string; close(): Promise<void> } | undefined;
   const serve = (socket: Socket): void => {
     let buffer = Buffer.alloc(0);
     // Answers in the order of their requests: each waits for the one before it.
     let previous: Promise<unknown> = Promise.resolve();
-    const handle = ({ request, closes, hostMissing }: ReadRequest): void => {
+    const handle = ({ request, line, closes, hostMissing }: ReadRequest): void => {
       const close = closes && layer.clientClose === 'honoured';
-      const answered = sleep(layer.storeMs?.(request) ?? 0).then(() => (hostMissing ? errorResponse(400, 'an HTTP/1.1 request needs a Host field') : app.request(request)));
+      const answered = sleep(layer.storeMs?.(request) ?? 0).then(() => (hostMissing && layer.host !== 'ignored' ? errorResponse(400, 'an HTTP/1.1 request needs a Host field') : (layer.answer?.(request, line, app) ?? app.request(request))));
       const before = previous;
       const written = (layer.answerOrder === 'arrival' ? before.then(() => answered) : answered).then((answer) => {
+        if (answer === 'die') return running?.close();
         if (socket.destroyed) return;
         socket.write(answerBytes(answer, close));
         if (close) socket.end();
@@ -109,7 +120,8 @@ export async function startRawStore(layer: RawLayer): Promise<{ readonly url: st
       }
     });
   };
-  return listenRaw(serve);
+  running = await listenRaw(serve);
+  return running;
 }
 
 /** A node:net server on a loopback port, each connection given to `serve`; closing it destroys them all. */
