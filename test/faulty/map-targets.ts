@@ -11,10 +11,10 @@
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { App, AppRequest, AppResponse } from '../../src/reference/index.js';
-import { startFaulty, type Fault } from '../support/servers.js';
+import { startFaulty, TEST_TOKEN, type Fault } from '../support/servers.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { compileContract, type Contract } from '../../src/openapi/index.js';
+import { compileContract, loadContract, type Contract } from '../../src/openapi/index.js';
 import { FULL_STORE_FILE, fullStore } from '../support/contracts.js';
 import { errorResponse } from './helpers.js';
 import type { HygieneFault } from './hygiene.js';
@@ -39,6 +39,9 @@ function readByIdStore(): Contract {
   return compileContract(document as Record<string, unknown>, '<full store without its list>');
 }
 const readById = readByIdStore();
+
+/** The raw path prefixes an authentication middleware is mounted on: the bundled contract's first segments. */
+const GUARDED = [...new Set(loadContract().operations.map((operation) => `/${operation.path.split('/')[1] ?? ''}`))];
 
 /** The methods a hand-written dispatcher has handlers for. */
 const HANDLED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH']);
@@ -128,6 +131,14 @@ export const MAP_TARGET_FAULTS: readonly TargetFault[] = [
     kinds: ['target-spellings'],
     defect: 'the router compares the raw target with its paths: /%70lants and /plants? are 404 (RFC 3986, section 6.2.2 makes them /plants; a warning, as Express and node:http handlers do it)',
     start: () => startFaulty((request, correct) => (/%|\?$/.test(request.url) ? errorResponse(404, `no route for ${request.url}`) : correct())),
+  },
+  {
+    name: 'guard-on-raw-path',
+    caughtBy: 'requires-auth',
+    touches: [],
+    kinds: ['target-spellings'],
+    defect: "the authentication middleware is mounted on the raw path (app.use('/plants', auth)) and the router decodes the path before matching: /%70lants reaches the handler without credentials",
+    start: () => startFaulty((request, _correct, app) => (GUARDED.some((prefix) => request.url.startsWith(prefix)) ? app.request(request) : app.request({ ...request, headers: { ...request.headers, authorization: `Bearer ${TEST_TOKEN}` } }))),
   },
   {
     name: 'request-line-dies',

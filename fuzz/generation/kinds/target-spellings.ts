@@ -19,6 +19,8 @@
  *   the parameter decodes it), else after the literal segment (a layer that decodes the whole path).
  */
 import type { RequestCase } from '../../../oracle/index.js';
+import type { AuthSpelling } from '../tables/credential-spellings.js';
+import { badCredentials, schemeCredentials } from './bad-auth.js';
 import { declaresJson } from '../tables/media-bodies.js';
 import type { OperationContext } from '../tables/operation-context.js';
 import { operationKind } from './kind.js';
@@ -32,11 +34,11 @@ export const EQUIVALENT_TARGET_REASON =
 export const INVALID_TARGET_REASON = 'RFC 9112, section 3.2; RFC 3986, section 2.1: the request-target is invalid; a server may refuse it with any 4xx, never with a 5xx, a reset or by dying';
 
 /** The invalid classes, each with what goes in the last segment of the target. */
-export const INVALID_TARGETS: readonly { readonly name: string; readonly what: string; readonly text: string }[] = [
+export const INVALID_TARGETS: readonly { readonly name: string; readonly what: string; readonly text: string; readonly after?: true }[] = [
   { name: 'escape-not-hex', what: 'a percent-escape that is not hex (%zz)', text: '%zz' },
   { name: 'escape-truncated', what: 'a lone % (a truncated percent-escape)', text: '%' },
   { name: 'escape-not-utf8', what: 'a percent-escape of an octet that is not UTF-8 (%E9)', text: '%E9' },
-  { name: 'fragment', what: 'a fragment (#, no part of a request-target)', text: '#fragment' },
+  { name: 'fragment', what: 'a fragment (#, no part of a request-target)', text: '#fragment', after: true },
   { name: 'space', what: 'a space', text: ' x' },
   { name: 'control', what: 'a control character (U+0001)', text: '\u0001' },
 ];
@@ -86,14 +88,25 @@ function equivalents(context: OperationContext, plain: RequestCase): RequestCase
   if (!declaresJson(context.operation)) spelled.push({ name: 'absolute-form', what: 'the absolute-form (RFC 9112, section 3.2.2)', target: plain.path, absolute: true });
   return spelled.flatMap(({ name, what, target, absolute }, i) => {
     if (target === undefined) return [];
-    const request = context.make({ kind: 'target-spellings', variant: `${what}: ${JSON.stringify(absolute ? `http://host${target}` : target)}, equivalent to ${plain.path}`, content: 'valid', auth: context.validAuth, values: context.plainParameters(0), n: FIRST_BODY + i, tags: [`${TARGET_TAG_PREFIX}equivalent:${name}`] });
-    return [{ ...request, lenient: EQUIVALENT_TARGET_REASON, lenientAbout: 'target' as const, framing: absolute ? { absoluteForm: true } : { target } }];
+    const spelling = (auth: AuthSpelling, tag: string, shown: string): RequestCase => {
+      const request = context.make({ kind: 'target-spellings', variant: `${what}: ${JSON.stringify(absolute ? `http://host${target}` : target)}, equivalent to ${plain.path}${shown}`, content: 'valid', auth, values: context.plainParameters(0), n: FIRST_BODY + i, tags: [tag] });
+      return { ...request, lenient: EQUIVALENT_TARGET_REASON, lenientAbout: 'target' as const, framing: absolute ? { absoluteForm: true } : { target } };
+    };
+    // The routing class once more without credentials: the spelling is refused as the plain target is (a guard that matches the raw path, and a router that decodes it, let it through).
+    const missing = name === 'unreserved-encoded' ? missingCredentials(context) : undefined;
+    return [spelling(context.validAuth, `${TARGET_TAG_PREFIX}equivalent:${name}`, ''), ...(missing === undefined ? [] : [spelling(missing, `${TARGET_TAG_PREFIX}equivalent:${name}:no-credentials`, `, ${missing.shown}`)])];
   });
 }
 
+/** No credentials, as the operation's scheme refuses them; undefined where the contract opens the operation. */
+function missingCredentials(context: OperationContext): AuthSpelling | undefined {
+  const spellings = context.scheme === undefined ? schemeCredentials(context) : badCredentials(context.scheme, context.token, context.profile);
+  return spellings.find((auth) => auth.credentials === 'missing');
+}
+
 function invalids(context: OperationContext, plain: RequestCase): RequestCase[] {
-  return INVALID_TARGETS.map(({ name, what, text }, i) => {
-    const target = inLastSegment(plain.path, context.operation.path, text);
+  return INVALID_TARGETS.map(({ name, what, text, after }, i) => {
+    const target = after === true ? `${plain.path}${text}` : inLastSegment(plain.path, context.operation.path, text);
     const request = context.make({ kind: 'target-spellings', variant: `${what} in the target: ${JSON.stringify(target)}`, content: 'invalid', auth: context.validAuth, values: context.plainParameters(0), n: FIRST_BODY + 10 + i, tags: [`${TARGET_TAG_PREFIX}invalid:${name}`] });
     return { ...request, path: target, lenient: INVALID_TARGET_REASON, lenientAbout: 'target' as const, framing: { target } };
   });
