@@ -10,7 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { formatReport, type Report } from '../../fuzz/index.js';
 import { runConformance } from '../../fuzz/run/runner.js';
 import { loadContract, openContract, type Contract } from '../../src/openapi/index.js';
+import { coverageCases } from '../../fuzz/generation/kinds/index.js';
+import { isTested } from '../../oracle/requirements/index.js';
+import { TARGET_REQUIREMENTS } from '../../oracle/requirements/targets.js';
 import { MAP_TARGET_FAULTS } from '../faulty/map-targets.js';
+import { OPERATION_FAULTS } from '../faulty/operations.js';
+import { WIRE_FAULTS } from '../faulty/wire-faults.js';
 import { pythonVersion } from '../frameworks/python-store.js';
 import { FRAMEWORK_STORES } from '../frameworks/stores.js';
 import { exampleContractFiles } from '../support/contracts.js';
@@ -82,4 +87,29 @@ describe('correct implementations pass the same focused runs', () => {
       expect(report.warnings.map((w) => w.check).filter((check) => store.warns[check] === undefined), text).toEqual([]);
     });
   }
+});
+
+describe('the rows of oracle/requirements/targets.ts', () => {
+  it('each tested row names faults its check catches, and tags the coverage requests of the bundled or an example contract carry', async () => {
+    const caughtBy = new Map<string, string>([...MAP_TARGET_FAULTS, ...WIRE_FAULTS, ...OPERATION_FAULTS].map((fault) => [fault.name, fault.caughtBy ?? '']));
+    const files = exampleContractFiles();
+    const all = await Promise.all([loadContract(), ...files.map((file) => openContract(file))]);
+    const tags = new Set(all.flatMap((contract) => coverageCases(contract, { token: TEST_TOKEN, kinds: FOCUS })).flatMap((c) => c.tags ?? []));
+    const ids = new Set<string>();
+    for (const row of TARGET_REQUIREMENTS) {
+      expect(row.id, 'ids are <rfc>-<section>-<name>, once each').toMatch(/^\d{4}-[\d.]+-[a-z0-9-]+$/);
+      expect(ids.has(row.id), row.id).toBe(false);
+      ids.add(row.id);
+      if (!isTested(row)) continue;
+      expect(row.faults.length, row.id).toBeGreaterThan(0);
+      for (const fault of row.faults) expect(caughtBy.get(fault), `${row.id}: ${fault}`).toBe(row.judge.check);
+      for (const tag of row.provoke.tags) expect([...tags].some((t) => (tag.endsWith(':') ? t.startsWith(tag) : t === tag)), `${row.id}: ${tag}`).toBe(true);
+      expect(row.judge.severity === 'warning', `${row.id}: a warning says why`).toBe(row.judge.why !== undefined);
+    }
+  });
+
+  it('every fault of map-targets.ts proves a row', () => {
+    const named = new Set(TARGET_REQUIREMENTS.filter(isTested).flatMap((row) => row.faults));
+    expect(MAP_TARGET_FAULTS.map((fault) => fault.name).filter((name) => !named.has(name))).toEqual([]);
+  });
 });

@@ -128,9 +128,9 @@ export const MAP_TARGET_FAULTS: readonly TargetFault[] = [
     caughtBy: 'accepts-valid',
     caughtAs: 'warning',
     touches: [],
-    kinds: ['target-spellings'],
-    defect: 'the router compares the raw target with its paths: /%70lants and /plants? are 404 (RFC 3986, section 6.2.2 makes them /plants; a warning, as Express and node:http handlers do it)',
-    start: () => startFaulty((request, correct) => (/%|\?$/.test(request.url) ? errorResponse(404, `no route for ${request.url}`) : correct())),
+    kinds: ['target-spellings', 'framing'],
+    defect: 'the router compares the raw target with its paths: /%70lants, /plants? and the absolute-form are 404 (RFC 3986, section 6.2.2 makes them /plants, RFC 9112, section 3.2.2 has a server accept the absolute-form; warnings, as Express and node:http handlers do it)',
+    start: () => startFaulty((request, correct) => (request.url.endsWith('?') || !request.url.startsWith('/') || (request.url.split('?', 1)[0] ?? '').includes('%') ? errorResponse(404, `no route for ${request.url}`) : correct())),
   },
   {
     name: 'guard-on-raw-path',
@@ -183,6 +183,18 @@ export const MAP_TARGET_FAULTS: readonly TargetFault[] = [
     kinds: ['other-method'],
     defect: 'a method the dispatcher has no table entry for falls through to the 404 handler, where RFC 9110, section 9.1 asks for 501 (a warning)',
     start: rawStore((request) => (HANDLED.has(request.method) ? undefined : errorResponse(404, `no route for ${request.method} ${request.url}`))),
+  },
+  {
+    name: 'router-404-for-methods',
+    caughtBy: 'method-semantics',
+    caughtAs: 'warning',
+    touches: [],
+    kinds: ['other-method'],
+    defect: 'the router knows paths, not methods: a method the path does not declare falls through to the 404 handler, where RFC 9110, section 15.5.6 answers 405 with Allow (a warning: Express, Fastify and Hono do it)',
+    start: () => startFaulty((_request, correct) => {
+      const answer = correct();
+      return answer.status === 405 ? errorResponse(404, 'not found') : answer;
+    }),
   },
   {
     name: 'case-insensitive-methods',

@@ -35,9 +35,9 @@ export const INVALID_TARGET_REASON = 'RFC 9112, section 3.2; RFC 3986, section 2
 
 /** The invalid classes, each with what goes in the last segment of the target. */
 export const INVALID_TARGETS: readonly { readonly name: string; readonly what: string; readonly text: string; readonly after?: true }[] = [
-  { name: 'escape-not-hex', what: 'a percent-escape that is not hex (%zz)', text: '%zz' },
-  { name: 'escape-truncated', what: 'a lone % (a truncated percent-escape)', text: '%' },
-  { name: 'escape-not-utf8', what: 'a percent-escape of an octet that is not UTF-8 (%E9)', text: '%E9' },
+  { name: 'escape:not-hex', what: 'a percent-escape that is not hex (%zz)', text: '%zz' },
+  { name: 'escape:truncated', what: 'a lone % (a truncated percent-escape)', text: '%' },
+  { name: 'escape:not-utf8', what: 'a percent-escape of an octet that is not UTF-8 (%E9)', text: '%E9' },
   { name: 'fragment', what: 'a fragment (#, no part of a request-target)', text: '#fragment', after: true },
   { name: 'space', what: 'a space', text: ' x' },
   { name: 'control', what: 'a control character (U+0001)', text: '\u0001' },
