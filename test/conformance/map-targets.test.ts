@@ -93,7 +93,7 @@ describe('the rows of oracle/requirements/targets.ts', () => {
   it('each tested row names faults its check catches, and tags the coverage requests of the bundled or an example contract carry', async () => {
     const caughtBy = new Map<string, string>([...MAP_TARGET_FAULTS, ...WIRE_FAULTS, ...OPERATION_FAULTS].map((fault) => [fault.name, fault.caughtBy ?? '']));
     const files = exampleContractFiles();
-    const all = await Promise.all([loadContract(), ...files.map((file) => openContract(file))]);
+    const all = [loadContract(), ...(await Promise.all(files.map((file) => openContract(file))))];
     const tags = new Set(all.flatMap((contract) => coverageCases(contract, { token: TEST_TOKEN, kinds: FOCUS })).flatMap((c) => c.tags ?? []));
     const ids = new Set<string>();
     for (const row of TARGET_REQUIREMENTS) {

@@ -36,7 +36,7 @@ const full = fullStore();
 function readByIdStore(): Contract {
   const document = parseYaml(readFileSync(FULL_STORE_FILE, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
   delete document.paths['/plants']?.get;
-  return compileContract(document as Record<string, unknown>, '<full store without its list>');
+  return compileContract(document, '<full store without its list>');
 }
 const readById = readByIdStore();
 
@@ -146,7 +146,7 @@ export const MAP_TARGET_FAULTS: readonly TargetFault[] = [
     touches: [],
     kinds: ['target-spellings'],
     defect: 'a hand-written HTTP layer throws on a request line that is not three words of visible ASCII (a space or a control character in the target), and nothing catches it: the process dies',
-    start: rawStore((_request, line) => (line.split(' ').length !== 3 || /[\x00-\x1f\x7f]/.test(line) ? 'die' : undefined)),
+    start: rawStore((_request, line) => (line.split(' ').length !== 3 || /[^\x20-\x7e]/.test(line) ? 'die' : undefined)),
   },
   {
     name: 'head-body-where-found',

@@ -95,7 +95,6 @@ function answerBytes(answer: AppResponse, close: boolean): string {
 
 export async function startRawStore(layer: RawLayer, options: Partial<AppOptions> = {}): Promise<{ readonly url: string; close(): Promise<void> }> {
   const app = createApp({ tokens: [TEST_TOKEN], ...options });
-  let running: { readonly url: string; close(): Promise<void> } | undefined;
   const serve = (socket: Socket): void => {
     let buffer = Buffer.alloc(0);
     // Answers in the order of their requests: each waits for the one before it.
@@ -105,7 +104,7 @@ export async function startRawStore(layer: RawLayer, options: Partial<AppOptions
       const answered = sleep(layer.storeMs?.(request) ?? 0).then(() => (hostMissing && layer.host !== 'ignored' ? errorResponse(400, 'an HTTP/1.1 request needs a Host field') : (layer.answer?.(request, line, app) ?? app.request(request))));
       const before = previous;
       const written = (layer.answerOrder === 'arrival' ? before.then(() => answered) : answered).then((answer) => {
-        if (answer === 'die') return running?.close();
+        if (answer === 'die') return running.close();
         if (socket.destroyed) return;
         socket.write(answerBytes(answer, close));
         if (close) socket.end();
@@ -120,7 +119,8 @@ export async function startRawStore(layer: RawLayer, options: Partial<AppOptions
       }
     });
   };
-  running = await listenRaw(serve);
+  // Read only once a request came: the server is listening by then.
+  const running = await listenRaw(serve);
   return running;
 }
 

@@ -56,7 +56,8 @@ function headOfStoredItem(context: OperationContext): RequestCase | undefined {
   };
   const options = { token: context.token, profile: context.profile, ...(context.credentials === undefined ? {} : { credentials: context.credentials }) };
   const read = resourceSequence(context.contract, walk, 'read', { parents: walk.parents.map((parent, i) => body(parent, i + 1)), created: body(walk.pattern, 0), second: undefined }, options);
-  const { link: _judgedAsHead, ...rest } = read;
+  // The read's link is what a GET must answer; HEAD is method-semantics' to judge.
+  const rest = Object.fromEntries(Object.entries(read).filter(([name]) => name !== 'link')) as unknown as RequestCase;
   return { ...rest, method: 'HEAD', kind: 'other-method', variant: `HEAD of an item its create stored just before (${walk.pattern.collection} → ${walk.pattern.item})`, tags: [`${METHOD_TAG_PREFIX}HEAD`, 'head:stored-item'] };
 }
 
