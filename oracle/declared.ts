@@ -4,11 +4,16 @@ import type { HttpRequest } from './types.js';
 
 const operationsFound = new WeakMap<HttpRequest, { readonly contract: Contract; readonly operation: OperationContract | undefined }>();
 
-/** The operation a request is for, ignoring its query string; found once per request and contract however many checks ask. */
+/**
+ * The operation a request is for, ignoring its query string; found once per request and contract
+ * however many checks ask. Methods are case-sensitive (RFC 9110, section 9.1): `post` is another
+ * method than POST, and no operation's.
+ */
 export function operationOf(contract: Contract, request: HttpRequest): OperationContract | undefined {
   const known = operationsFound.get(request);
   if (known?.contract === contract) return known.operation;
-  const operation = contract.findOperation(request.method, request.path.split('?', 1)[0] ?? request.path);
+  const found = contract.findOperation(request.method, request.path.split('?', 1)[0] ?? request.path);
+  const operation = found?.method.toUpperCase() === request.method ? found : undefined;
   operationsFound.set(request, { contract, operation });
   return operation;
 }

@@ -71,6 +71,13 @@ export interface RequestFraming {
   readonly keepAlive?: boolean;
   /** The target in absolute form, `http://host/path` (RFC 9112, section 3.2.2: a server MUST accept it). */
   readonly absoluteForm?: boolean;
+  /**
+   * The request target exactly as written, under the base URL's path (`*` as it is: the
+   * asterisk-form, RFC 9112, section 3.2.4): spellings a URL parser would change (an empty query,
+   * a fragment, a bad percent-escape, a space or a control character, RFC 9112, section 3.2; RFC
+   * 3986, section 2.1). `path` stays what the oracle judges the request as.
+   */
+  readonly target?: string;
   /** No Host field: an HTTP/1.1 server MUST answer 400 (RFC 9112, section 3.2). */
   readonly noHost?: boolean;
   /** `Expect: 100-continue` (RFC 9110, section 10.1.1); the body follows at once, which section 10.1.1 allows. */

@@ -391,7 +391,9 @@ export interface OutgoingHead {
  */
 export function writeRequestHead(request: OutgoingHead): Buffer {
   if (!TOKEN.test(request.method)) throw new TypeError(`not a method: ${JSON.stringify(request.method)}`);
-  if (!/^[\x21-\x7e]+$/.test(request.target)) throw new TypeError(`not a request target: ${JSON.stringify(request.target)}`);
+  // A target written exactly (RequestFraming.target) may hold what a target must not (a space, a control character), never a line end.
+  const writable = request.framing?.target === undefined ? /^[\x21-\x7e]+$/ : /^[^\r\n]+$/;
+  if (!writable.test(request.target)) throw new TypeError(`not a request target: ${JSON.stringify(request.target)}`);
   const framing = request.framing ?? {};
   const spelling = framing.spelling ?? {};
   const sp = spelling.separator ?? ' ';

@@ -22,10 +22,15 @@ export function requestHead(base: URL, request: HttpRequest, close: boolean): Bu
   const framing = request.framing;
   const closing = asksToClose(request, close);
   // urlFor keeps the base URL's scheme and host.
-  const target = framing?.absoluteForm === true ? `${base.protocol}//${base.host}${path}` : path;
+  const target = framing?.target !== undefined ? exactTarget(base, framing.target) : framing?.absoluteForm === true ? `${base.protocol}//${base.host}${path}` : path;
   const head: Writable<OutgoingHead> = { method: request.method, target, host: base.host, headers: headerLines(request), bodyLength: request.body.length, close: closing };
   if (framing !== undefined) head.framing = framing;
   return writeRequestHead(head);
+}
+
+/** A target written as it is (RequestFraming.target), under the base URL's path; the asterisk-form alone. */
+function exactTarget(base: URL, target: string): string {
+  return target === '*' ? target : `${base.pathname.replace(/\/$/, '')}${target}`;
 }
 
 /** The body as it goes on the wire: as it is, or in the chunked coding (RFC 9112, section 7.1), two chunks and the last unless the spelling says otherwise. */

@@ -10,7 +10,7 @@ import { isServerError } from '../answer-facts.js';
 import { declared4xx, isDeclared4xx, operationOf } from '../declared.js';
 import { describeRequest, excerpt } from '../messages.js';
 import { acceptUnsatisfiable } from '../media-values.js';
-import { http10Reading, refusedByHttp } from '../leniencies.js';
+import { http10Reading, refusedByHttp, refusedTarget } from '../leniencies.js';
 
 export const rejectsInvalid = exchangeCheck({
   name: 'rejects-invalid',
@@ -20,7 +20,8 @@ export const rejectsInvalid = exchangeCheck({
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
     const operation = operationOf(contract, request);
-    if (isDeclared4xx(operation, outcome.status) || refusedByHttp(request, outcome.status)) return [];
+    // An invalid target (a bad percent-escape in a parameter's segment) may be refused with any 4xx: the router's.
+    if (isDeclared4xx(operation, outcome.status) || refusedByHttp(request, outcome.status) || refusedTarget(request, outcome.status)) return [];
     // A server may weigh Accept before the body: 406 to an Accept nothing declared satisfies (RFC 9110, section 15.5.7).
     if (outcome.status === 406 && acceptUnsatisfiable(operation, request)) return [];
     const message = `${describeRequest(request)} got ${outcome.status}, expected a declared 4xx (${declared4xx(operation).join(', ') || 'none declared'}); body: ${excerpt(outcome.body)}`;

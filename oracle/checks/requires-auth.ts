@@ -18,6 +18,7 @@ import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
 import { challengeProblem, parseChallenges, type ChallengeProblem } from '../challenge-grammar.js';
 import { isServerError } from '../answer-facts.js';
 import { isDeclared4xx, operationOf } from '../declared.js';
+import { refusedTarget } from '../leniencies.js';
 import { describeRequest, excerpt } from '../messages.js';
 import type { OperationContract } from '../../src/openapi/index.js';
 import type { RequestCase } from '../types.js';
@@ -87,7 +88,8 @@ export const requiresAuth = exchangeCheck({
     const fail = (message: string): Judgement[] => [failure(`${describeRequest(request)}: ${message}`)];
     if (outcome.status >= 200 && outcome.status < 300) {
       const message = `accepted with ${outcome.status}; credentials must be checked (RFC 6750, section 3)`;
-      return request.lenient === undefined ? fail(message) : [warning(`${describeRequest(request)}: ${message} (allowed: ${request.lenient})`)];
+      // What a target spelled otherwise leaves open is whether it is recognised, never whether its credentials are checked.
+      return request.lenient === undefined || request.lenientAbout === 'target' ? fail(message) : [warning(`${describeRequest(request)}: ${message} (allowed: ${request.lenient})`)];
     }
     if (refused.apiKey && apiKeyRefusal(operation, outcome.status)) return [];
     if (outcome.status === 401) {
@@ -97,6 +99,8 @@ export const requiresAuth = exchangeCheck({
       if (problem === undefined) return errorCodeWarnings(request, header);
       return problem.severity === 'failure' ? fail(`a 401: ${problem.message}`) : [warning(`${describeRequest(request)}: a 401: ${problem.message}`)];
     }
+    // A router's 4xx to a target spelled otherwise refuses it without serving it: accepts-valid warns of it.
+    if (refusedTarget(request, outcome.status)) return [];
     const declared = isDeclared4xx(operation, outcome.status);
     if (declared && request.content === 'invalid') return [];
     if (declared && outcome.status === 400 && request.credentials === 'malformed') return [];

@@ -2,7 +2,7 @@
 import { formatIssues, mediaTypeEssence } from '../../src/openapi/index.js';
 import { exchangeCheck, failure, type Judgement } from '../check.js';
 import { bodyUnreadable } from '../answer-facts.js';
-import { messageLevel } from '../leniencies.js';
+import { messageLevel, refusedTarget } from '../leniencies.js';
 import { operationOf, schemaName } from '../declared.js';
 import { decodeJson } from '../json-values.js';
 import { excerpt } from '../messages.js';
@@ -14,8 +14,16 @@ export const responseShape = exchangeCheck({
   // A body in a coding the client cannot undo is content-coding's finding, not a broken body.
   // The 400 to a request without Host comes from the HTTP layer before any operation is found
   // (node:http writes it bare): its status is judged (RFC 9112, section 3.2), not its body. So is
-  // the 4xx to a request whose message bends or breaks RFC 9112's grammar (RequestFraming.spelling).
-  applies: (request, outcome, { contract }) => outcome.kind === 'response' && !bodyUnreadable(outcome) && request.framing?.noHost !== true && !(messageLevel(request) && outcome.status >= 400 && outcome.status < 500) && operationOf(contract, request)?.response(outcome.status) !== undefined,
+  // the 4xx to a request whose message bends or breaks RFC 9112's grammar (RequestFraming.spelling),
+  // and a 4xx to a target a server may not recognise as the operation's (an invalid or an
+  // equivalent spelling): the router's or the HTTP layer's answer, not the operation's.
+  applies: (request, outcome, { contract }) =>
+    outcome.kind === 'response' &&
+    !bodyUnreadable(outcome) &&
+    request.framing?.noHost !== true &&
+    !(messageLevel(request) && outcome.status >= 400 && outcome.status < 500) &&
+    !refusedTarget(request, outcome.status) &&
+    operationOf(contract, request)?.response(outcome.status) !== undefined,
   judge: (request, outcome, { contract }) => {
     if (outcome.kind !== 'response') return [];
     const declared = operationOf(contract, request)?.response(outcome.status);

@@ -236,7 +236,7 @@ export function createPipeline<A extends Admitted>(options: PipelineOptions<A, R
       const routed = route(contract, method, url);
       if (routed instanceof PlantStoreError) return reply(request, routed, ROUTE_RULE, undefined);
       operation = routed.operation;
-      if (operation.method !== method && method.toUpperCase() === 'HEAD') asHead.add(request);
+      if (operation.method !== method && method === 'HEAD') asHead.add(request);
       for (const rule of HEAD_RULES) {
         const refusal = rule(request, operation, settings);
         if (refusal) return reply(request, refusal, rule.ruleName, undefined, operation);

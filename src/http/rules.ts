@@ -118,20 +118,33 @@ export function allowedMethods(operations: ReadonlyMap<string, OperationContract
 }
 
 /**
+ * The path with each percent-escape of an unreserved character decoded (`/%70lants` is `/plants`):
+ * the two are equivalent, and a URI normaliser decodes them (RFC 3986, sections 2.3, 6.2.2.2).
+ * Escapes of other octets stay as they are, in either case of hex (section 6.2.2.1): the
+ * parameters' reading decodes them.
+ */
+function unreservedDecoded(path: string): string {
+  return path.includes('%') ? path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /^[A-Za-z0-9\-._~]$/.test(char) ? char : escape;
+  }) : path;
+}
+
+/**
  * The first rule: the operation for a request, or the 404/405 Error. A path falls under the
  * template whose literal segments match first (contract.ts); HEAD is answered as GET where only
  * GET is declared; a 405 lists the path's methods in `Allow` (RFC 9110, section 15.5.6).
  */
 export function route(contract: Contract, method: string, url: string): Routed | PlantStoreError {
   const { path, query } = splitTarget(url);
-  const match = contract.matchPath(path);
+  const match = contract.matchPath(unreservedDecoded(path));
   if (match === undefined) {
     const known = contract.operations.map((o) => `${o.method} ${o.path}`).join(', ');
     return new PlantStoreError('not_found', `path: no operation at ${truncate(path)}; the store has ${known}`);
   }
   const operations = contract.operationsAt(match.template);
-  const upper = method.toUpperCase();
-  const operation = operations.get(upper) ?? (upper === 'HEAD' ? operations.get('GET') : undefined);
+  // Methods are case-sensitive (RFC 9110, section 9.1): `post` is no operation's, and gets 405.
+  const operation = operations.get(method) ?? (method === 'HEAD' ? operations.get('GET') : undefined);
   if (operation) return { operation, pathValues: match.values, query };
   const allowed = allowedMethods(operations);
   return new PlantStoreError('method_not_allowed', `method: ${truncate(method)} is not allowed on ${truncate(path)}; use ${allowed.join(', ')}`, {

@@ -23,6 +23,15 @@ function roleOf(request: AppRequest): ResourceRole | undefined {
   return undefined;
 }
 
+/** A path segment percent-decoded, or undefined where it is not valid percent-encoding (decodeURIComponent's URIError). */
+function decodedSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 function isHead(request: AppRequest): boolean {
   return request.method === 'HEAD';
 }
@@ -125,7 +134,9 @@ export const OPERATION_UNUSUAL: readonly OperationImplementation[] = [
       const answer = correct();
       if (item === null || answer.status === 401) return answer;
       const [, head = '', segment = '', query = ''] = item;
-      const text = decodeURIComponent(segment);
+      // A framework refuses a malformed percent-escape before any converter runs (Spring, Starlette: 400).
+      const text = decodedSegment(segment);
+      if (text === undefined) return errorResponse(400, `path parameter: "${segment}" is not valid percent-encoding`);
       if (!/^[+-]?\d+$/.test(text)) return errorResponse(400, `path parameter: "${text}" is not an integer`);
       return app.request({ ...request, url: `${head}${BigInt(text).toString()}${query}` });
     },

@@ -10,7 +10,7 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createApp, type AppRequest, type AppResponse } from '../../src/reference/index.js';
+import { createApp, type App, type AppOptions, type AppRequest, type AppResponse } from '../../src/reference/index.js';
 import { TEST_TOKEN } from '../support/servers.js';
 import { errorResponse } from './helpers.js';
 
@@ -30,6 +30,14 @@ export interface RawLayer {
   readonly storeMs?: (request: AppRequest) => number;
   /** How the message is read where hand-written layers get RFC 9112 wrong (MessageReading); careful by default. */
   readonly reading?: Partial<MessageReading>;
+  /**
+   * How the store answers a request, where not as the reference does (a dispatcher of its own:
+   * test/faulty/map-targets.ts), given its request line as read; `die`: the process dies (the
+   * server stops and drops every connection). A request without Host is still answered 400 first.
+   */
+  readonly answer?: (request: AppRequest, line: string, app: App) => AppResponse | 'die';
+  /** `ignored`: an HTTP/1.1 request without Host is answered as any other (RFC 9112, section 3.2 asks for 400). Default: `required`. */
+  readonly host?: 'required' | 'ignored';
 }
 
 /**
@@ -82,6 +90,7 @@ const CAREFUL_READING: MessageReading = {
 interface ReadRequest {
   readonly request: AppRequest;
   readonly version: string;
+  readonly line: string;
   /** Its Connection field, lower-cased. */
   readonly connection: string;
   /** Whether the request asks to close (its Connection field, or HTTP/1.0 without keep-alive). */
@@ -209,7 +218,7 @@ function readRequest(buffer: Buffer, reading: MessageReading, onHead: (version: 
   const connection = (headers.connection ?? '').toLowerCase();
   const asksClose = connection.includes('close') || (version === 'HTTP/1.0' && !connection.includes('keep-alive'));
   const mustClose = chunked && headers['content-length'] !== undefined && reading.lengthWithChunked === 'close';
-  return { read: { request: { method, url, headers, body: whole.body }, version, connection, asksClose, mustClose, hostMissing: version === 'HTTP/1.1' && headers.host === undefined }, end: whole.end };
+  return { read: { request: { method, url, headers, body: whole.body }, version, line, connection, asksClose, mustClose, hostMissing: version === 'HTTP/1.1' && headers.host === undefined }, end: whole.end };
 }
 
 function answerBytes(answer: AppResponse, close: boolean): string {
@@ -232,8 +241,8 @@ function closesAfter(layer: RawLayer, read: ReadRequest, first: boolean): boolea
   }
 }
 
-export async function startRawStore(layer: RawLayer): Promise<{ readonly url: string; close(): Promise<void> }> {
-  const app = createApp({ tokens: [TEST_TOKEN] });
+export async function startRawStore(layer: RawLayer, options: Partial<AppOptions> = {}): Promise<{ readonly url: string; close(): Promise<void> }> {
+  const app = createApp({ tokens: [TEST_TOKEN], ...options });
   const reading: MessageReading = { ...CAREFUL_READING, ...layer.reading };
   const serve = (socket: Socket): void => {
     let buffer: Buffer = Buffer.alloc(0);
@@ -245,10 +254,11 @@ export async function startRawStore(layer: RawLayer): Promise<{ readonly url: st
       const close = closesAfter(layer, read, first);
       first = false;
       continued = false;
-      const { request, hostMissing } = read;
-      const answered = sleep(layer.storeMs?.(request) ?? 0).then(() => (hostMissing ? errorResponse(400, 'an HTTP/1.1 request needs a Host field') : app.request(request)));
+      const { request, line, hostMissing } = read;
+      const answered = sleep(layer.storeMs?.(request) ?? 0).then(() => (hostMissing && layer.host !== 'ignored' ? errorResponse(400, 'an HTTP/1.1 request needs a Host field') : (layer.answer?.(request, line, app) ?? app.request(request))));
       const before = previous;
       const written = (layer.answerOrder === 'arrival' ? before.then(() => answered) : answered).then((answer) => {
+        if (answer === 'die') return running.close();
         if (socket.destroyed) return;
         socket.write(answerBytes(answer, close));
         if (close) socket.end();
@@ -288,7 +298,9 @@ export async function startRawStore(layer: RawLayer): Promise<{ readonly url: st
       }
     });
   };
-  return listenRaw(serve);
+  // Read only once a request came: the server is listening by then.
+  const running = await listenRaw(serve);
+  return running;
 }
 
 /** A node:net server on a loopback port, each connection given to `serve`; closing it destroys them all. */

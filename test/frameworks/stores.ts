@@ -61,10 +61,13 @@ const ROUTER_404 = 'its router knows paths, not methods: a method the path does 
 
 const ABSOLUTE_FORM_REFUSED = 'an absolute-form target (POST http://host/plants) gets 404, where RFC 9112, section 3.2.2 has a server accept it (a warning: no HTTP/1.1 client sends it to an origin server)';
 
+/** A spelling of the path RFC 3986 makes equivalent, refused by a router that matches the raw path (a warning: no client sends it). */
+const EQUIVALENT_REFUSED = '/%70lants gets 404, where RFC 3986, section 6.2.2 makes it /plants (a warning: no client sends it)';
+
 const ABSOLUTE_404 = `its router matches the raw request target: ${ABSOLUTE_FORM_REFUSED}`;
 
 export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
-  { name: 'express', framework: 'Express', warns: { 'rejects-invalid': `body-parser's decoder: ${LENIENT_UTF8}`, 'method-semantics': ROUTER_404 }, start: () => startExpressStore({ token }) },
+  { name: 'express', framework: 'Express', warns: { 'accepts-valid': `its router matches the raw path: ${EQUIVALENT_REFUSED}`, 'rejects-invalid': `body-parser's decoder: ${LENIENT_UTF8}`, 'method-semantics': ROUTER_404 }, start: () => startExpressStore({ token }) },
   {
     name: 'fastify',
     framework: 'Fastify',
@@ -89,7 +92,7 @@ export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
     name: 'python',
     framework: 'Python http.server',
     warns: {
-      'accepts-valid': `its handler compares self.path with /plants: ${ABSOLUTE_FORM_REFUSED}`,
+      'accepts-valid': `its handler compares self.path with /plants: ${ABSOLUTE_FORM_REFUSED}; ${EQUIVALENT_REFUSED}`,
       'rejects-invalid': "json.loads decodes bytes with 'surrogatepass': an encoded surrogate (ED A0 80, CESU-8) inside a string becomes a lone surrogate and the plant is stored",
     },
     skips: {
@@ -98,7 +101,7 @@ export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
     },
     start: () => startPythonStore({ token }),
   },
-  { name: 'node-http', framework: 'node:http', warns: { 'accepts-valid': ABSOLUTE_404, 'method-semantics': ROUTER_404 }, start: () => startNodeHttpStore({ token }) },
+  { name: 'node-http', framework: 'node:http', warns: { 'accepts-valid': `${ABSOLUTE_404}; ${EQUIVALENT_REFUSED}`, 'method-semantics': ROUTER_404 }, start: () => startNodeHttpStore({ token }) },
 ];
 
 // --- the faulty ones' single lines ---

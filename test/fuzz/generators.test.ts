@@ -13,6 +13,7 @@ import { coverageCases, KINDS, REQUEST_EXTRAS, requestArbitrary } from '../../fu
 import { ESCAPED_QUERIES } from '../../fuzz/generation/kinds/framing.js';
 import { TWO_VALUES_LENIENCY } from '../../fuzz/generation/kinds/malformed-json.js';
 import { MESSAGE_SPELLINGS } from '../../fuzz/generation/tables/message-spellings.js';
+import { EQUIVALENT_TARGET_REASON, INVALID_TARGET_REASON } from '../../fuzz/generation/kinds/target-spellings.js';
 import { LONG_STRING, stringArbitrary } from '../../fuzz/generation/values/strings.js';
 import { LONE_SURROGATE_LENIENCY, PROTOTYPE_KEY_LENIENCY } from '../../oracle/leniencies.js';
 import type { RequestCase } from '../../oracle/types.js';
@@ -73,15 +74,19 @@ describe(title, () => {
       // a message spelt as a server MUST refuse (a space before a colon, an invalid Content-Length).
       const valid = c.open === undefined ? isValidBody(c.body) : c.open.readings.some(isValidBody);
       const refused = c.tags?.some((tag) => MESSAGE_SPELLINGS.some((s) => s.tag === tag && s.reading === 'refused')) === true;
-      expect(c.content === 'valid', what).toBe(valid && declaredMediaType(c) && c.framing?.noHost !== true && !refused);
+      // So is a request whose target is invalid (target-spellings: RFC 9112, section 3.2; RFC 3986, section 2.1).
+      const invalidTarget = c.tags?.some((tag) => tag.startsWith('target:invalid:')) === true;
+      expect(c.content === 'valid', what).toBe(valid && declaredMediaType(c) && c.framing?.noHost !== true && !refused && !invalidTarget);
       expect(c.credentials === 'valid', what).toBe(goodCredentials(c));
     }
   });
 
   it('has every kind, POST /plants', () => {
-    // Every kind with something to send for an operation with a body and no parameter: the parameters' kinds have none.
+    // Every kind with something to send for an operation with a body and no parameter: the parameters' kinds have none
+    // but other-method and target-spellings, sent to every path (the invalid targets are judged as their own path).
+    const everyPath = (c: RequestCase): boolean => c.kind === 'other-method' || c.kind === 'target-spellings';
     expect(new Set(samples.map((c) => c.kind).filter((k) => k !== 'other-method'))).toEqual(new Set(kinds));
-    expect(samples.filter((c) => c.kind !== 'other-method').every((c) => c.method === 'POST' && c.path.split('?')[0] === '/plants')).toBe(true);
+    expect(samples.filter((c) => !everyPath(c)).every((c) => c.method === 'POST' && c.path.split('?')[0] === '/plants')).toBe(true);
   });
 
   it('valid: the body validates against the contract, with valid credentials and a declared media type; so does every setup request', () => {
@@ -133,6 +138,11 @@ describe(title, () => {
     // Requests of another method (other-method) carry no body: method-semantics judges them, not their content.
     for (const c of samples.flatMap((s) => [s, ...s.setup]).filter((s) => s.kind !== 'other-method')) {
       const what = `${c.kind}: ${c.variant}`;
+      // A target spelled otherwise leaves open whether it is recognised: an equivalent one's refusal, an invalid one's 4xx.
+      if (c.kind === 'target-spellings') {
+        expect([c.lenient, c.lenientAbout], what).toEqual([c.content === 'valid' ? EQUIVALENT_TARGET_REASON : INVALID_TARGET_REASON, 'target']);
+        continue;
+      }
       if (c.content === 'valid' && c.credentials === 'valid') {
         if (hasLoneSurrogate(strictJson(c.body))) {
           expect(c.lenient, what).toBe(LONE_SURROGATE_LENIENCY);
@@ -186,7 +196,7 @@ describeLaws('requestArbitrary (the random phase): each request is what it says'
 describeLaws(
   'coverageCases (the coverage phase): each request is what it says',
   coverageCases(contract, { token: TOKEN }),
-  KINDS.map((kind) => kind.name),
+  [...KINDS.map((kind) => kind.name), 'target-spellings'],
 );
 
 describe('requestArbitrary: edges come often', () => {

@@ -18,6 +18,7 @@ import type { RequestKind } from './kind.js';
 import { badAuthNoBody } from './bad-auth-no-body.js';
 import { invalidParameter } from './invalid-parameter.js';
 import { otherMethod } from './other-method.js';
+import { targetSpellings } from './target-spellings.js';
 import { validParameters } from './valid-parameters.js';
 import { operationContext, type OperationContext } from '../tables/operation-context.js';
 import { malformedJson } from './malformed-json.js';
@@ -46,6 +47,7 @@ export const OPERATION_KINDS = [
   invalidParameter,
   badAuthNoBody,
   otherMethod,
+  targetSpellings,
   mediaBodies,
 ] as const satisfies readonly RequestKind<string, OperationContext>[];
 

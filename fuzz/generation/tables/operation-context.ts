@@ -158,6 +158,8 @@ export interface OperationContext {
   /** How its requests carry credentials (scheme-credentials.ts). */
   readonly plan: CredentialPlan;
   readonly validAuth: AuthSpelling;
+  /** The run's credentials per scheme, for the requests of other operations a kind sends first (a create before a HEAD). */
+  readonly credentials?: EngineCredentials;
   readonly parameters: fc.Arbitrary<ParameterTexts>;
   plainParameters(n: number): ParameterTexts;
   make(spec: OperationSpec): RequestCase;
@@ -232,6 +234,7 @@ export function operationContext(
     scheme: options.scheme,
     plan: options.plan,
     validAuth: options.validAuth,
+    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     parameters: parametersArbitrary(schemas, operation),
     plainParameters: (n) => plainParameters(schemas, operation, n),
     make,
