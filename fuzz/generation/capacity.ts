@@ -25,7 +25,8 @@ import { writeJson, type JsonModel } from './json-text.js';
 import { declaresJson, otherMediaVariants, writeBody } from './tables/media-bodies.js';
 import { readBackCase, walksOf } from './sequences.js';
 import { kindContext, operationAuth, type KindContext } from './tables/context.js';
-import { reachableOperations, type EngineCredentials } from './tables/scheme-credentials.js';
+import { otherClientSpelling, reachableOperations, type EngineCredentials } from './tables/scheme-credentials.js';
+import type { AuthSpelling } from './tables/credential-spellings.js';
 import { operationContext } from './tables/operation-context.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
@@ -60,6 +61,8 @@ export const REPLACED_SHARE = 10;
 const FILL_BASE = 100_000;
 const REPLACEMENT_BASE = 300_000;
 const CANARY_N = 99_999;
+/** The body of the canary sent as other clients (run/canary.ts, "sessions"): another plant, so that a refusal of them never touches the canary's. */
+const OTHER_CLIENT_N = 99_998;
 
 export interface CapacityCases {
   /** Plants to store. */
@@ -73,6 +76,8 @@ export interface CapacityCases {
   readonly canary: RequestCase;
   /** A read of the fill's i-th plant through the contract's read of what the create stores; absent where it has none. */
   readonly readBack?: (i: number) => RequestCase;
+  /** The canary with the credentials of the n-th client no request presented before (run/canary.ts, "sessions"); absent where the canary needs none. */
+  readonly otherClient?: (n: number) => RequestCase;
 }
 
 /** Why a read back may be refused: a plant stored thousands of plants before. */
@@ -150,6 +155,17 @@ function mediaCases(contract: Contract, operation: OperationContract, options: C
   };
 }
 
+/** The canary sent as other clients: a body like its own, with credentials no request presented before (each a refusal to a target that does not know them). */
+function otherClients(context: KindContext, token: string): Pick<CapacityCases, 'otherClient'> {
+  if (otherClientSpelling(context.plan, token, 0, context.profile) === undefined) return {};
+  return {
+    otherClient: (n) => {
+      const auth = otherClientSpelling(context.plan, token, n, context.profile) as AuthSpelling;
+      return context.make({ kind: 'bad-auth', variant: auth.shown, content: 'valid', auth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(OTHER_CLIENT_N)), tags: ['growth:sessions'] });
+    },
+  };
+}
+
 export function capacityCases(contract: Contract, options: CapacityOptions): CapacityCases {
   const operation = options.operation ?? reachableOperations(contract, options).find(fillable);
   if (!operation) return readOnlyCases(contract, options);
@@ -171,6 +187,7 @@ export function capacityCases(contract: Contract, options: CapacityOptions): Cap
       }),
     fresh: (i) => i % FRESH_EVERY === FRESH_EVERY - 1,
     canary: validCase(context, { ...plain, model: context.plainBody(CANARY_N), what: 'the canary (sent alone at intervals to measure the target)' }),
+    ...otherClients(context, options.token),
     ...(walk === undefined
       ? {}
       : {
