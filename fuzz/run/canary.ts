@@ -80,8 +80,6 @@ export class Canary {
   private growthCost = 0;
   /** Credentials presented so far (sessions, above). */
   private clients = 0;
-  /** The new clients' requests not yet answered. */
-  private readonly sending = new Set<Promise<void>>();
 
   constructor(private readonly parts: CanaryParts) {}
 
@@ -116,7 +114,7 @@ export class Canary {
     await this.#probe('connections', phase, startedMs, { ...item, request: tagged(item.request, 'growth:connections'), fresh: true }, tally.freshConnections);
     const newest = this.parts.newest?.(phase);
     if (newest !== undefined) await this.#probe('entries', phase, startedMs, { index: -1, request: tagged(newest.item.request, 'growth:entries'), fresh: false }, newest.holds);
-    this.#newClients(phase);
+    await this.#newClients(phase);
   }
 
   /** One growth reading: GROWTH_SENDS sends of `probe`, each followed by one to the control sent the same way; the fastest goes into the timeline. */
@@ -136,33 +134,23 @@ export class Canary {
   }
 
   /**
-   * SESSIONS_PER_READING credentials no client presented before, sent beside the phase's own
-   * requests (in flight like them: the next reading waits for them), each judged like any request
-   * (a 401 where the target does not know it). They are what the target is made to hold, not a
-   * reading: the canary's next readings show what holding them costs.
+   * SESSIONS_PER_READING credentials no client presented before, sent together in the round (at
+   * most `concurrency` at a time, on the kept-alive connections; alone, so that they add nothing
+   * to a phase's own load), each judged like any request (a 401 where the target does not know
+   * it). They are what the target is made to hold, not a reading: the canary's next readings show
+   * what holding them costs.
    */
-  #newClients(phase: Phase): void {
+  async #newClients(phase: Phase): Promise<void> {
     const otherClient = this.parts.otherClient;
-    if (otherClient === undefined || this.parts.tally.stoppedEarly !== undefined) return;
-    for (let i = 0; i < SESSIONS_PER_READING; i++) {
-      const client = { index: -1, request: otherClient(this.clients++), fresh: false };
-      this.parts.inFlight.enter();
-      const sent = this.parts
-        .send(client)
-        .then((exchange) => {
-          this.parts.record({ phase, order: this.parts.orderOf(phase), item: client }, [exchange], 'canary');
-        })
-        .finally(() => {
-          this.parts.inFlight.leave();
-          this.sending.delete(sent);
-        });
-      this.sending.add(sent);
-    }
-  }
-
-  /** Resolves when the new clients sent are answered (the run's end waits for them). */
-  async settled(): Promise<void> {
-    await Promise.all([...this.sending]);
+    if (otherClient === undefined) return;
+    const clients = Array.from({ length: SESSIONS_PER_READING }, () => ({ index: -1, request: otherClient(this.clients++), fresh: false }));
+    await Promise.all(
+      clients.map(async (client) => {
+        if (this.parts.tally.stoppedEarly !== undefined) return;
+        const sent = await this.parts.send(client);
+        this.parts.record({ phase, order: this.parts.orderOf(phase), item: client }, [sent], 'canary');
+      }),
+    );
   }
 
   /** One send to the control, if there is one; a control that failed counts for nothing (the reading is then the canary's alone). */

@@ -178,7 +178,6 @@ async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[],
   }
   const lastPhase = plans[plans.length - 1]?.phase;
   if (lastPhase !== undefined && tally.stoppedEarly === undefined) await canary.read(lastPhase);
-  await canary.settled();
 }
 
 /** The canary's entries probe during the capacity phase: a request about the plant stored last (its read where the contract has one, else its create again), and the plants stored. */

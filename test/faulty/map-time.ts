@@ -70,16 +70,22 @@ function scansRowsInOrder(): TimeFault {
   };
 }
 
+/** A closed connection as the log keeps it, one line of JSON (what a metrics page shows). */
+function connectionLine(socket: Socket, openedAt: number): string {
+  const { remoteAddress, remotePort, remoteFamily, localAddress, localPort, bytesRead, bytesWritten } = socket;
+  return JSON.stringify({ remoteAddress, remotePort, remoteFamily, localAddress, localPort, openedAt: new Date(openedAt).toISOString(), closedAt: new Date().toISOString(), bytesRead, bytesWritten });
+}
+
 /**
- * Every connection accepted is logged as a line of JSON, and each new one counts the
- * connections its address opened in the last minute by reading the whole log: a connection
- * costs as many lines as there were connections before it.
+ * Every connection closed is logged as a line of JSON, and each new one counts the connections
+ * its address opened in the last minute by reading the whole log: a connection costs as many
+ * lines as there were connections before it.
  */
 function walksEveryConnection(): TimeFault {
   return {
     name: 'walks-every-connection-served',
     caughtBy: 'degradation',
-    defect: 'a per-address connection limit (10,000 a minute) keeps a log of every connection accepted, as JSON lines, and on each new connection counts those of the same address in the last minute by reading the whole log; lines are never dropped (the log is also what a metrics page shows): each new connection costs one more line than the one before',
+    defect: 'a per-address connection limit (10,000 a minute) keeps every closed connection in a log of JSON lines (the metrics page shows it), and on each new connection counts those its address opened in the last minute by parsing the whole log; lines are never dropped: each new connection costs one more line than the one before',
     alone: ALONE,
     defaultRun: DEFAULT_RUN,
     start: () =>
@@ -92,11 +98,11 @@ function walksEveryConnection(): TimeFault {
             const now = Date.now();
             let recent = 0;
             for (const line of log) {
-              const entry = JSON.parse(line) as { address: string; at: string };
-              if (entry.address === socket.remoteAddress && now - Date.parse(entry.at) < 60_000) recent++;
+              const entry = JSON.parse(line) as { remoteAddress?: string; openedAt: string };
+              if (entry.remoteAddress === socket.remoteAddress && now - Date.parse(entry.openedAt) < 60_000) recent++;
             }
             if (recent >= 10_000) socket.destroy();
-            log.push(JSON.stringify({ address: socket.remoteAddress, port: socket.remotePort, at: new Date(now).toISOString() }));
+            socket.on('close', () => log.push(connectionLine(socket, now)));
           });
         },
       ),
