@@ -25,10 +25,10 @@ import type { RunExchange, Place, Tally } from './tally.js';
 
 /** Sends of the canary per reading; the reading is the fastest. */
 export const CANARY_SENDS = 5;
-/** Sends of a growth probe per reading; the reading is the fastest (fewer than the canary's: a round must stay short against a slow target). */
-export const GROWTH_SENDS = 3;
-/** Credentials no client presented before, sent in each round: about a thousand in a default run (sessions, above). */
-export const SESSIONS_PER_READING = 24;
+/** Sends of a growth probe per reading; the reading is the fastest (as many as the canary's: fewer left the plant stored last too noisy to judge on a loaded machine). */
+export const GROWTH_SENDS = 5;
+/** Credentials no client presented before, sent in each round: about 600 in a default run (sessions, above). */
+export const SESSIONS_PER_READING = 16;
 
 /** Requests in flight, and a wait for none to be. */
 export class InFlight {

@@ -7,7 +7,7 @@
  * (fuzz/run/canary.ts), and `degradation` judges them against the control.
  *
  * Each shows in time: `alone` (a process of its own), and `defaultRun` (its growth shows across a
- * default run's 5,000 plants, 1,400 connections and a thousand clients, not the suite's 300).
+ * default run's 5,000 plants, 1,400 connections and 600 clients, not the suite's 300).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
@@ -23,7 +23,7 @@ export interface TimeFault extends FaultyImplementation {
 }
 
 const ALONE = "its defect is a trend of its times, which another implementation's load in the same process would blur";
-const DEFAULT_RUN = "its cost grows with what a default run makes it hold (5,000 plants, 1,400 connections, a thousand clients); the suite's budget holds too little";
+const DEFAULT_RUN = "its cost grows with what a default run makes it hold (5,000 plants, 1,400 connections, 600 clients); the suite's budget holds too little";
 
 /** The id of a request's plant, exactly, where its body names one. */
 function requestId(value: unknown): bigint | undefined {
