@@ -169,7 +169,7 @@ export class Canary {
    * their own time: against a slow target, a trend needs the canary's readings more.
    */
   due(phase: Phase): Promise<void> | undefined {
-    if (this.pause === undefined && performance.now() - this.last >= Math.max(this.parts.intervalMs, 5 * this.cost + this.growthCost) && this.parts.tally.stoppedEarly === undefined) {
+    if (this.pause === undefined && performance.now() - this.last >= Math.max(intervalIn(phase, this.parts.intervalMs), 5 * this.cost + this.growthCost) && this.parts.tally.stoppedEarly === undefined) {
       this.pause = this.read(phase).finally(() => {
         this.pause = undefined;
       });
@@ -181,4 +181,13 @@ export class Canary {
 /** A request with one more tag (RequestCase.tags): the growth probe it is sent as. */
 export function tagged(request: RequestCase, tag: string): RequestCase {
   return { ...request, tags: [...(request.tags ?? []), tag] };
+}
+
+/**
+ * The interval between rounds in a phase: half of it during the capacity phase, the only one in
+ * which the entries probe reads. A quick target fills its 5,000 plants in a second or two, ten
+ * rounds at the full interval: fewer than a trend needs (MIN_READINGS).
+ */
+export function intervalIn(phase: Phase, intervalMs: number): number {
+  return phase === 'capacity' ? intervalMs / 2 : intervalMs;
 }
