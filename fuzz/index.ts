@@ -113,6 +113,7 @@ export {
   type CheckSummary,
   type ConformanceOptions,
   type DegradationSummary,
+  type GrowthSummary,
   type PhaseSummary,
   type Progress,
   type Report,

@@ -77,6 +77,32 @@ export interface CanaryReading {
   readonly controlMs?: number;
 }
 
+/**
+ * What a server holds that a cost may grow with (checks/degradation.ts): the entries it stores
+ * (the capacity phase's plants), the connections it has served (opened and closed), the clients
+ * it has seen (distinct credentials presented).
+ */
+export type GrowthMeasure = 'entries' | 'connections';
+
+/**
+ * One reading of a growth probe, taken in the canary's round (run/canary.ts): a valid request the
+ * measure's growth would slow, sent a few times alone, its fastest answer against how much the
+ * target holds of the measure by then.
+ */
+export interface GrowthReading {
+  readonly measure: GrowthMeasure;
+  /** How much the target held of the measure when it was taken: plants stored, connections closed. */
+  readonly holds: number;
+  /** Since the run began. */
+  readonly startedMs: number;
+  readonly phase: Phase;
+  /** The fastest answered send. */
+  readonly durationMs: number;
+  readonly samples: number;
+  /** The fastest of the control's answers read in the same round, sent the same way (a fresh connection for `connections`). */
+  readonly controlMs?: number;
+}
+
 /** The response times of a run, summarised in constant memory (see statistics.ts). */
 export interface ResponseTimes {
   /** Answered exchanges (transport failures and canaries aside). */
@@ -97,6 +123,8 @@ export interface RunRecord {
   readonly slowest: readonly TimedExchange[];
   /** The canary's readings, in order. */
   readonly canary: readonly CanaryReading[];
+  /** The growth probes' readings, in order (absent from records made before they were taken). */
+  readonly growth?: readonly GrowthReading[];
   /** The absolute part of the response-time bound, in milliseconds (`--max-response-time`). */
   readonly maxResponseTimeMs: number;
 }

@@ -14,8 +14,8 @@
  */
 export { PHASES, type CheckOptions, type Content, type Credentials, type DerivedSecret, type ExtraBytes, type Finding, type Framing, type HttpOutcome, type HttpRequest, type AnswerBinding, type LinkStep, type NeighbourRequest, type PartialResponse, type Phase, type Profile, type RequestCase, type RequestFraming, type ResponseOutcome, type Severity, type TransportFailure, type WireFacts } from './types.js';
 export { applicableChecks, CHECK_NAMES, checkApplies, checkNamed, CHECKS, EXCHANGE_CHECKS, isCheckName, judgeExchange, replayOf, RUN_CHECKS, runChecks, STATEFUL_CHECK_NAMES, type CheckName, type JudgedExchange, type Replay } from './registry.js';
-export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type CheckContext, type ExchangeCheck, type Judgement, type ResponseTimes, type RunCheck, type RunJudgement, type RunRecord, type TimedExchange } from './check.js';
-export { canaryTrend, MIN_READINGS, notJudgedReason, type CanaryTrend } from './checks/degradation.js';
+export { exchangeCheck, failure, runCheck, warning, type CanaryReading, type Check, type GrowthMeasure, type GrowthReading, type CheckContext, type ExchangeCheck, type Judgement, type ResponseTimes, type RunCheck, type RunJudgement, type RunRecord, type TimedExchange } from './check.js';
+export { canaryTrend, GROWTH_MEASURES, growthTrend, MIN_READINGS, notJudgedReason, type CanaryTrend } from './checks/degradation.js';
 export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type ResponseTimeBound } from './checks/response-time.js';
 export { METHOD_TAG_PREFIX } from './checks/method-semantics.js';
 export { classifyRequest, judgeObserved, interpretationsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from './classify.js';

@@ -25,7 +25,8 @@ import { writeJson, type JsonModel } from './json-text.js';
 import { declaresJson, otherMediaVariants, writeBody } from './tables/media-bodies.js';
 import { readBackCase, walksOf } from './sequences.js';
 import { kindContext, operationAuth, type KindContext } from './tables/context.js';
-import { reachableOperations, type EngineCredentials } from './tables/scheme-credentials.js';
+import { otherClientSpelling, reachableOperations, type EngineCredentials } from './tables/scheme-credentials.js';
+import type { AuthSpelling } from './tables/credential-spellings.js';
 import { operationContext } from './tables/operation-context.js';
 import { NO_EXTRAS } from './tables/extras.js';
 import { validCase, withKeysOf } from './kinds/valid.js';
@@ -60,6 +61,8 @@ export const REPLACED_SHARE = 10;
 const FILL_BASE = 100_000;
 const REPLACEMENT_BASE = 300_000;
 const CANARY_N = 99_999;
+/** The body of the canary sent as other clients (run/canary.ts, "sessions"): another plant, so that a refusal of them never touches the canary's. */
+const OTHER_CLIENT_N = 99_998;
 
 export interface CapacityCases {
   /** Plants to store. */
@@ -73,6 +76,8 @@ export interface CapacityCases {
   readonly canary: RequestCase;
   /** A read of the fill's i-th plant through the contract's read of what the create stores; absent where it has none. */
   readonly readBack?: (i: number) => RequestCase;
+  /** The canary with the credentials of the n-th client no request presented before (run/canary.ts, "sessions"); absent where the canary needs none. */
+  readonly otherClient?: (n: number) => RequestCase;
 }
 
 /** Why a read back may be refused: a plant stored thousands of plants before. */
@@ -98,7 +103,8 @@ function readOnlyCases(contract: Contract, options: CapacityOptions): CapacityCa
   const operation = reads.find((o) => o.parameters.every((p) => !p.required)) ?? reads[0] ?? contract.operations[0];
   if (operation === undefined) throw new Error('the contract declares no operation');
   const base = { token: options.token, profile: options.profile ?? 'reference', credentials: options.credentials };
-  const context = operationContext(contract, operation, { ...base, ...operationAuth(operation, base) });
+  const auth = operationAuth(operation, base);
+  const context = operationContext(contract, operation, { ...base, ...auth });
   const nothing = (): never => {
     throw new Error('the contract declares no operation with a JSON request body: there is nothing to store');
   };
@@ -108,6 +114,7 @@ function readOnlyCases(contract: Contract, options: CapacityOptions): CapacityCa
     replacement: nothing,
     fresh: () => false,
     canary: context.make({ kind: 'valid-parameters', variant: 'the canary (sent alone at intervals to measure the target)', content: 'valid', auth: context.validAuth, values: context.plainParameters(CANARY_N) }),
+    ...otherClients({ plan: auth.plan, profile: base.profile }, options.token, (spelling) => context.make({ kind: 'bad-auth-no-body', variant: spelling.shown, content: 'valid', auth: spelling, values: context.plainParameters(OTHER_CLIENT_N), tags: ['growth:sessions'] })),
   };
 }
 
@@ -140,7 +147,7 @@ function mediaCases(contract: Contract, operation: OperationContract, options: C
   const walk = walksOf(contract).find((w) => w.create === operation && w.read !== undefined);
   return {
     target,
-    fill: (i) => send(model(FILL_BASE + i), FILL_BASE + i, `capacity: plant ${i + 1} of ${target} (${variant.mediaType})`),
+    fill: (i) => filled(send(model(FILL_BASE + i), FILL_BASE + i, `capacity: plant ${i + 1} of ${target} (${variant.mediaType})`)),
     replacement: (i) => send(withKeysOf(model(REPLACEMENT_BASE + i + 1), model(FILL_BASE + i), keys), REPLACEMENT_BASE + i + 1, `capacity: plant ${i + 1} replaced (${variant.mediaType})`),
     fresh: (i) => i % FRESH_EVERY === FRESH_EVERY - 1,
     canary: send(model(CANARY_N), CANARY_N, 'the canary (sent alone at intervals to measure the target)'),
@@ -148,6 +155,20 @@ function mediaCases(contract: Contract, operation: OperationContract, options: C
       ? {}
       : { readBack: (i: number) => readBackCase(contract, walk, writeJson(model(FILL_BASE + i), 'compact'), { token: options.token, profile: context.profile, variant: `capacity: plant ${i + 1} of ${target} read back through ${walk.read?.name ?? 'its read'}`, lenient: FORGOTTEN }) }),
   };
+}
+
+/** A plant of the fill, tagged as one (RequestCase.tags; the conformance map's rows on time name it). */
+function filled(request: RequestCase): RequestCase {
+  return { ...request, tags: [...(request.tags ?? []), 'capacity:fill'] };
+}
+
+/**
+ * The canary sent as other clients: a request like its own, with credentials no request presented
+ * before (each a refusal to a target that does not know them); none where the canary needs none.
+ */
+function otherClients(context: Pick<KindContext, 'plan' | 'profile'>, token: string, make: (auth: AuthSpelling) => RequestCase): Pick<CapacityCases, 'otherClient'> {
+  if (otherClientSpelling(context.plan, token, 0, context.profile) === undefined) return {};
+  return { otherClient: (n) => make(otherClientSpelling(context.plan, token, n, context.profile) as AuthSpelling) };
 }
 
 export function capacityCases(contract: Contract, options: CapacityOptions): CapacityCases {
@@ -162,7 +183,7 @@ export function capacityCases(contract: Contract, options: CapacityOptions): Cap
   const sequences = { token: options.token, profile: context.profile, ...(options.credentials === undefined ? {} : { credentials: options.credentials }) };
   return {
     target,
-    fill: (i) => validCase(context, { ...plain, model: context.plainBody(FILL_BASE + i), what: `capacity: plant ${i + 1} of ${target}` }),
+    fill: (i) => filled(validCase(context, { ...plain, model: context.plainBody(FILL_BASE + i), what: `capacity: plant ${i + 1} of ${target}` })),
     replacement: (i) =>
       validCase(context, {
         ...plain,
@@ -171,6 +192,7 @@ export function capacityCases(contract: Contract, options: CapacityOptions): Cap
       }),
     fresh: (i) => i % FRESH_EVERY === FRESH_EVERY - 1,
     canary: validCase(context, { ...plain, model: context.plainBody(CANARY_N), what: 'the canary (sent alone at intervals to measure the target)' }),
+    ...otherClients(context, options.token, (auth) => context.make({ kind: 'bad-auth', variant: auth.shown, content: 'valid', auth, contentType: context.jsonTypes[0], body: context.text(context.plainBody(OTHER_CLIENT_N)), tags: ['growth:sessions'] })),
     ...(walk === undefined
       ? {}
       : {

@@ -4,7 +4,7 @@
  * shared by the JUnit and HTML reports.
  */
 import { CHECK_NAMES, type CheckName } from '../../oracle/index.js';
-import type { CheckSummary, Report, ReportedContract, ReportedFinding, ReportedOutcome } from '../run/record.js';
+import type { CheckSummary, GrowthSummary, Report, ReportedContract, ReportedFinding, ReportedOutcome } from '../run/record.js';
 import { replayCommand } from '../run/reported.js';
 import { operationLine } from '../run/operation-rows.js';
 import { replayLabel } from './replay-label.js';
@@ -107,8 +107,20 @@ export function timeAndCapacity(report: Report): string[] {
   } else if (report.degradation.notJudged !== undefined) {
     lines.push(`canary: degradation not exercised: ${report.degradation.notJudged}`);
   }
+  for (const growth of report.degradation.growth ?? []) lines.push(growthLine(growth));
   return lines;
 }
+
+/** A growth probe's line: its time at first and at last against what the target held, or how many readings it had. */
+function growthLine(growth: GrowthSummary): string {
+  const { trend, readings } = growth;
+  const held = `${readings[0]?.holds ?? 0} to ${readings[readings.length - 1]?.holds ?? 0} ${GROWTH_HELD[growth.measure]}`;
+  if (trend === undefined) return `growth (${growth.measure}): ${readings.length} readings, too few to judge (${held})`;
+  const control = trend.controlQuartersMs === undefined ? '' : `; control × ${(trend.controlRatio ?? 1).toFixed(2)}`;
+  return `growth (${growth.measure}): ${humanMs(trend.firstMs)} at first, ${humanMs(trend.lastMs)} at last, over ${held} (${trend.readings} readings, Mann–Kendall z = ${trend.z.toFixed(2)}, × ${trend.ratio.toFixed(2)}${control})`;
+}
+
+const GROWTH_HELD: Readonly<Record<GrowthSummary['measure'], string>> = { entries: 'plants stored', connections: 'connections closed' };
 
 /** A check's verdict in a run, from its summary. */
 export function checkStatus({ failures, warnings, requests, notApplicable }: CheckSummary): string {

@@ -20,6 +20,8 @@ export interface CapacityCounts {
   sampleStored: number[];
   /** Plants read back. */
   readsSent: number;
+  /** The fill index of the plant whose success came last: the newest stored (the canary's entries probe). */
+  lastStored?: number;
   budgetHit: boolean;
   /** Why the fill ended before the target and the budget, if it did. */
   gaveUp?: string;
@@ -50,6 +52,7 @@ export function countCapacityAnswer(counts: CapacityCounts, index: number, targe
   if (index >= target) counts.replaced += success ? 1 : 0;
   else if (success) {
     counts.stored++;
+    counts.lastStored = index;
     counts.streak = 0;
     if (inReadBackSample(index, target)) counts.sampleStored.push(index);
   } else {

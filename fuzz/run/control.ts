@@ -57,11 +57,16 @@ export class Control {
     return control;
   }
 
-  /** One request for `bytes` bytes: its time from the first byte sent to the last received, in milliseconds. */
-  send(bytes: number): Promise<number> {
+  /**
+   * One request for `bytes` bytes: its time from the first byte sent to the last received, in
+   * milliseconds; `fresh` on a connection of its own (its connect timed too), as the canary's
+   * connections probe is sent (canary.ts).
+   */
+  send(bytes: number, fresh = false): Promise<number> {
     return new Promise((resolve, reject) => {
       const began = performance.now();
-      const sent = request({ host: '127.0.0.1', port: this.port, path: `/${bytes}`, agent: this.#agent }, (res) => {
+      const how = fresh ? { agent: false as const, headers: { connection: 'close' } } : { agent: this.#agent };
+      const sent = request({ host: '127.0.0.1', port: this.port, path: `/${bytes}`, ...how }, (res) => {
         res.resume();
         res.on('end', () => { resolve(performance.now() - began); });
         res.on('error', reject);
@@ -89,7 +94,7 @@ export function startControl(): StartingControl {
   let closed = false;
   const starting = Control.start(() => closed).then((control) => (ready = control));
   return {
-    sender: { send: (bytes) => (ready === undefined ? Promise.resolve(Number.POSITIVE_INFINITY) : ready.send(bytes)) },
+    sender: { send: (bytes, fresh) => (ready === undefined ? Promise.resolve(Number.POSITIVE_INFINITY) : ready.send(bytes, fresh)) },
     close: async () => {
       closed = true;
       (await starting)?.close();

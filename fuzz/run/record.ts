@@ -3,7 +3,7 @@
  * it, and each check's first finding shrunk to a minimal request. Plain data: JSON.stringify(report)
  * is the JSON report; reports/ formats it for people and CI systems.
  */
-import type { CanaryReading, CanaryTrend, CheckName, Phase, Profile, RequestCase, Severity, TimedExchange } from '../../oracle/index.js';
+import type { CanaryReading, CanaryTrend, CheckName, GrowthMeasure, GrowthReading, Phase, Profile, RequestCase, Severity, TimedExchange } from '../../oracle/index.js';
 import type { LatencySummary } from './timeline.js';
 import type { SecuritySummary } from './credentials.js';
 
@@ -161,6 +161,15 @@ export interface DegradationSummary {
   readonly trend?: CanaryTrend;
   /** Why there is no trend (too few readings): `degradation` was not exercised. */
   readonly notJudged?: string;
+  /** The growth probes taken in the canary's rounds (run/canary.ts): one per measure that has readings. */
+  readonly growth?: readonly GrowthSummary[];
+}
+
+/** A growth probe's readings against what the target held, and their trend (absent with too few readings to judge). */
+export interface GrowthSummary {
+  readonly measure: GrowthMeasure;
+  readonly readings: readonly GrowthReading[];
+  readonly trend?: CanaryTrend;
 }
 
 /** The contract a run was judged against, as reports name it. */

@@ -32,12 +32,12 @@
  * and a timeline of bounded size (timeline.ts).
  */
 import { performance } from 'node:perf_hooks';
-import { capacityCases } from '../generation/capacity.js';
-import { runChecks, type CheckContext, type Phase, type RequestCase } from '../../oracle/index.js';
+import { capacityCases, type CapacityCases } from '../generation/capacity.js';
+import { runChecks, type CheckContext, type Phase } from '../../oracle/index.js';
 import { sendHeldTogether } from '../wire/held-exchange.js';
 import { sendPipelined } from '../wire/pipelined-exchange.js';
 import { createHttpClient, type HttpClient } from '../wire/http-client.js';
-import { Canary, InFlight, type ControlSender } from './canary.js';
+import { Canary, InFlight, tagged, type ControlSender } from './canary.js';
 import { startControl } from './control.js';
 import { writtenResource } from './exclusion.js';
 import { Executor } from './execute.js';
@@ -46,7 +46,7 @@ import { LateBytesJudge, type ExchangeJudge } from './late-bytes.js';
 import { qualify, type ConformanceOptions, type QualifiedOptions } from './options.js';
 import { runOverlap, type OverlapSender } from './overlap.js';
 import { planPhases } from './phases.js';
-import type { PhasePlan } from './plan.js';
+import type { PhasePlan, PlanItem } from './plan.js';
 import { reachTarget } from './reachable.js';
 import { credentialSecrets } from './credentials.js';
 import type { Report } from './record.js';
@@ -94,7 +94,7 @@ async function runStarted(qualified: QualifiedOptions, started: number, control:
       judge: (request, outcome, startedMs) => ({ request, outcome, findings: judge(request, outcome), startedMs, fresh: true }),
       now: () => performance.now() - started,
     };
-    await runPhases(qualified, plans, { tally, late, executor, started, canary: capacity.canary, overlap, control });
+    await runPhases(qualified, plans, { tally, late, executor, started, capacity, overlap, control });
     const checkingMs = performance.now() - checkingStarted;
     // The run as a whole: run checks see the timeline's record.
     const run = tally.timeline.record(qualified.maxResponseTimeMs);
@@ -127,8 +127,8 @@ interface PhaseParts {
   readonly executor: Executor;
   /** When the run began (performance.now()). */
   readonly started: number;
-  /** The canary's request. */
-  readonly canary: RequestCase;
+  /** The capacity phase's cases: the canary's request, the plant stored last, other clients. */
+  readonly capacity: CapacityCases;
   readonly overlap: OverlapSender;
   readonly control: ControlSender;
 }
@@ -142,7 +142,19 @@ async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[],
     tally.record(place, exchanges, probe);
   };
   const inFlight = new InFlight();
-  const canary = new Canary({ item: { index: -1, request: parts.canary, fresh: false }, intervalMs: options.canaryIntervalMs, inFlight, tally, started, send: (item) => executor.exchange(item.request, false), record, orderOf, control: parts.control });
+  const canary = new Canary({
+    item: { index: -1, request: tagged(parts.capacity.canary, 'growth:canary'), fresh: false },
+    intervalMs: options.canaryIntervalMs,
+    inFlight,
+    tally,
+    started,
+    send: (item) => executor.exchange(item.request, item.fresh),
+    record,
+    orderOf,
+    control: parts.control,
+    newest: (phase) => newestStored(parts.capacity, tally, phase),
+    ...(parts.capacity.otherClient === undefined ? {} : { otherClient: parts.capacity.otherClient }),
+  });
   const pool: PoolParts = {
     concurrency: options.concurrency,
     inFlight,
@@ -168,7 +180,15 @@ async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[],
   if (lastPhase !== undefined && tally.stoppedEarly === undefined) await canary.read(lastPhase);
 }
 
+/** The canary's entries probe during the capacity phase: a request about the plant stored last (its read where the contract has one, else its create again), and the plants stored. */
+function newestStored(cases: CapacityCases, tally: Tally, phase: Phase): { readonly item: PlanItem; readonly holds: number } | undefined {
+  const last = tally.capacity.lastStored;
+  if (phase !== 'capacity' || last === undefined) return undefined;
+  const request = cases.readBack === undefined ? cases.fill(last) : cases.readBack(last);
+  return { item: { index: -1, request, fresh: false }, holds: tally.capacity.stored };
+}
+
 export { CANARY_SENDS } from './canary.js';
 export { DEFAULT_CANARY_INTERVAL_MS, DEFAULT_MAX_TIMEOUTS, DEFAULT_SHRINK_TIME_MS, randomSeed, type ConformanceOptions, type Progress } from './options.js';
 export { TargetUnreachableError } from './reachable.js';
-export type { CapacitySummary, CheckSummary, DegradationSummary, PhaseSummary, Report, ReportedFinding, ResponseTimeSummary } from './record.js';
+export type { CapacitySummary, CheckSummary, DegradationSummary, GrowthSummary, PhaseSummary, Report, ReportedFinding, ResponseTimeSummary } from './record.js';

@@ -1,12 +1,12 @@
 /** The record of a finished run (record.ts), made from the tally, the run checks' record and the reported findings. */
 import { performance } from 'node:perf_hooks';
 import { defaultContractFile, type Contract } from '../../src/openapi/index.js';
-import { canaryTrend, CHECK_NAMES, mediaTypesNotChecked, checkNamed, notJudgedReason, responseTimeBound, round, type CheckName, type RunRecord } from '../../oracle/index.js';
+import { canaryTrend, GROWTH_MEASURES, growthTrend, CHECK_NAMES, mediaTypesNotChecked, checkNamed, notJudgedReason, responseTimeBound, round, type CheckName, type RunRecord } from '../../oracle/index.js';
 import { CANARY_SENDS } from './canary.js';
 import type { Findings } from './findings.js';
 import type { QualifiedOptions } from './options.js';
 import { planOf, type PhasePlan } from './plan.js';
-import type { CapacitySummary, CheckSummary, Report, ReportedContract } from './record.js';
+import type { CapacitySummary, CheckSummary, GrowthSummary, Report, ReportedContract } from './record.js';
 import { statefulNotApplicable } from './stateful-plan.js';
 import type { Tally } from './tally.js';
 import { securitySummary } from './credentials.js';
@@ -62,6 +62,15 @@ function notCheckedOf(options: QualifiedOptions): { notChecked?: readonly string
   return notChecked.length === 0 ? {} : { notChecked };
 }
 
+/** Each growth probe's readings and, with enough of them, their trend. */
+function growthSummaries(run: RunRecord): GrowthSummary[] {
+  return GROWTH_MEASURES.map((measure) => {
+    const readings = (run.growth ?? []).filter((r) => r.measure === measure);
+    const trend = growthTrend(readings, measure);
+    return { measure, readings, ...(trend === undefined ? {} : { trend }) };
+  }).filter((g) => g.readings.length > 0);
+}
+
 export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonly PhasePlan[], run: RunRecord, findings: Findings, times: RunTimes & { readonly capacityTarget: number }): Report {
   const failures = findings.reported.filter((f) => f.severity === 'failure');
   const failed = new Set(failures.map((f) => f.check));
@@ -93,7 +102,7 @@ export function reportOf(options: QualifiedOptions, tally: Tally, plans: readonl
       unconfirmed: findings.unconfirmed['response-time'] ?? 0,
       slowest: tally.timeline.slowest(SLOWEST_REPORTED),
     },
-    degradation: { intervalMs: options.canaryIntervalMs, sends: CANARY_SENDS, readings: run.canary, ...(trend === undefined ? { notJudged: notJudgedReason(run.canary) ?? '' } : { trend }) },
+    degradation: { intervalMs: options.canaryIntervalMs, sends: CANARY_SENDS, readings: run.canary, ...(trend === undefined ? { notJudged: notJudgedReason(run.canary) ?? '' } : { trend }), growth: growthSummaries(run) },
     checks,
     security,
     failures,

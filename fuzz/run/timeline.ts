@@ -5,11 +5,11 @@
  * - every answered exchange's time goes into one log histogram (the median, the histogram of a
  *   report) and into the window of the run it completed in (latency over the run);
  * - the slowest exchanges are kept whole, so that a slow one can be replayed and shrunk;
- * - the canary's readings are kept in order.
+ * - the canary's readings, and each growth probe's, are kept in order.
  * Windows and readings merge pairwise when there are too many (a `--duration` run of hours), so
  * they stay evenly spread over the run at a coarser grain.
  */
-import { LatencyHistogram, round, type CanaryReading, type HistogramBucket, type Phase, type RunRecord, type TimedExchange } from '../../oracle/index.js';
+import { LatencyHistogram, round, type CanaryReading, type GrowthMeasure, type GrowthReading, type HistogramBucket, type Phase, type RunRecord, type TimedExchange } from '../../oracle/index.js';
 
 /** Slowest exchanges kept whole: enough to find the one that reproduces among requests queued behind it. */
 export const SLOWEST_KEPT = 32;
@@ -55,11 +55,8 @@ export class RunTimeline {
   readonly #slowest: TimedExchange[] = [];
   #windowMs = FIRST_WINDOW_MS;
   #windows: Window[] = [];
-  #readings: CanaryReading[] = [];
-  /** Readings merged into one kept reading (doubles each time the readings are merged). */
-  #group = 1;
-  #pending: CanaryReading | undefined;
-  #pendingCount = 0;
+  readonly #canary = new ReadingSeries<CanaryReading>(merged);
+  readonly #growth = new Map<GrowthMeasure, ReadingSeries<GrowthReading>>();
 
   /** One exchange of the run (canaries too: they count for nothing here but are exchanges of the run). */
   add(exchange: TimedExchange): void {
@@ -70,21 +67,24 @@ export class RunTimeline {
   }
 
   addCanary(reading: CanaryReading): void {
-    const pending = this.#pending;
-    this.#pending = pending === undefined ? reading : merged(pending, reading);
-    if (++this.#pendingCount < this.#group) return;
-    this.#readings.push(this.#pending);
-    this.#pending = undefined;
-    this.#pendingCount = 0;
-    if (this.#readings.length > MAX_READINGS) {
-      this.#readings = pairs(this.#readings).map(([a, b]) => (b === undefined ? a : merged(a, b)));
-      this.#group *= 2;
-    }
+    this.#canary.add(reading);
+  }
+
+  /** One reading of a growth probe (run/canary.ts), kept in its measure's series. */
+  addGrowth(reading: GrowthReading): void {
+    let series = this.#growth.get(reading.measure);
+    if (series === undefined) this.#growth.set(reading.measure, (series = new ReadingSeries<GrowthReading>(merged)));
+    series.add(reading);
   }
 
   /** The readings so far, in order (a group still filling counts as one). */
   get canary(): readonly CanaryReading[] {
-    return this.#pending === undefined ? this.#readings : [...this.#readings, this.#pending];
+    return this.#canary.readings;
+  }
+
+  /** The growth probes' readings so far, each measure's in order. */
+  get growth(): readonly GrowthReading[] {
+    return [...this.#growth.values()].flatMap((series) => series.readings);
   }
 
   /** What the run checks judge. */
@@ -94,6 +94,7 @@ export class RunTimeline {
       responseTimes: { count: all.count, medianMs: all.quantile(0.5), countAbove: (ms) => all.countAbove(ms) },
       slowest: [...this.#slowest],
       canary: [...this.canary],
+      growth: this.growth,
       maxResponseTimeMs,
     };
   }
@@ -147,8 +148,40 @@ export class RunTimeline {
   }
 }
 
+/**
+ * Readings in order, at most MAX_READINGS: past that, neighbours merge (the faster of the two:
+ * both were quiet moments) and each kept reading stands for twice as many.
+ */
+class ReadingSeries<T> {
+  #readings: T[] = [];
+  /** Readings merged into one kept reading (doubles each time the readings are merged). */
+  #group = 1;
+  #pending: T | undefined;
+  #pendingCount = 0;
+
+  constructor(private readonly merge: (a: T, b: T) => T) {}
+
+  add(reading: T): void {
+    const pending = this.#pending;
+    this.#pending = pending === undefined ? reading : this.merge(pending, reading);
+    if (++this.#pendingCount < this.#group) return;
+    this.#readings.push(this.#pending);
+    this.#pending = undefined;
+    this.#pendingCount = 0;
+    if (this.#readings.length > MAX_READINGS) {
+      this.#readings = pairs(this.#readings).map(([a, b]) => (b === undefined ? a : this.merge(a, b)));
+      this.#group *= 2;
+    }
+  }
+
+  /** The readings so far, in order (a group still filling counts as one). */
+  get readings(): readonly T[] {
+    return this.#pending === undefined ? this.#readings : [...this.#readings, this.#pending];
+  }
+}
+
 /** Two neighbouring readings as one: where and when the first was taken, the faster time (and control), the sends of both. */
-function merged(a: CanaryReading, b: CanaryReading): CanaryReading {
+function merged<T extends CanaryReading | GrowthReading>(a: T, b: T): T {
   const control = a.controlMs === undefined || b.controlMs === undefined ? {} : { controlMs: Math.min(a.controlMs, b.controlMs) };
   return { ...a, durationMs: Math.min(a.durationMs, b.durationMs), samples: a.samples + b.samples, ...control };
 }
@@ -161,9 +194,10 @@ function pairs<T>(items: readonly T[]): [T, T | undefined][] {
 }
 
 /** A run record from a list of exchanges and canary readings: for tests of the run checks, and any caller with a timeline at hand. */
-export function runRecordOf(exchanges: readonly TimedExchange[], canary: readonly CanaryReading[] = [], maxResponseTimeMs = 1000): RunRecord {
+export function runRecordOf(exchanges: readonly TimedExchange[], canary: readonly CanaryReading[] = [], maxResponseTimeMs = 1000, growth: readonly GrowthReading[] = []): RunRecord {
   const timeline = new RunTimeline();
   for (const exchange of exchanges) timeline.add(exchange);
   for (const reading of canary) timeline.addCanary(reading);
+  for (const reading of growth) timeline.addGrowth(reading);
   return timeline.record(maxResponseTimeMs);
 }

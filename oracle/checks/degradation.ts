@@ -1,5 +1,5 @@
 /**
- * `degradation`: the target does not get steadily slower during the run. The runner sends a
+ * `degradation`: the target does not get steadily slower during the run, nor as it holds more. The runner sends a
  * canary - the same valid request, alone, the fastest of a few sends - at intervals through every
  * phase; a server that leaks work per request (a listener added on every request that every later
  * request runs, a list scanned in full on every write) answers it a little later each time.
@@ -27,13 +27,20 @@
  *   times the control's (a load that multiplies every time), and the last minus the first at
  *   least 1.5 times the control's and 0.5 ms more (a load that adds to every time: the delays of
  *   a busy scheduler are such, and slow a target faster than the control more, in proportion).
+ * The same statistics and control judge the growth probes of the canary's rounds
+ * (fuzz/run/canary.ts), each against what the target held when it was read rather than against
+ * the requests served: the plant stored last (`entries`: a lookup that walks the entries in
+ * order reaches the canary's plant, stored before all others, at once) and the canary on a
+ * connection of its own (`connections`: a cost per connection that grows with the connections
+ * served). Clients the target never saw (distinct credentials, sent in each round) are what it is
+ * made to hold; the canary's own readings show what holding them costs.
  * A warm-up (JIT compilation makes the first requests slower) is a fall, never a rise; the
  * readings of the coverage phase, whose odd bodies slow the target most, are not judged. Medians
  * and ranks, because a loaded machine's noise is a heavy tail of delays: one reading in three may
  * be several times the others.
  */
 import { bestStep, lineDeviation, mannKendall, quantile, theilSen } from '../statistics.js';
-import { failure, runCheck, type CanaryReading } from '../check.js';
+import { failure, runCheck, type CanaryReading, type GrowthMeasure, type GrowthReading, type RunJudgement, type RunRecord } from '../check.js';
 
 /** Fewer readings than this say nothing about a trend (a run of a few hundred requests). */
 export const MIN_READINGS = 12;
@@ -82,7 +89,7 @@ export interface CanaryTrend {
   readonly lineDeviationMs: number;
   readonly stepDeviationMs: number;
   readonly stepAt: number;
-  /** Theil–Sen slope: milliseconds the canary gained per 1000 exchanges of the run. */
+  /** Theil–Sen slope: milliseconds the canary gained per 1000 exchanges of the run (a growth probe: per 1000 of its measure). */
   readonly msPer1000: number;
   /** Whether a control was read beside the canary (run/control.ts) and judged the machine's share of the rise. */
   readonly controlled: boolean;
@@ -115,12 +122,19 @@ function quarterFloors(values: readonly number[]): number[] {
   return [0, 1, 2, 3].map((k) => quantile(values.slice(k * quarter, k === 3 ? n : (k + 1) * quarter), QUARTER_QUANTILE));
 }
 
+/** A reading as the trend sees it: where it was taken (exchanges served, or what the target held), its time, and its control's. */
+interface Point {
+  readonly x: number;
+  readonly durationMs: number;
+  readonly controlMs?: number;
+}
+
 /**
  * The readings judged: those that have their control, when there are enough of them (the control
  * starts beside the run: on a loaded machine the first readings may come before it is up), else
  * every reading, the canary alone.
  */
-function judgedSeries(judged: readonly CanaryReading[]): { readonly readings: readonly CanaryReading[]; readonly controls?: readonly number[] } {
+function judgedSeries(judged: readonly Point[]): { readonly readings: readonly Point[]; readonly controls?: readonly number[] } {
   const controlled = judged.filter((r) => (r.controlMs ?? 0) > 0);
   if (controlled.length < MIN_READINGS) return { readings: judged };
   return { readings: controlled, controls: controlled.map((r) => r.controlMs ?? 1) };
@@ -150,8 +164,27 @@ function beyondControl(firstMs: number, lastMs: number, controlQuartersMs: reado
 
 /** The trend of the canary's judged readings; undefined with fewer than MIN_READINGS of them. */
 export function canaryTrend(all: readonly CanaryReading[]): CanaryTrend | undefined {
-  if (judgedReadings(all).length < MIN_READINGS) return undefined;
-  const { readings, controls } = judgedSeries(judgedReadings(all));
+  return trendOf(judgedReadings(all).map((r) => ({ x: r.afterExchanges, durationMs: r.durationMs, ...(r.controlMs === undefined ? {} : { controlMs: r.controlMs }) })));
+}
+
+/**
+ * The trend of a growth probe's readings (after the coverage phase, as the canary's), against
+ * what the target held of the measure at each: the same statistics and control as the canary's;
+ * undefined with fewer than MIN_READINGS of them.
+ */
+export function growthTrend(all: readonly GrowthReading[], measure: GrowthMeasure): CanaryTrend | undefined {
+  return trendOf(growthReadings(all, measure).map((r) => ({ x: r.holds, durationMs: r.durationMs, ...(r.controlMs === undefined ? {} : { controlMs: r.controlMs }) })));
+}
+
+/** A growth probe's judged readings: those of its measure after the coverage phase. */
+export function growthReadings(all: readonly GrowthReading[], measure: GrowthMeasure): readonly GrowthReading[] {
+  return all.filter((r) => r.measure === measure && r.phase !== 'coverage');
+}
+
+/** The trend of a series of readings in order; undefined with fewer than MIN_READINGS. */
+function trendOf(judged: readonly Point[]): CanaryTrend | undefined {
+  if (judged.length < MIN_READINGS) return undefined;
+  const { readings, controls } = judgedSeries(judged);
   const n = readings.length;
   const values = readings.map((r) => r.durationMs);
   const quartersMs = quarterFloors(values);
@@ -163,7 +196,7 @@ export function canaryTrend(all: readonly CanaryReading[]): CanaryTrend | undefi
   const secondHalfZ = mannKendall(values.slice(n - half)).z;
   const lineDeviationMs = lineDeviation(values);
   const step = bestStep(values);
-  const msPer1000 = theilSen(readings.map((r) => ({ x: r.afterExchanges, y: r.durationMs }))) * 1000;
+  const msPer1000 = theilSen(readings.map((r) => ({ x: r.x, y: r.durationMs }))) * 1000;
   const ratio = firstMs > 0 ? lastMs / firstMs : Number.POSITIVE_INFINITY;
   const controlQuartersMs = controls === undefined ? undefined : quarterFloors(controls);
   const { controlRatio, beyond } = beyondControl(firstMs, lastMs, controlQuartersMs);
@@ -202,22 +235,54 @@ function controlSaid(trend: CanaryTrend): string {
   return `a bare node:http control read in the same rounds took ${quarters.map((m) => `${fixed(m)} ms`).join(', then ')}: the canary rose × ${fixed(trend.ratio, 1)}, the control × ${fixed(trend.controlRatio ?? 1, 1)}`;
 }
 
+/** What a growth probe sends and what its measure counts, for the message. */
+const GROWTH_WORDS: Readonly<Record<GrowthMeasure, { readonly probe: string; readonly holds: string }>> = {
+  entries: { probe: 'a valid request about the plant stored last (its read, else its create again)', holds: 'plants stored' },
+  connections: { probe: 'the canary on a connection of its own', holds: 'connections opened and closed' },
+};
+
+export const GROWTH_MEASURES: readonly GrowthMeasure[] = ['entries', 'connections'];
+
+/** The canary's finding, if it degraded. */
+function canaryJudgement(run: RunRecord): RunJudgement[] {
+  const trend = canaryTrend(run.canary);
+  if (!trend?.degraded) return [];
+  const judged = judgedReadings(run.canary);
+  const first = judged[0];
+  const last = judged[judged.length - 1];
+  return [
+    failure(
+      `the target got steadily slower: the canary (a valid request sent alone, the fastest of ${first?.samples ?? 1} sends) took ${trend.quartersMs.map((m) => `${fixed(m)} ms`).join(', then ')} (the lower quartiles of the quarters of its ${trend.readings} readings), from exchange ${first?.afterExchanges ?? 0} to ${last?.afterExchanges ?? 0}; ` +
+        `${controlSaid(trend)}; Mann–Kendall z = ${fixed(trend.z)} (τ = ${fixed(trend.tau)}), ${fixed(trend.firstHalfZ)} and ${fixed(trend.secondHalfZ)} in each half; +${fixed(trend.msPer1000, 3)} ms per 1000 requests (Theil–Sen)`,
+    ),
+  ];
+}
+
+/** A growth probe's finding, if its time rose with what the target held. */
+function growthJudgement(run: RunRecord, measure: GrowthMeasure): RunJudgement[] {
+  const all = run.growth ?? [];
+  const trend = growthTrend(all, measure);
+  if (!trend?.degraded) return [];
+  const judged = growthReadings(all, measure);
+  const words = GROWTH_WORDS[measure];
+  return [
+    failure(
+      `the target got steadily slower as it held more ${words.holds}: ${words.probe}, the fastest of ${judged[0]?.samples ?? 1} sends, took ${trend.quartersMs.map((m) => `${fixed(m)} ms`).join(', then ')} (the lower quartiles of the quarters of its ${trend.readings} readings), from ${judged[0]?.holds ?? 0} to ${judged[judged.length - 1]?.holds ?? 0} ${words.holds}; ` +
+        `${controlSaid(trend)}; Mann–Kendall z = ${fixed(trend.z)} (τ = ${fixed(trend.tau)}), ${fixed(trend.firstHalfZ)} and ${fixed(trend.secondHalfZ)} in each half; +${fixed(trend.msPer1000, 3)} ms per 1000 ${words.holds} (Theil–Sen)`,
+    ),
+  ];
+}
+
+/** Readings judged: the canary's and each growth probe's that have a trend. */
+function lookedAt(run: RunRecord): number {
+  const canary = canaryTrend(run.canary) === undefined ? 0 : judgedReadings(run.canary).length;
+  return GROWTH_MEASURES.reduce((sum, measure) => sum + (growthTrend(run.growth ?? [], measure) === undefined ? 0 : growthReadings(run.growth ?? [], measure).length), canary);
+}
+
 export const degradation = runCheck({
   name: 'degradation',
-  description: `the target does not get steadily slower: a canary request sent alone at intervals through the run does not rise (Mann–Kendall z ≥ ${TREND_Z} overall and falling clearly in neither half, the last quarter at least ${RATIO_FLOOR} × the first and ${RISE_FLOOR_MS} ms above it, and beyond ${BEYOND_CONTROL} × the rise of a bare control server read in the same rounds)`,
+  description: `the target does not get steadily slower, with the requests it serves or with what it holds: a canary request sent alone at intervals through the run, and growth probes beside it (the plant stored last, the canary on a connection of its own), do not rise (Mann–Kendall z ≥ ${TREND_Z} overall and falling clearly in neither half, the last quarter at least ${RATIO_FLOOR} × the first and ${RISE_FLOOR_MS} ms above it, and beyond ${BEYOND_CONTROL} × the rise of a bare control server read in the same rounds)`,
   // Too few readings say nothing: then the check was not exercised (the report says why: summaries.ts).
-  looksAt: (run) => (canaryTrend(run.canary) === undefined ? 0 : judgedReadings(run.canary).length),
-  judge: (run) => {
-    const trend = canaryTrend(run.canary);
-    if (!trend?.degraded) return [];
-    const judged = judgedReadings(run.canary);
-    const first = judged[0];
-    const last = judged[judged.length - 1];
-    return [
-      failure(
-        `the target got steadily slower: the canary (a valid request sent alone, the fastest of ${first?.samples ?? 1} sends) took ${trend.quartersMs.map((m) => `${fixed(m)} ms`).join(', then ')} (the lower quartiles of the quarters of its ${trend.readings} readings), from exchange ${first?.afterExchanges ?? 0} to ${last?.afterExchanges ?? 0}; ` +
-          `${controlSaid(trend)}; Mann–Kendall z = ${fixed(trend.z)} (τ = ${fixed(trend.tau)}), ${fixed(trend.firstHalfZ)} and ${fixed(trend.secondHalfZ)} in each half; +${fixed(trend.msPer1000, 3)} ms per 1000 requests (Theil–Sen)`,
-      ),
-    ];
-  },
+  looksAt: lookedAt,
+  judge: (run) => [...canaryJudgement(run), ...GROWTH_MEASURES.flatMap((measure) => growthJudgement(run, measure))],
 });

@@ -13,6 +13,7 @@ import { requestArbitrary } from '../../fuzz/generation/kinds/index.js';
 import { runConformance } from '../../fuzz/run/runner.js';
 import { BACKTRACKING_LONG, BACKTRACKING_SHORT, backtrackingString } from '../../fuzz/generation/values/backtracking.js';
 import { MAX_WINDOWS } from '../../fuzz/run/timeline.js';
+import { GROWTH_SENDS } from '../../fuzz/run/canary.js';
 import { answerAfter } from '../faulty/resources.js';
 import type { AppRequest } from '../../src/http/exchange.js';
 import { objectBodyOf } from '../faulty/helpers.js';
@@ -67,7 +68,9 @@ describe('the capacity phase', () => {
     const cases = capacityCases(contract, { token: TEST_TOKEN, target: 5000 });
     const replacement = plantOf(cases.replacement(0).body);
     expect(server.app.store.get(BigInt(replacement.id))?.name).toBe(replacement.name);
-    expect(report.freshConnections).toBe(5500 / FRESH_EVERY);
+    // The fill's, and the canary's connections probe's (fuzz/run/canary.ts).
+    const probed = (report.degradation.growth ?? []).find((g) => g.measure === 'connections')?.readings.length ?? 0;
+    expect(report.freshConnections).toBe(5500 / FRESH_EVERY + probed * GROWTH_SENDS);
     expect(connections).toBeGreaterThanOrEqual(report.freshConnections);
     // The fill, the replacements and the canary's sends.
     expect(report.phases.capacity?.requests).toBeGreaterThan(5500);
@@ -109,7 +112,9 @@ describe('the capacity phase reads plants back where the contract has a read', (
     expect(report.warnings.map((f) => f.message)).toEqual([]);
     // Plants 19, 39, ..., 999 of the fill; 0 to 99 were replaced.
     expect(report.capacity).toMatchObject({ stored: 1000, replaced: 100, readBack: 45 });
-    expect(report.checks['resource-available']).toEqual({ requests: 45, failures: 0, warnings: 0 });
+    // And the canary's entries probe: the plant stored last, read back in each round of the fill (fuzz/run/canary.ts).
+    const probed = (report.degradation.growth ?? []).find((g) => g.measure === 'entries')?.readings.length ?? 0;
+    expect(report.checks['resource-available']).toEqual({ requests: 45 + probed * GROWTH_SENDS, failures: 0, warnings: 0 });
     const mocked = await runConformance({ baseUrl: server.url, token: TEST_TOKEN, contract: full, seed: 1, profile: 'mock', phases: ['capacity'], capacity: 1000, capacityBudgetMs: 100_000 });
     expect(mocked.capacity?.readBack).toBeUndefined();
   });
@@ -179,7 +184,9 @@ describe('the run checks of time, end to end', () => {
     if (report.degradation.trend === undefined) expect(report.degradation.notJudged).toMatch(/^not enough readings/);
     else expect(report.degradation.trend.degraded).toBe(false);
     // Readings of the coverage phase are reported, not judged (its odd bodies slow the first of them).
-    if (report.degradation.trend !== undefined) expect(report.checks.degradation.requests).toBe(report.degradation.readings.filter((r) => r.phase !== 'coverage').length);
+    // Besides, the growth probes' readings, where they have a trend (fuzz/run/canary.ts).
+    const growth = (report.degradation.growth ?? []).filter((g) => g.trend !== undefined).reduce((sum, g) => sum + g.readings.filter((r) => r.phase !== 'coverage').length, 0);
+    if (report.degradation.trend !== undefined) expect(report.checks.degradation.requests).toBe(report.degradation.readings.filter((r) => r.phase !== 'coverage').length + growth);
     expect(report.responseTimes.windows.length).toBeLessThanOrEqual(MAX_WINDOWS);
     expect(report.responseTimes.slowest.length).toBeLessThanOrEqual(10);
     expect(report.responseTimes.histogram.reduce((sum, b) => sum + b.count, 0)).toBe(report.responseTimes.responses);

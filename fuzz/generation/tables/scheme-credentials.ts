@@ -187,6 +187,25 @@ export function alternativeSpellings(plan: CredentialPlan): AuthSpelling[] {
   return plan.alternatives.map((parts) => ({ ...validSpelling(parts), shown: `the alternative ${parts.map((p) => p.use.name).join(' and ')} alone` }));
 }
 
+/** A credential of the n-th client the target never saw: the run's own, made distinct (still well-formed for its type; basic keeps its password, the user changes). */
+function otherClientValue(use: SchemeInUse, value: string, n: number): string {
+  if (use.type.name === 'http basic') return `client-${n}-${value}`;
+  return `${value}-client-${n}`;
+}
+
+/**
+ * Credentials of another client, the n-th (canary.ts, "sessions"): every scheme of the operation's
+ * credentials in its own place, each made distinct. None where the operation needs none, or under
+ * the mock profile (a mock accepts any credential, and keeps nothing).
+ */
+export function otherClientSpelling(plan: CredentialPlan, token: string, n: number, profile: Profile): AuthSpelling | undefined {
+  if (profile === 'mock') return undefined;
+  const shown = `the credentials of client ${n}, which no request presented before`;
+  if (plan.kind === 'bearer') return { header: `Bearer ${token}-client-${n}`, credentials: 'wrong-token', shown };
+  if (plan.kind !== 'schemes') return undefined;
+  return spelling(plan.parts.map((part) => placedOf({ ...part, value: otherClientValue(part.use, part.value, n) })), 'wrong-token', shown);
+}
+
 /** The credentials' secrets a report hides: every value the run sends, with its scheme's name. */
 export function secretValues(credentials: EngineCredentials): { text: string; scheme: string }[] {
   return Object.entries(credentials.schemes).map(([scheme, text]) => ({ scheme, text }));
