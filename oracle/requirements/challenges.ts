@@ -149,4 +149,13 @@ export const CHALLENGE_REQUIREMENTS: readonly Requirement[] = [
     judge: { check: 'credentials-first', how: 'a declared 4xx other than 401 warns', severity: 'warning', why: 'the contract allows either answer; a server that reads bodies before credentials lets anyone have bodies parsed and read its errors' },
     faults: ['body-before-credentials'],
   },
+  {
+    id: '9110-15.5.2-401-carries-a-challenge',
+    rfc: 'RFC 9110',
+    section: '15.5.2',
+    says: 'The server generating a 401 response MUST send a WWW-Authenticate header field containing at least one challenge applicable to the target resource.',
+    provoke: { how: 'every request without credentials or with refused ones (bad-auth, bad-auth-no-body, double-fault)', tags: REFUSED },
+    judge: { check: 'requires-auth', how: 'a 401 without WWW-Authenticate, or with no challenge in it, fails', severity: 'failure' },
+    faults: ['no-www-authenticate'],
+  },
 ];

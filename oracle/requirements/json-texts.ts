@@ -192,4 +192,22 @@ export const JSON_TEXT_REQUIREMENTS: readonly Requirement[] = [
     judge: { check: 'no-server-error', how: NEVER_5XX, severity: 'failure' },
     faults: ['hangs-on-malformed-json'],
   },
+  {
+    id: '8259-3-values-and-literal-names',
+    rfc: 'RFC 8259',
+    section: '3',
+    says: 'A JSON value MUST be an object, array, number, or string, or one of the following three literal names: false null true. The literal names MUST be lowercase.',
+    provoke: { how: 'malformed-json: the first member written as nothing, None, True, undefined, nil, a single-quoted and a bare word', tags: ['malformation:bad-value:'] },
+    judge: { check: 'rejects-invalid', how: 'a declared 4xx, never a 2xx', severity: 'failure' },
+    faults: ['yaml-reads-json'],
+  },
+  {
+    id: '8259-5-arrays-whole',
+    rfc: 'RFC 8259',
+    section: '5',
+    says: 'An array structure is represented as square brackets surrounding zero or more values (or elements); elements are separated by commas.',
+    provoke: { how: 'invalid-body: the whole body an empty array, an array of a string and an array holding a valid object', tags: ['probe:in-array', 'non-object:'] },
+    judge: { check: 'rejects-invalid', how: 'an array where the schema asks for an object is read whole and refused with a declared 4xx, never taken for its first element', severity: 'failure' },
+    faults: ['unwraps-arrays'],
+  },
 ];

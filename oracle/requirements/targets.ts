@@ -196,4 +196,12 @@ export const TARGET_REQUIREMENTS: readonly Requirement[] = [
     judge: { check: 'requires-auth', how: 'a 401 with the scheme\'s challenge, or a router\'s 4xx; a 2xx fails (a guard that matches the raw path, and a router that decodes it, let the request through)', severity: 'failure' },
     faults: ['guard-on-raw-path'],
   },
+  {
+    id: '9110-9.2-safe-and-idempotent',
+    rfc: 'RFC 9110',
+    section: '9.2',
+    says: 'GET, HEAD, OPTIONS and TRACE are safe: the client does not request, and does not expect, any state change; PUT, DELETE and the safe methods are idempotent: the intended effect of several identical requests is the effect of one.',
+    untestable:
+      'both are properties of what the client asks for, not of what the server may do: section 9.2.1 lets a server log, count or bill a GET, and section 9.2.2 a PUT or DELETE to have side effects beyond the intended one. What shows in an answer is judged by the stateful checks (resource-available, replacement-visible, deleted-stays-deleted) and by method-semantics (a 2xx to a lower-case or unknown method that stored something)',
+  },
 ];

@@ -4,6 +4,7 @@
  * servers get it wrong, caught by the check its row names (oracle/requirements/json-texts.ts,
  * challenges.ts) in a run focused on the row's request kinds (test/conformance/map-json.test.ts).
  */
+import { parse as parseYaml } from 'yaml';
 import type { CheckName, KindName, Severity } from '../../fuzz/index.js';
 import type { AppRequest } from '../../src/reference/index.js';
 import { startFaulty, type Fault } from '../support/servers.js';
@@ -126,6 +127,15 @@ function completed(text: string): string {
 }
 
 /** The reference's answer to the text as a lenient parser rewrites it, where it differs and the reference refused the text as it came. */
+/** The text as a YAML parser reads it, written back as JSON; the text itself where YAML refuses it too. */
+function yamlToJson(text: string): string {
+  try {
+    return JSON.stringify(parseYaml(text));
+  } catch {
+    return text;
+  }
+}
+
 function readLeniently(rewrite: (text: string) => string): Fault {
   return (request, correct, app) => {
     const answer = correct();
@@ -179,6 +189,7 @@ export const MAP_JSON_FAULTS: readonly MapJsonFault[] = [
   fault('exact-decimal-expanded', 'no-server-error', ['invalid-body'], "an untyped reader keeps numbers as exact decimals (Python's parse_float=Decimal, Java's BigDecimal) and makes the id an integer before its range check: 1e400 is a 401-digit integer, harmless, but 1e1000000000 runs out of memory, a 500", (request, correct) =>
     /"id"\s*:\s*-?\d+(\.\d+)?[eE]\+?\d{7,}/.test(textOf(request)) ? errorResponse(500, 'internal: MemoryError') : correct(),
   ),
+  fault('yaml-reads-json', 'rejects-invalid', ['malformed-json'], 'the body is read by a YAML parser ("JSON is a subset of YAML"): a bare word is a string, None and nil too, so {"name": Monstera} is taken (RFC 8259, section 3: a value is an object, array, number, string or one of the three lower-case literal names)', readLeniently(yamlToJson)),
   fault('json5-parser', 'rejects-invalid', ['malformed-json'], 'the body is read by a JSON5 parser ("be liberal in what you accept"): comments, trailing commas, single quotes, bare keys, +1, 1. and 0x10 are taken (RFC 8259, sections 2, 4, 6 and 7 allow none of them)', readLeniently(json5ToJson)),
   fault('raw-controls-accepted', 'rejects-invalid', ['malformed-json'], "strings are read with json.loads(strict=False) (Jackson: ALLOW_UNQUOTED_CONTROL_CHARS): a raw tab, line feed or NUL inside a string is taken (RFC 8259, section 7: they MUST be escaped)", readLeniently(escapeRawControls)),
   fault('any-escape-accepted', 'rejects-invalid', ['malformed-json'], "a backslash before any character is read as that character (Jackson: ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER): \\x41 and \\' are taken (RFC 8259, section 7 has eight escapes and \\u)", readLeniently((text) => text.replace(/\\([^"\\/bfnrtu])/g, '$1'))),

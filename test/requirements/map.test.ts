@@ -19,9 +19,12 @@ import { LINK_IMPLEMENTATIONS } from '../faulty/links.js';
 import { MAP_ANSWER_FAULTS } from '../faulty/map-answers.js';
 import { MAP_JSON_FAULTS } from '../faulty/map-json.js';
 import { MAP_MESSAGE_FAULTS } from '../faulty/map-messages.js';
+import { MAP_TARGET_FAULTS } from '../faulty/map-targets.js';
+import { MAP_TIME_FAULTS } from '../faulty/map-time.js';
 import { MEDIA_FAULTS } from '../faulty/media.js';
 import { OPERATION_FAULTS } from '../faulty/operations.js';
 import { PATTERN_IMPLEMENTATIONS } from '../faulty/resource-patterns.js';
+import { fullStore } from '../support/contracts.js';
 import { TEST_TOKEN } from '../support/servers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -46,7 +49,7 @@ function touchesOf(fault: ProvenFault | undefined): readonly string[] {
  * Every faulty implementation a row may name (FAULTY_IMPLEMENTATIONS holds the hygiene, wire,
  * JSON-text, coverage and overlap faults): adding a file of faults is one line here.
  */
-const FAULT_ARRAYS: readonly (readonly ProvenFault[])[] = [FAULTY_IMPLEMENTATIONS, ORACLE_ONLY_FAULTS, OPERATION_FAULTS, LINK_IMPLEMENTATIONS, PATTERN_IMPLEMENTATIONS, MEDIA_FAULTS, MAP_ANSWER_FAULTS, MAP_JSON_FAULTS, MAP_MESSAGE_FAULTS];
+const FAULT_ARRAYS: readonly (readonly ProvenFault[])[] = [FAULTY_IMPLEMENTATIONS, ORACLE_ONLY_FAULTS, OPERATION_FAULTS, LINK_IMPLEMENTATIONS, PATTERN_IMPLEMENTATIONS, MEDIA_FAULTS, MAP_ANSWER_FAULTS, MAP_JSON_FAULTS, MAP_MESSAGE_FAULTS, MAP_TARGET_FAULTS, MAP_TIME_FAULTS];
 const FAULTS = new Map<string, ProvenFault>(FAULT_ARRAYS.flat().map((fault) => [fault.name, fault]));
 
 /** The sections the map helper's rows (answers.ts) answer for; the others' are switched on by ALL_ROW_FILES_MERGED. */
@@ -55,18 +58,30 @@ const MERGED_ROW_FILES: readonly RowFile[] = ['answers'];
  * Off while the rows of targets, messages, JSON texts, challenges and time are written in other
  * branches: the lead sets it when merging them, and every section of MAP_SECTIONS must then have a row.
  */
-const ALL_ROW_FILES_MERGED = false;
+const ALL_ROW_FILES_MERGED = true;
 
 /** Every tag the engine's requests carry against the bundled contract (RequestCase.tags). */
+/** Tags the run adds as it sends (the canary's probes, the capacity fill), with the file that adds each: a test below finds each there. */
+const RUN_TAGS: readonly (readonly [string, string])[] = [
+  ['growth:canary', 'fuzz/run/runner.ts'],
+  ['growth:connections', 'fuzz/run/canary.ts'],
+  ['growth:entries', 'fuzz/run/canary.ts'],
+  ['growth:sessions', 'fuzz/generation/capacity.ts'],
+  ['capacity:fill', 'fuzz/generation/capacity.ts'],
+];
+
 /** The random phase's sample: a fixed seed, so the set of tags is the same every run. */
 const RANDOM_SEED = 30;
 
 function generatedTags(): ReadonlySet<string> {
   const contract = loadContract();
   const sample = fc.sample(requestArbitrary(contract, { token: TEST_TOKEN }), { seed: RANDOM_SEED, numRuns: 3000 });
-  // The overlap phase tags each request with its group's shape (fuzz/run/overlap.ts).
-  const overlap = OVERLAP_SHAPES.map(({ shape }) => `overlap:${shape}`);
-  return new Set([...coverageCases(contract, { token: TEST_TOKEN }), ...sample].flatMap((c) => c.tags ?? []).concat(overlap));
+  // The overlap phase tags each request with its group's shape (fuzz/run/overlap.ts), and the
+  // canary's rounds theirs (RUN_TAGS) as the run goes.
+  const overlap = [...OVERLAP_SHAPES.map(({ shape }) => `overlap:${shape}`), ...RUN_TAGS.map(([tag]) => tag)];
+  // The example full store declares what the bundled contract does not (reads, HEAD where GET is, 204s).
+  const full = coverageCases(fullStore(), { token: TEST_TOKEN });
+  return new Set([...coverageCases(contract, { token: TEST_TOKEN }), ...full, ...sample].flatMap((c) => [...(c.tags ?? []), ...c.setup.flatMap((s) => s.tags ?? [])]).concat(overlap));
 }
 
 /** A row's tag is carried: exactly, or, ending in `:`, as the start of a carried tag. */
@@ -134,7 +149,11 @@ describe('the rows', () => {
     }
   });
 
-  it('are provoked by requests the engine sends against the bundled contract (coverage, and the random phase under seed 30)', () => {
+  it('name run-time tags the engine adds where this test says it does', () => {
+    for (const [tag, file] of RUN_TAGS) expect(readFileSync(resolve(ROOT, file), 'utf8'), `${tag} in ${file}`).toContain(`'${tag}'`);
+  });
+
+  it('are provoked by requests the engine sends against the bundled contract and the example full store (coverage, and the random phase under seed 30)', () => {
     const tags = generatedTags();
     for (const row of REQUIREMENTS.filter(isTested)) {
       for (const tag of row.provoke.tags) expect(carried(tag, tags), `${row.id}: some request carries the tag ${tag}`).toBe(true);
