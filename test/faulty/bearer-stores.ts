@@ -7,6 +7,7 @@
  * (test/conformance/credentials.test.ts) are correct in ways a checker must not flag.
  */
 import { createServer, type IncomingMessage } from 'node:http';
+import { answerClientErrors } from '../../src/http/listen.js';
 import { createApp } from '../../src/reference/index.js';
 import { listening } from '../support/listening.js';
 import { TEST_TOKEN } from '../support/servers.js';
@@ -71,6 +72,8 @@ export async function startBearerStore(options: BearerStoreOptions): Promise<{ r
       send(answer.status, answer.headers, answer.body);
     });
   });
+  // A request node:http cannot parse gets the kit's Error, Date included: the service's defect is in its authentication.
+  answerClientErrors(server);
   return listening(server.listen(0, '127.0.0.1'));
 }
 

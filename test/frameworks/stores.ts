@@ -66,8 +66,11 @@ const EQUIVALENT_REFUSED = '/%70lants gets 404, where RFC 3986, section 6.2.2 ma
 
 const ABSOLUTE_404 = `its router matches the raw request target: ${ABSOLUTE_FORM_REFUSED}`;
 
+/** node:http answers a request it cannot parse itself (a space before a colon, a NUL in a value): 400, without Date. */
+const NODE_BARE_400 = "node:http's own 400 to a request it cannot parse carries no Date (RFC 9110, section 6.6.1 asks an origin server with a clock for one; a client loses nothing)";
+
 export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
-  { name: 'express', framework: 'Express', warns: { 'accepts-valid': `its router matches the raw path: ${EQUIVALENT_REFUSED}`, 'rejects-invalid': `body-parser's decoder: ${LENIENT_UTF8}`, 'method-semantics': ROUTER_404 }, start: () => startExpressStore({ token }) },
+  { name: 'express', framework: 'Express', warns: { 'accepts-valid': `its router matches the raw path: ${EQUIVALENT_REFUSED}`, 'rejects-invalid': `body-parser's decoder: ${LENIENT_UTF8}`, 'method-semantics': ROUTER_404, 'message-framing': NODE_BARE_400 }, start: () => startExpressStore({ token }) },
   {
     name: 'fastify',
     framework: 'Fastify',
@@ -75,6 +78,7 @@ export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
       'accepts-valid': `secure-json-parse refuses a body with a __proto__ key, or a constructor holding prototype, with 400 (prototype poisoning); ${ABSOLUTE_404}`,
       'rejects-invalid': `parseAs: 'string': ${LENIENT_UTF8}`,
       'method-semantics': ROUTER_404,
+      'message-framing': `Fastify's clientError handler: ${NODE_BARE_400}`,
     },
     start: () => startFastifyStore({ token }),
   },
@@ -85,6 +89,7 @@ export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
       'requires-auth': "bearerAuth answers an Authorization field of another scheme (Basic, Token, Bearer<token>) with 400 invalid_request, where RFC 6750, section 3.1 answers 401",
       'rejects-invalid': `c.req.text(): ${LENIENT_UTF8}`,
       'method-semantics': ROUTER_404,
+      'message-framing': `@hono/node-server: ${NODE_BARE_400}`,
     },
     start: () => startHonoStore({ token }),
   },
@@ -101,7 +106,7 @@ export const FRAMEWORK_STORES: readonly FrameworkStore[] = [
     },
     start: () => startPythonStore({ token }),
   },
-  { name: 'node-http', framework: 'node:http', warns: { 'accepts-valid': `${ABSOLUTE_404}; ${EQUIVALENT_REFUSED}`, 'method-semantics': ROUTER_404 }, start: () => startNodeHttpStore({ token }) },
+  { name: 'node-http', framework: 'node:http', warns: { 'accepts-valid': `${ABSOLUTE_404}; ${EQUIVALENT_REFUSED}`, 'method-semantics': ROUTER_404, 'message-framing': NODE_BARE_400 }, start: () => startNodeHttpStore({ token }) },
 ];
 
 // --- the faulty ones' single lines ---

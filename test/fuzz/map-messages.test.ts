@@ -66,18 +66,19 @@ describe(`each fault is caught by its row's check in a focused run (seed ${SEED}
 const python = pythonVersion();
 
 describe(`correct implementations pass the same focused run (seed ${SEED})`, () => {
-  const correct: readonly { readonly name: string; readonly warns?: string; start(): Promise<{ readonly url: string; close(): Promise<void> }> }[] = [
+  // node:http answers the spellings it cannot parse itself: 400 without Date, a warning (RFC 9110, section 6.6.1).
+  const correct: readonly { readonly name: string; readonly warns?: readonly string[]; start(): Promise<{ readonly url: string; close(): Promise<void> }> }[] = [
     { name: 'the reference', start: () => startReference() },
     { name: 'a careful hand-written layer', start: () => startRawStore(CAREFUL_LAYER) },
-    { name: 'an Express store (node:http answers the broken spellings itself)', start: () => startExpressStore({ token: TEST_TOKEN }) },
-    { name: 'a node:http store', warns: 'accepts-valid', start: () => startNodeHttpStore({ token: TEST_TOKEN }) },
+    { name: 'an Express store (node:http answers the broken spellings itself)', warns: ['message-framing'], start: () => startExpressStore({ token: TEST_TOKEN }) },
+    { name: 'a node:http store', warns: ['accepts-valid', 'message-framing'], start: () => startNodeHttpStore({ token: TEST_TOKEN }) },
   ];
   for (const implementation of correct) {
     it.concurrent(implementation.name, { timeout: 60_000 }, async () => {
       const report = await reportOf(() => implementation.start());
       const text = formatReport(report);
       expect(report.failures, text).toEqual([]);
-      expect(report.warnings.filter((w) => w.check !== implementation.warns), text).toEqual([]);
+      expect(report.warnings.filter((w) => !(implementation.warns ?? []).includes(w.check)), text).toEqual([]);
     });
   }
   // HTTP/1.0: it reads the invalid spellings as HTTP/1.0 (RFC 9110, section 2.5), and closes on an empty line before the request line (a warning).
