@@ -65,7 +65,15 @@ export function cutPoints(head: Buffer, body: Uint8Array): number[] {
   return [...new Set(cuts)].filter((at) => at > 0 && at < head.length + body.length).sort((a, b) => a - b);
 }
 
-/** Writes the bytes in pieces cut at `cuts`, each after the one before it has gone out and the event loop had a turn. */
+/**
+ * Writes the bytes in pieces cut at `cuts`, each after the one before it has gone out and a pause:
+ * long enough that a server which reads as it receives sees each piece in a read of its own even
+ * on a loaded machine (at 1 ms, the pieces of a loaded run arrived together and a layer parsing
+ * each read as a whole request went unseen).
+ */
+/** The pause between two pieces of a request written in pieces. */
+const PIECE_PAUSE_MS = 25;
+
 function writeInPieces(socket: Socket, bytes: Buffer, cuts: readonly number[]): void {
   const pieces = [0, ...cuts].map((from, i) => bytes.subarray(from, cuts[i] ?? bytes.length));
   const next = (i: number): void => {
@@ -74,7 +82,7 @@ function writeInPieces(socket: Socket, bytes: Buffer, cuts: readonly number[]): 
     socket.write(piece, () => {
       setTimeout(() => {
         next(i + 1);
-      }, 1);
+      }, PIECE_PAUSE_MS);
     });
   };
   next(0);
