@@ -61,6 +61,12 @@ export interface Implementation {
    * are the engine's default runs in `npm test` too.
    */
   readonly defaultRun?: string;
+  /**
+   * Set where the defect is a cost that grows with time served (sessions, connections): its runs
+   * last this long (`plant-store conform --duration`), so that the canary takes enough readings to
+   * judge a trend however fast the machine runs the phases (a default run of 3 s takes too few).
+   */
+  readonly durationMs?: number;
 }
 
 /**
@@ -76,6 +82,7 @@ const defaultBudget = process.env.PLANT_STORE_CONFORM_BUDGET === 'default';
 
 /** The budget of an implementation's runs in this tier, and its words for the test name. */
 function budgetOf(implementation: Implementation): { readonly options: Partial<typeof SUITE_BUDGET>; readonly label: string } {
+  if (implementation.durationMs !== undefined) return { options: {}, label: `default run for ${implementation.durationMs / 1000} s (--duration)` };
   if (defaultBudget || implementation.defaultRun !== undefined) return { options: {}, label: 'default run' };
   return { options: SUITE_BUDGET, label: `${SUITE_BUDGET.runs} runs, capacity ${SUITE_BUDGET.capacity}` };
 }
@@ -125,7 +132,7 @@ export function describeConformance(implementation: Implementation, seeds: reado
         let report: Report;
         try {
           const contract = implementation.contract === undefined ? {} : { contractFile: implementation.contract };
-          report = await pool.run({ baseUrl: server.url, token: implementation.token ?? TEST_TOKEN, profile: implementation.profile ?? 'reference', seed, ...budget.options, ...contract, ...(implementation.timeout === 'default' ? {} : { timeoutMs: SUITE_TIMEOUT_MS }) });
+          report = await pool.run({ baseUrl: server.url, token: implementation.token ?? TEST_TOKEN, profile: implementation.profile ?? 'reference', seed, ...budget.options, ...contract, ...(implementation.timeout === 'default' ? {} : { timeoutMs: SUITE_TIMEOUT_MS }), ...(implementation.durationMs === undefined ? {} : { durationMs: implementation.durationMs }) });
         } finally {
           await server.close();
         }

@@ -20,7 +20,11 @@ import { header, objectBodyOf } from './helpers.js';
 /** A fault of this file: what the map's test reads (`name`, `caughtBy`) and the suite runs. */
 export interface TimeFault extends FaultyImplementation {
   readonly caughtBy: CheckName;
+  /** An endurance run's length (test/conformance/common.ts): a default run on a quiet machine ends before the canary has the readings a trend needs. */
+  readonly durationMs: number;
 }
+
+const ENDURANCE_MS = 10_000;
 
 const ALONE = "its defect is a trend of its times, which another implementation's load in the same process would blur";
 const DEFAULT_RUN = "its cost grows with what a default run makes it hold (5,000 plants, 1,400 connections, 600 clients); the suite's budget holds too little";
@@ -52,6 +56,7 @@ function scansRowsInOrder(): TimeFault {
     defect: 'plants are kept as rows of JSON text in the order they came (as an append-only file holds them), beside a set of their ids; the set says at once whether a plant is new, but a plant already stored is found by parsing the rows from the first until one has its id: finding it costs as many rows as were stored before it',
     alone: ALONE,
     defaultRun: DEFAULT_RUN,
+    durationMs: ENDURANCE_MS,
     start: () => {
       const rows: string[] = [];
       const ids = new Set<bigint>();
@@ -88,6 +93,7 @@ function walksEveryConnection(): TimeFault {
     defect: 'a per-address connection limit (10,000 a minute) keeps every closed connection in a log of JSON lines (the metrics page shows it), and on each new connection counts those its address opened in the last minute by parsing the whole log; lines are never dropped: each new connection costs one more line than the one before',
     alone: ALONE,
     defaultRun: DEFAULT_RUN,
+    durationMs: ENDURANCE_MS,
     start: () =>
       startFaulty(
         (_request, correct) => correct(),
@@ -122,6 +128,7 @@ function walksEverySession(): TimeFault {
     defect: 'a session (for its rate limit) is opened for every Authorization value presented, before the credential is checked, and kept as a salted hash of it, newest first; a salted hash cannot be looked up, so every request hashes its credential with each session\'s salt in turn until one matches: a client that came early pays one hash for every client that came after it',
     alone: ALONE,
     defaultRun: DEFAULT_RUN,
+    durationMs: ENDURANCE_MS,
     start: () => {
       const sessions: { readonly salt: Buffer; readonly digest: Buffer }[] = [];
       return startFaulty((request, correct) => {
