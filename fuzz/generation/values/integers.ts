@@ -42,22 +42,27 @@ export function describeInteger(value: bigint): string {
   return NAMED_INTEGERS.find(([n]) => n === value)?.[1] ?? value.toString();
 }
 
-/** The integer range a schema allows: its format's bounds narrowed by minimum/maximum. */
-export function integerBounds(schema: Schema): { min: bigint; max: bigint; bounded: boolean } {
+/**
+ * The integer range a schema allows: its format's bounds narrowed by minimum/maximum. Where neither
+ * bounds a side, int64's end stands in for it (what the generators draw from), and `below` or
+ * `above` is false: a value past it is not invalid by the schema.
+ */
+export function integerBounds(schema: Schema): { min: bigint; max: bigint; bounded: boolean; below: boolean; above: boolean } {
   const format = typeof schema.format === 'string' ? FORMAT_BOUNDS[schema.format] : undefined;
   let min = format?.[0] ?? INT64_MIN;
   let max = format?.[1] ?? INT64_MAX;
-  let bounded = format !== undefined;
+  let below = format !== undefined;
+  let above = format !== undefined;
   const whole = (n: unknown, round: (x: number) => number): bigint | undefined => (typeof n === 'number' && Number.isFinite(n) ? BigInt(round(n)) : undefined);
   const exclusiveMin = whole(schema.exclusiveMinimum, Math.floor);
   const exclusiveMax = whole(schema.exclusiveMaximum, Math.ceil);
   for (const lower of [whole(schema.minimum, Math.ceil), exclusiveMin === undefined ? undefined : exclusiveMin + 1n]) {
-    if (lower !== undefined && lower > min) [min, bounded] = [lower, true];
+    if (lower !== undefined && (lower > min || !below)) [min, below] = [lower, true];
   }
   for (const upper of [whole(schema.maximum, Math.floor), exclusiveMax === undefined ? undefined : exclusiveMax - 1n]) {
-    if (upper !== undefined && upper < max) [max, bounded] = [upper, true];
+    if (upper !== undefined && (upper < max || !above)) [max, above] = [upper, true];
   }
-  return { min, max, bounded };
+  return { min, max, bounded: below || above, below, above };
 }
 
 /** An edge of an integer range, named: `max`, `2^53+1`. */
