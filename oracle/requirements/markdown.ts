@@ -4,10 +4,7 @@
  * page of the repository stays under 30,000 bytes, and the map has a row for each requirement of
  * five RFCs. `npm run docs:map` writes them; test/requirements/map.test.ts holds them to the rows.
  */
-import { isTested, type Requirement, type Rfc, type TestedRequirement } from './requirement.js';
-
-
-const RFC_ORDER: readonly Rfc[] = ['RFC 9110', 'RFC 9112', 'RFC 3986', 'RFC 8259', 'RFC 6750'];
+import { isTested, RFCS, type Requirement, type Rfc, type TestedRequirement } from './requirement.js';
 
 const TITLES: Readonly<Record<Rfc, string>> = {
   'RFC 9110': 'RFC 9110: HTTP semantics',
@@ -105,7 +102,7 @@ function summaryLine(rfc: Rfc, rows: readonly Requirement[]): string {
 
 /** The map's pages for these rows: path (from the repository's root) to content; an RFC without rows has no page. */
 export function renderHttpMap(rows: readonly Requirement[]): ReadonlyMap<string, string> {
-  const rfcs = RFC_ORDER.filter((rfc) => rows.some((row) => row.rfc === rfc));
+  const rfcs = RFCS.filter((rfc) => rows.some((row) => row.rfc === rfc));
   const summary = ['| RFC | requirements | tested | warnings | untestable |', '| --- | --- | --- | --- | --- |', ...rfcs.map((rfc) => summaryLine(rfc, rows.filter((row) => row.rfc === rfc)))].join('\n');
   const pages = new Map<string, string>([['docs/http-map.md', `${INTRODUCTION}\n## The RFCs\n\n${summary}\n`]]);
   for (const rfc of rfcs) pages.set(mapPageOf(rfc), table(rfc, rows.filter((row) => row.rfc === rfc)));

@@ -2,14 +2,16 @@
  * One row of the conformance map (issue 30): a requirement that HTTP (RFC 9110, RFC 9112), URIs
  * (RFC 3986), JSON (RFC 8259) or bearer authentication (RFC 6750) places on a server or on its
  * answers; how the engine provokes it; how the oracle reads the answer; and the faulty
- * implementation under test/faulty that proves the check. The rows are data: docs/http-map.md is
- * generated from them, and test/oracle/requirements.test.ts holds each row to its check, its
- * requests and its proof.
+ * implementation under test/faulty that proves the check. The rows are data, written with the
+ * builder of rows.ts: docs/http-map.md is generated from them, and test/requirements/map.test.ts
+ * holds each row to its check, its requests and its proof.
  */
 import type { CheckName } from '../registry.js';
 import type { Severity } from '../types.js';
 
-export type Rfc = 'RFC 9110' | 'RFC 9112' | 'RFC 3986' | 'RFC 8259' | 'RFC 6750';
+/** The RFCs the map covers, in the order of its pages (markdown.ts). */
+export const RFCS = ['RFC 9110', 'RFC 9112', 'RFC 3986', 'RFC 8259', 'RFC 6750'] as const;
+export type Rfc = (typeof RFCS)[number];
 
 /** How the engine provokes the requirement. */
 export interface Provocation {
@@ -33,7 +35,7 @@ export interface Judging {
 }
 
 interface RequirementBase {
-  /** Stable and unique: `<rfc number>-<section>-<short name>`, e.g. `9112-5.1-no-space-before-colon`. */
+  /** Stable and unique: `<rfc number>-<section>-<short name>`, e.g. `9112-5.1-no-space-before-colon` (rows.ts reads `rfc` and `section` from it). */
   readonly id: string;
   readonly rfc: Rfc;
   readonly section: string;
