@@ -5,10 +5,15 @@
 import { isJsonObject, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/openapi/index.js';
 import type { App, AppRequest, AppResponse } from '../../src/reference/index.js';
 
+/** The request body as text (UTF-8). */
+export function textOf(request: AppRequest): string {
+  return typeof request.body === 'string' ? request.body : Buffer.from(request.body ?? []).toString('utf8');
+}
+
 /** The request body as lossless JSON, or undefined when it is not JSON. */
 export function bodyOf(request: AppRequest): JsonValue | undefined {
   try {
-    return parseJson(typeof request.body === 'string' ? request.body : Buffer.from(request.body ?? []).toString('utf8'));
+    return parseJson(textOf(request));
   } catch {
     return undefined;
   }

@@ -4,10 +4,11 @@
  * check and by no other.
  */
 import type { CheckName } from '../../fuzz/index.js';
+import { nestingExceeds } from '../../src/openapi/index.js';
 import type { AppRequest } from '../../src/reference/index.js';
 import { startFaulty, type Fault } from '../support/servers.js';
 import { carefulAuthentication, startBearerStore } from './bearer-stores.js';
-import { errorResponse, forward, objectBodyOf } from './helpers.js';
+import { errorResponse, forward, objectBodyOf, textOf } from './helpers.js';
 
 export interface JsonTextFault {
   readonly name: string;
@@ -38,7 +39,7 @@ export function flatMembers(text: string): [string, string][] {
  * hence objectBodyOf, refuses); undefined for any other body.
  */
 export function duplicateMembers(request: AppRequest): [string, string][] | undefined {
-  const text = textOf(request.body).trim();
+  const text = textOf(request).trim();
   if (objectBodyOf(request) !== undefined || !text.startsWith('{') || /[[{]/.test(text.slice(1))) return undefined;
   const members = flatMembers(text);
   return new Set(members.map(([key]) => key)).size < members.length ? members : undefined;
@@ -51,26 +52,11 @@ export function reading(members: readonly [string, string][], wins: 'first' | 'l
   return `{${[...kept].map(([key, value]) => `"${key}":${value}`).join(',')}}`;
 }
 
-/** The depth of brackets a text opens, the deepest point. */
-function depthOf(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  for (const c of text) {
-    if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
-    else if (c === ']' || c === '}') depth--;
-  }
-  return deepest;
-}
-
-function textOf(body: string | Uint8Array | undefined): string {
-  return typeof body === 'string' ? body : Buffer.from(body ?? []).toString('utf8');
-}
-
 export const JSON_TEXT_FAULTS: readonly JsonTextFault[] = [
   fault('refuses-trailing-newline', 'accepts-valid', 'the body must end at its closing brace: a body ending in a newline (as curl -d @plant.json sends) gets 400 (RFC 8259, section 2 allows whitespace after the value)', (request, correct) => {
     // Behind its authentication: what it refuses is a body it would otherwise have stored.
     const answer = correct();
-    return answer.status === 200 && /[ \t\r\n]$/.test(textOf(request.body)) ? errorResponse(400, 'malformed JSON: unexpected characters after the value') : answer;
+    return answer.status === 200 && /[ \t\r\n]$/.test(textOf(request)) ? errorResponse(400, 'malformed JSON: unexpected characters after the value') : answer;
   }),
   fault('first-validated-last-stored', 'echo', 'duplicate names: the validator reads the first member of a name, the store the last, so {"name":"A","name":5} is stored and answered as {"name":5}', (request, correct, app) => {
     const members = duplicateMembers(request);
@@ -83,11 +69,11 @@ export const JSON_TEXT_FAULTS: readonly JsonTextFault[] = [
     return { ...checked, body: JSON.stringify({ ...(JSON.parse(checked.body) as Record<string, unknown>), ...rest }) };
   }, ['response-shape']),
   fault('recursive-parser-depth', 'no-server-error', 'a recursive-descent parser without a depth limit: a body nested deeper than 1000 exhausts its stack, answered 500', (request, correct) =>
-    depthOf(textOf(request.body)) > 1000 ? errorResponse(500, 'internal: maximum recursion depth exceeded while decoding a JSON array') : correct(),
+    nestingExceeds(textOf(request), 1000) ? errorResponse(500, 'internal: maximum recursion depth exceeded while decoding a JSON array') : correct(),
     ['status-declared'],
   ),
   fault('huge-integer-literal', 'no-server-error', "an integer literal of more than 4300 digits makes the parser's int conversion raise (Python's limit), answered 500", (request, correct) =>
-    /\d{4301}/.test(textOf(request.body)) ? errorResponse(500, 'internal: Exceeds the limit (4300 digits) for integer string conversion') : correct(),
+    /\d{4301}/.test(textOf(request)) ? errorResponse(500, 'internal: Exceeds the limit (4300 digits) for integer string conversion') : correct(),
     ['status-declared'],
   ),
   // A bare `Bearer` (no auth-param) is no fault: it is a warning (test/conformance/unusual.ts).

@@ -6,10 +6,12 @@
  */
 import { parse as parseYaml } from 'yaml';
 import type { CheckName, KindName, Severity } from '../../fuzz/index.js';
+import { structuralCharacters } from '../../fuzz/generation/kinds/malformed-json.js';
+import { nestingExceeds } from '../../src/openapi/index.js';
 import type { AppRequest } from '../../src/reference/index.js';
 import { startFaulty, type Fault } from '../support/servers.js';
 import { carefulAuthentication, SECRET, startBearerStore } from './bearer-stores.js';
-import { errorResponse } from './helpers.js';
+import { errorResponse, textOf } from './helpers.js';
 
 export interface MapJsonFault {
   readonly name: string;
@@ -22,10 +24,6 @@ export interface MapJsonFault {
   start(): Promise<{ readonly url: string; close(): Promise<void> }>;
 }
 
-function textOf(request: AppRequest): string {
-  return Buffer.from(request.body ?? []).toString('utf8');
-}
-
 /** The request with another body (its Content-Length gone with the old one). */
 function withBody(request: AppRequest, body: string): AppRequest {
   const headers = { ...request.headers };
@@ -35,40 +33,15 @@ function withBody(request: AppRequest, body: string): AppRequest {
 
 /** Whether a text has whitespace right before a comma outside its strings: what a scanner that skips whitespace only after separators stumbles on. */
 function spaceBeforeComma(text: string): boolean {
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === ',' && /[ \t\r\n]/.test(text[i - 1] ?? '')) return true;
-  }
+  for (const [i, c] of structuralCharacters(text)) if (c === ',' && /[ \t\r\n]/.test(text.charAt(i - 1))) return true;
   return false;
-}
-
-/** The deepest nesting of a text, counted without recursion. */
-function depthOf(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  for (const c of text) {
-    if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
-    else if (c === ']' || c === '}') depth--;
-  }
-  return deepest;
 }
 
 /** Where the first JSON value of a text ends (after whitespace before it), by brackets and strings: what a streaming reader consumes. */
 function firstValueEnd(text: string): number {
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
+  for (const [i, c] of structuralCharacters(text)) {
+    if (c === '{' || c === '[') depth++;
     else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
   }
   return text.length;
@@ -111,22 +84,17 @@ function escapeRawControls(text: string): string {
 /** The text closed where it was cut off: an open string, then every open bracket (what "partial JSON" parsers do for streamed output). */
 function completed(text: string): string {
   const open: string[] = [];
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charAt(i);
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
+  let quotes = 0;
+  for (const [, c] of structuralCharacters(text)) {
+    if (c === '"') quotes++;
     else if (c === '{') open.push('}');
     else if (c === '[') open.push(']');
     else if (c === '}' || c === ']') open.pop();
   }
-  const body = (inString ? `${text}"` : text).replace(/[,:]\s*$/, '');
+  const body = (quotes % 2 === 1 ? `${text}"` : text).replace(/[,:]\s*$/, '');
   return body + open.reverse().join('');
 }
 
-/** The reference's answer to the text as a lenient parser rewrites it, where it differs and the reference refused the text as it came. */
 /** The text as a YAML parser reads it, written back as JSON; the text itself where YAML refuses it too. */
 function yamlToJson(text: string): string {
   try {
@@ -136,6 +104,7 @@ function yamlToJson(text: string): string {
   }
 }
 
+/** The reference's answer to the text as a lenient parser rewrites it, where it differs and the reference refused the text as it came. */
 function readLeniently(rewrite: (text: string) => string): Fault {
   return (request, correct, app) => {
     const answer = correct();
@@ -184,7 +153,7 @@ export const MAP_JSON_FAULTS: readonly MapJsonFault[] = [
     return anotherValue ? app.request(withBody(request, text.slice(0, end))) : correct();
   }, 'warning'),
   fault('recursive-parser-stack', 'no-server-error', ['open-texts'], 'a recursive-descent parser without a depth limit behind a 1 MiB body limit: 1,500 levels pass, but some 10,000 exhaust its stack, and the RangeError becomes a 500 (RFC 8259, section 9 lets a parser limit depth: a 4xx would do)', (request, correct) =>
-    depthOf(textOf(request)) > 10_000 ? errorResponse(500, 'internal: Maximum call stack size exceeded') : correct(),
+    nestingExceeds(textOf(request), 10_000) ? errorResponse(500, 'internal: Maximum call stack size exceeded') : correct(),
   ),
   fault('exact-decimal-expanded', 'no-server-error', ['invalid-body'], "an untyped reader keeps numbers as exact decimals (Python's parse_float=Decimal, Java's BigDecimal) and makes the id an integer before its range check: 1e400 is a 401-digit integer, harmless, but 1e1000000000 runs out of memory, a 500", (request, correct) =>
     /"id"\s*:\s*-?\d+(\.\d+)?[eE]\+?\d{7,}/.test(textOf(request)) ? errorResponse(500, 'internal: MemoryError') : correct(),

@@ -29,17 +29,26 @@ export interface Malformation {
 
 const utf8 = (s: string): Uint8Array => Buffer.from(s, 'utf8');
 
-/** Index of the first occurrence of `char` outside string literals, or -1. */
-function structuralIndex(text: string, char: string): number {
+/**
+ * The characters of a JSON text outside its strings, each with its index, and the quotes that open
+ * and close each string (an odd count of them: the text ends inside one): what a reader of the
+ * text's structure sees, an escaped quote inside a string aside.
+ */
+export function* structuralCharacters(text: string): Generator<readonly [number, string]> {
   let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === char) return i;
+    const c = text.charAt(i);
+    if (inString && c === '\\') i++;
+    else if (c === '"') {
+      inString = !inString;
+      yield [i, c];
+    } else if (!inString) yield [i, c];
   }
+}
+
+/** Index of the first occurrence of `char` outside string literals, or -1. */
+function structuralIndex(text: string, char: string): number {
+  for (const [i, c] of structuralCharacters(text)) if (c === char) return i;
   return -1;
 }
 
@@ -71,17 +80,10 @@ function inFirstValue(name: string, insert: string, variant: string): Malformati
 
 /** Index of the opening quote of the first member value that is a string, or -1. */
 function firstStringValue(text: string): number {
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === ':') {
-      const next = text.slice(i + 1).search(/\S/);
-      if (next >= 0 && text[i + 1 + next] === '"') return i + 1 + next;
-    }
+  for (const [i, c] of structuralCharacters(text)) {
+    if (c !== ':') continue;
+    const next = text.slice(i + 1).search(/\S/);
+    if (next >= 0 && text[i + 1 + next] === '"') return i + 1 + next;
   }
   return -1;
 }
