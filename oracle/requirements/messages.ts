@@ -12,6 +12,8 @@ import { tested, untestable, type JudgeRow } from './rows.js';
 
 /** What an `either` spelling's judge reads (the server may choose). */
 const EITHER = 'a declared 4xx or a 400, declared or not (node:http answers 400 before the application sees it), and the plain answer both pass, the plain answer held to what the plain request gets (echo); a 5xx, a reset or a timeout fails';
+/** A spelling the server may read or refuse: judged only for an answer that is no answer. */
+const EITHER_WAY: JudgeRow = { check: 'no-server-error', how: EITHER };
 
 /** A request read exactly as its plain form: answered and echoed as the plain request is. */
 const AS_PLAIN: JudgeRow = { check: 'accepts-valid', how: 'the success the plain request gets, and its echo' };
@@ -38,14 +40,14 @@ export const MESSAGE_REQUIREMENTS: readonly Requirement[] = [
     id: '9112-5.2-obs-fold',
     says: 'A server that receives an obs-fold in a request message that is not within a "message/http" container MUST either reject the message by sending a 400 (Bad Request) ... or replace each received obs-fold with one or more SP octets prior to interpreting the field value.',
     provoke: { how: 'the valid request with a field folded onto a second line that starts with a space', tags: ['message:obs-fold'] },
-    judge: { check: 'no-server-error', how: EITHER },
+    judge: EITHER_WAY,
     faults: ['fold-split-on-colon'],
   }),
   tested({
     id: '9110-5.5-nul-in-value',
     says: 'Field values containing CR, LF, or NUL characters are invalid and dangerous ... a recipient of CR, LF, or NUL within a field value MUST either reject the message or replace each of those characters with SP before further processing or forwarding of that message.',
     provoke: { how: 'the valid request with a field whose value holds a NUL (a CR or LF would end the line)', tags: ['message:nul-in-value'] },
-    judge: { check: 'no-server-error', how: EITHER },
+    judge: EITHER_WAY,
     faults: ['fields-into-headers-object'],
   }),
   tested({
@@ -78,7 +80,7 @@ export const MESSAGE_REQUIREMENTS: readonly Requirement[] = [
     id: '9112-3-request-line-whitespace',
     says: 'request-line = method SP request-target SP HTTP-version; recipients MAY instead parse on whitespace-delimited word boundaries ...; recipients of an invalid request-line SHOULD respond with either a 400 (Bad Request) error or a 301 (Moved Permanently) redirect.',
     provoke: { how: 'the valid request with HTAB between the request line\'s parts', tags: ['message:separator'] },
-    judge: { check: 'no-server-error', how: EITHER },
+    judge: EITHER_WAY,
     faults: ['request-line-split-on-space'],
   }),
   untestable({

@@ -7,18 +7,21 @@
  * never against an absolute bound (oracle/checks/degradation.ts).
  */
 import type { Requirement } from './requirement.js';
-import { tested } from './rows.js';
+import { tested, type JudgeRow } from './rows.js';
 
 /** What every growth row's judgement demands, in the words of oracle/checks/degradation.ts. */
 const RISE =
   'rank statistics against a bare node:http control read in the same rounds, sent the same way: a rise is a Mann–Kendall z ≥ 3.09, falling clearly in neither half, the last quarter ≥ 1.5 × the first and 0.5 ms above it, and ≥ 1.5 × the control\'s rise (as a factor and in milliseconds); the coverage phase\'s readings are not judged';
+
+/** A growth row's judgement: the readings, what they are set against, and the rule of a rise. */
+const growth = (readings: string): JudgeRow => ({ check: 'degradation', how: `${readings}; ${RISE}.` });
 
 export const TIME_REQUIREMENTS: readonly Requirement[] = [
   tested({
     id: '9110-9.3-cost-flat-in-requests-served',
     says: 'The kit\'s rule (no RFC bounds time): a request costs the same after thousands served as after the first; no work is left behind per request that later requests pay for.',
     provoke: { how: 'The canary: one valid request of the contract\'s first fillable operation (a plant stored before all others, replaced each time), sent alone 5 times in each round (every 150 ms at least), on the kept-alive connection, through every phase of a default run (about 7,000 requests).', tags: ['growth:canary'] },
-    judge: { check: 'degradation', how: `The fastest send of each round against the exchanges served before it; ${RISE}.` },
+    judge: growth('The fastest send of each round against the exchanges served before it'),
     faults: ['leaks-a-listener-per-request'],
   }),
   tested({
@@ -28,14 +31,14 @@ export const TIME_REQUIREMENTS: readonly Requirement[] = [
       how: 'During the capacity phase (5,000 distinct plants, the fill), in each round of the canary: a request about the plant stored last - its read through the contract\'s read of what the create stores (a link, else the collection/item pattern), else its create sent again (the same plant: a replacement) - 5 times alone, on the kept-alive connection.',
       tags: ['growth:entries', 'capacity:fill'],
     },
-    judge: { check: 'degradation', how: `The fastest send of each round against the plants stored by then; ${RISE}.` },
+    judge: growth('The fastest send of each round against the plants stored by then'),
     faults: ['scans-rows-in-insertion-order'],
   }),
   tested({
     id: '9112-9.6-cost-flat-in-connections-served',
     says: 'The kit\'s rule: a new connection costs the same after a thousand closed as after the first; nothing kept of a closed connection is walked on each new one (a cost the canary, on one kept-alive connection, never pays).',
     provoke: { how: 'In each round of the canary: the canary on a connection of its own (`Connection: close`, opened for it and closed after it), 5 times alone, while the capacity phase opens one connection in four for its plants (about 1,400 in a default run).', tags: ['growth:connections'] },
-    judge: { check: 'degradation', how: `The fastest send of each round, its connect included, against the connections the run opened and closed before it; the control is sent on a fresh connection too; ${RISE}.` },
+    judge: growth('The fastest send of each round, its connect included, against the connections the run opened and closed before it; the control is sent on a fresh connection too'),
     faults: ['walks-every-connection-served'],
   }),
   tested({
@@ -45,7 +48,7 @@ export const TIME_REQUIREMENTS: readonly Requirement[] = [
       how: 'In each round of the canary, 16 requests with credentials no request presented before - for each scheme the operation\'s requirement names, the run\'s own credential made distinct, in the scheme\'s own place (an Authorization line, an API key\'s header, query parameter or cookie; basic changes the user): about 600 clients in a default run, each refused with 401 by a target that does not know them. None under the mock profile.',
       tags: ['growth:sessions', 'growth:canary'],
     },
-    judge: { check: 'degradation', how: `The canary's readings (the client that came first), against the exchanges served, which grow with the clients presented; ${RISE}.` },
+    judge: growth("The canary's readings (the client that came first), against the exchanges served, which grow with the clients presented"),
     faults: ['walks-every-session'],
   }),
   tested({
