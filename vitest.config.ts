@@ -1,5 +1,23 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * Files `npm test` leaves to `npm run test:slow` (vitest.slow.config.ts), which CI runs after it:
+ * the conformance files whose runs do not depend on the suite's budget (they are the same in both
+ * tiers, so one tier runs them), the defects that show in time (one at a time there, as they were
+ * measured), and the map's focused proofs. Every check stays proven in CI; `npm test` stays under
+ * six minutes on a 2-core machine.
+ */
+export const SLOW_ONLY: readonly string[] = [
+  'test/conformance/challenges.test.ts',
+  'test/conformance/map-json.test.ts',
+  'test/conformance/map-targets.test.ts',
+  'test/conformance/resource-patterns.test.ts',
+  'test/conformance/schemes.test.ts',
+  'test/conformance/faulty-alone.test.ts',
+  'test/requirements/map-answers.test.ts',
+  'test/fuzz/map-messages.test.ts',
+];
+
 export default defineConfig({
   test: {
     // One layout: every test lives under test/, in a folder named after what it tests.
@@ -7,7 +25,7 @@ export default defineConfig({
     // The packed kit installed into an empty project: a minute or two and the npm registry (or its
     // cache), so not part of `npm test`; `npm run test:package` runs it (vitest.package.config.ts).
     // The tests that need a browser run with `npm run test:browser` (vitest.browser.config.ts).
-    exclude: [...configDefaults.exclude, 'test/package/**', 'test/browser/**'],
+    exclude: [...configDefaults.exclude, 'test/package/**', 'test/browser/**', ...SLOW_ONLY],
     // Pact's native mock server and verifier do not like worker threads; every suite runs in a forked process.
     pool: 'forks',
     // Two files at a time (vitest's default on 2 cores is one, cores - 1): most files wait more than

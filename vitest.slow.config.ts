@@ -1,15 +1,16 @@
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import base, { SLOW_ONLY } from './vitest.config.js';
 
 /**
  * `npm run test:slow`: the shared conformance suite (test/conformance/common.ts) with every run a
  * default run, as `plant-store conform` sends it (PLANT_STORE_CONFORM_BUDGET=default), where
- * `npm test` gives each implementation the suite's smaller budget. `.ci/run` runs both.
+ * `npm test` gives each implementation the suite's smaller budget; and the files `npm test` leaves
+ * here (SLOW_ONLY). `.ci/run` runs both.
  */
 export default defineConfig({
   test: {
     ...base.test,
-    include: ['test/conformance/*.test.ts'],
+    include: ['test/conformance/*.test.ts', ...SLOW_ONLY],
     exclude: ['test/conformance/cli.test.ts', 'test/conformance/stateful.test.ts'],
     env: { ...base.test?.env, PLANT_STORE_CONFORM_BUDGET: 'default' },
     // One file at a time, as the suite was measured: faulty-alone.test.ts's defects show in time,
