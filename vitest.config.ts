@@ -3,9 +3,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * Files `npm test` leaves to `npm run test:slow` (vitest.slow.config.ts), which CI runs after it:
  * the conformance files whose runs do not depend on the suite's budget (they are the same in both
- * tiers, so one tier runs them), the defects that show in time (one at a time there, as they were
- * measured), and the map's focused proofs. Every check stays proven in CI; `npm test` stays under
- * six minutes on a 2-core machine.
+ * tiers, so one tier runs them); the frameworks' stores, which test:slow runs whole (default runs
+ * are the stronger proof of honesty); the defects that show in time and the time-and-capacity
+ * engine tests (one file at a time there: they read time, and beside another file on two cores
+ * they went wrong on a loaded machine); and the map's focused proofs. Every check stays proven in
+ * CI; `npm test` stays under six minutes on a 2-core machine.
  */
 export const SLOW_ONLY: readonly string[] = [
   'test/conformance/challenges.test.ts',
@@ -14,6 +16,8 @@ export const SLOW_ONLY: readonly string[] = [
   'test/conformance/resource-patterns.test.ts',
   'test/conformance/schemes.test.ts',
   'test/conformance/faulty-alone.test.ts',
+  'test/conformance/frameworks.test.ts',
+  'test/fuzz/time-and-capacity.test.ts',
   'test/requirements/map-answers.test.ts',
   'test/fuzz/map-messages.test.ts',
 ];
