@@ -209,9 +209,11 @@ describe('lingering is bounded', () => {
       await client.answer();
       const answeredAt = Date.now();
       const closedAt = await serverClosed(server);
-      // The FIN right after the answer, the close once the client has been silent for the idle bound.
+      // The FIN right after the answer, the close once the client has been silent for the idle bound:
+      // judged against that close in the same run (the FIN in its first half), not by a clock bound
+      // a loaded machine can miss; a server that sends its FIN only when it closes fails it.
       expect(client.finAt).toBeDefined();
-      expect((client.finAt ?? Infinity) - answeredAt).toBeLessThan(500);
+      expect((client.finAt ?? Infinity) - answeredAt).toBeLessThan((closedAt - answeredAt) / 2);
       expect(closedAt - answeredAt).toBeGreaterThanOrEqual(750);
       expect(closedAt - answeredAt).toBeLessThan(5_000);
     });
