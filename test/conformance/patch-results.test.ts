@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { coverageCases, formatReport, runConformance, type Report } from '../../fuzz/index.js';
+import { classifyRequest, coverageCases, formatReport, judgeObserved, runConformance, type Report } from '../../fuzz/index.js';
 import { openPatchResult, PATCH_RESULT_OPENNESS, type HttpRequest } from '../../oracle/index.js';
 import { isJsonObject, loadContract, parseJson, type OperationContract } from '../../src/openapi/index.js';
 import { PATCH_IMPLEMENTATIONS } from '../faulty/resource-patterns.js';
@@ -54,6 +54,15 @@ describe('which PATCH results the engine can prove valid (openPatchResult)', () 
     if (!isJsonObject(stored)) throw new Error('not an object');
     expect(openPatchResult(contract, updateBed, patchOf('{"crop":"peas"}'), stored)).toBeUndefined();
     expect(openPatchResult(contract, updateBed, patchOf('{"crop":null}'), stored)).toBe(PATCH_RESULT_OPENNESS);
+  });
+
+  it('an observed PATCH (the proxy) is open the same way: its refusal passes, and a provable one is valid', () => {
+    const nulled = patchOf('{"crop":null}');
+    const classified = classifyRequest(contract, nulled);
+    expect([classified.content, classified.contentReason]).toEqual(['open', PATCH_RESULT_OPENNESS]);
+    const refused = { kind: 'response', status: 400, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"error":400,"message":"crop: must be a string"}'), durationMs: 1 } as const;
+    expect(judgeObserved(contract, nulled, classified, refused).findings).toEqual([]);
+    expect(classifyRequest(contract, patchOf('{"crop":"peas"}')).content).toBe('valid');
   });
 
   it('the coverage phase sends the null crop as open, and keeps demanding a 2xx of the PATCHes it can prove', () => {
