@@ -17,6 +17,7 @@ import { applicableChecks, runChecks, type CheckName } from './registry.js';
 import { credentialsByGrammar, CREDENTIAL_VARIANTS, type Presented } from './credential-table.js';
 import { LONE_SURROGATE_LENIENCY, UTF8_IN_STRING_LENIENCY } from './leniencies.js';
 import { canonicalText, isOtherSpelling, PARAMETER_SPELLING_OPENNESS } from './parameter-spellings.js';
+import { openPatchResult, PATCH_RESULT_OPENNESS } from './patch-results.js';
 import type { CheckOptions, Content, Credentials, Finding, HttpOutcome, HttpRequest, LinkStep, RequestCase } from './types.js';
 
 export interface ClassifyOptions {
@@ -86,7 +87,9 @@ export function classifyRequest(contract: Contract, request: HttpRequest, option
     return { operation, content: 'open', credentials: 'open', contentReason: reason, credentialsReason: reason };
   }
   const parameters = parametersOf(contract, operation, request);
-  const body = contentOf(operation, request, options);
+  const read = contentOf(operation, request, options);
+  // A valid PATCH whose result the engine cannot prove valid by the item schema: the stored item decides (patch-results.ts).
+  const body = read.class === 'valid' && openPatchResult(contract, operation, request) !== undefined ? open(PATCH_RESULT_OPENNESS) : read;
   // Either is enough to make the request invalid; an open parameter leaves a body that is not invalid open.
   const content = parameters === undefined || (parameters.class === 'open' && body.class === 'invalid') ? body : parameters;
   const credentials = credentialsOf(operation, request, options.tokens ?? [], options.credentials ?? {});

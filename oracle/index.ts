@@ -20,6 +20,7 @@ export { DEFAULT_MAX_RESPONSE_TIME_MS, MEDIAN_FACTOR, responseTimeBound, type Re
 export { METHOD_TAG_PREFIX } from './checks/method-semantics.js';
 export { classifyRequest, judgeObserved, interpretationsOf, type Classification, type ClassifyOptions, type ObservedJudgement } from './classify.js';
 export { declaredPart, linkedValues, parameterText, walksOf, type LinkTarget, type Walk } from './walks.js';
+export { openPatchResult, PATCH_RESULT_OPENNESS } from './patch-results.js';
 export { isKeyValue, keyFromAnswer, listedIn, nextPage, resourceWalksOf, unresolvedReason, updatedResource, type ResourceWalk } from './resource-walks.js';
 export { createLinkMemory, DEFAULT_MAX_REMEMBERED, type LinkMemory, type LinkTicket } from './observed-links.js';
 export { BUCKET_RATIO, LatencyHistogram, mannKendall, median, round, theilSen, type HistogramBucket, type MannKendall } from './statistics.js';

@@ -153,7 +153,7 @@ function mediaCases(contract: Contract, operation: OperationContract, options: C
     canary: send(model(CANARY_N), CANARY_N, 'the canary (sent alone at intervals to measure the target)'),
     ...(walk === undefined
       ? {}
-      : { readBack: (i: number) => readBackCase(contract, walk, writeJson(model(FILL_BASE + i), 'compact'), { token: options.token, profile: context.profile, variant: `capacity: plant ${i + 1} of ${target} read back through ${walk.read?.name ?? 'its read'}`, lenient: FORGOTTEN }) }),
+      : { readBack: (i: number) => readBackCase(contract, walk, writeJson(model(FILL_BASE + i), 'compact'), { token: options.token, profile: context.profile, ...(options.credentials === undefined ? {} : { credentials: options.credentials }), variant: `capacity: plant ${i + 1} of ${target} read back through ${walk.read?.name ?? 'its read'}`, lenient: FORGOTTEN }) }),
   };
 }
 

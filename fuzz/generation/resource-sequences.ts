@@ -11,8 +11,8 @@
  * (AnswerBinding), so that the case is still made whole from the seed and replayed like any other.
  */
 import fc from 'fast-check';
-import { isJsonObject, parseJson, stringifyJson, type Contract, type OperationContract, type ResourcePattern } from '../../src/openapi/index.js';
-import { declaredPart, isKeyValue, parameterText, updatedResource, type AnswerBinding, type LinkStep, type RequestCase, type ResourceWalk } from '../../oracle/index.js';
+import { isJsonObject, parseJson, stringifyJson, type Contract, type JsonObject, type OperationContract, type ResourcePattern } from '../../src/openapi/index.js';
+import { declaredPart, isKeyValue, openPatchResult, parameterText, updatedResource, type AnswerBinding, type LinkStep, type RequestCase, type ResourceWalk } from '../../oracle/index.js';
 import { modelHasLoneSurrogate, modelHasPrototypeKey, writeJson, type JsonModel } from './json-text.js';
 import { SchemaArbitraries } from './schema-arbitraries.js';
 import { jsonMediaType, step, type SequenceOptions } from './sequences.js';
@@ -126,7 +126,8 @@ export function resourceSequence(contract: Contract, walk: ResourceWalk, shape: 
     const update = operations.get('update') as OperationContract;
     const sentAs = mergePatchType(update) ?? jsonMediaType(update);
     const create = operations.get('create') as OperationContract;
-    const patch = leavingOneOut(withoutKey(declaredPart(update, bodies.second), walk.pattern.keyProperty), created, [create, update]);
+    const drawn = leavingOneOut(withoutKey(declaredPart(update, bodies.second), walk.pattern.keyProperty), created, [create, update]);
+    const patch = keepingItemValid(contract, update, drawn, created, sentAs);
     setup.push(request(update, patch, `the update (${sentAs ?? 'JSON'}) of the created resource`, sentAs));
     const resource = updatedResource(created, patch, sentAs !== undefined && mergePatchType(update) === sentAs);
     return ends(read, { via: via('update', 'read'), expects: 'updated', resource, key }, 'a read after the update');
@@ -178,6 +179,23 @@ function leavingOneOut(patch: string, created: string, [create, update]: readonl
     if (update.requestBody?.validate(fewer).valid ?? true) return stringifyJson(fewer);
   }
   return patch;
+}
+
+/**
+ * The patch without the members that would leave an item the item schema refuses (a null where
+ * the item's member is required or not nullable; openPatchResult), judged on the created resource,
+ * which the engine knows: a server must refuse such a patch, and the read after it would show
+ * the create. The patch as drawn where every member is fine, or where what is left is no valid
+ * patch.
+ */
+function keepingItemValid(contract: Contract, update: OperationContract, patch: string, created: string, sentAs: string | undefined): string {
+  const value = parseJson(patch);
+  const stored = parseJson(created);
+  if (!isJsonObject(value) || !isJsonObject(stored)) return patch;
+  const open = (members: JsonObject): boolean => openPatchResult(contract, update, { method: 'PATCH', path: update.path, headers: { 'content-type': sentAs ?? 'application/json' }, body: Buffer.from(stringifyJson(members)) }, stored) !== undefined;
+  if (!open(value)) return patch;
+  const kept = Object.fromEntries(Object.entries(value).filter(([name, member]) => !open({ [name]: member })));
+  return open(kept) || !(update.requestBody?.validate(kept).valid ?? true) ? patch : stringifyJson(kept);
 }
 
 /** A patch without the key property: the key names the resource, an update does not move it. */

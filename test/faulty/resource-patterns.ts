@@ -9,7 +9,7 @@ import type { CheckName } from '../../fuzz/index.js';
 import { isJsonObject, resourcePatterns, type Contract, type JsonValue } from '../../src/openapi/index.js';
 import type { App, AppRequest, AppResponse } from '../../src/reference/index.js';
 import type { Fault } from '../support/servers.js';
-import { forward, objectBodyOf, responseObject, withBody } from './helpers.js';
+import { errorResponse, forward, objectBodyOf, responseObject, withBody } from './helpers.js';
 
 export interface PatternImplementation {
   readonly name: string;
@@ -90,5 +90,25 @@ export const PATTERN_IMPLEMENTATIONS: readonly PatternImplementation[] = [
       if (sent === undefined || !Object.hasOwn(sent, key) || garden === undefined || answer.status >= 300 || !isJsonObject(garden)) return answer;
       return withBody(answer, { ...garden, [key]: sent[key] as JsonValue });
     }),
+  },
+];
+
+/**
+ * Implementations whose defect is in how a PATCH is judged, for the coverage and random phases
+ * (the PATCHes of the valid kinds, to an item that may or may not be stored).
+ */
+export const PATCH_IMPLEMENTATIONS: readonly PatternImplementation[] = [
+  {
+    name: 'patch-needs-whole-item',
+    defect: "a PATCH is validated as a whole new item: one that leaves out a member the create's body requires is refused with 400, though the stored item keeps it",
+    caughtBy: 'accepts-valid',
+    fault: (contract) => (request, correct) => {
+      const operation = contract.findOperation(request.method, request.url.split('?', 1)[0] ?? request.url);
+      const collection = operation === undefined ? undefined : resourcePatterns(contract).find((p) => p.operations.get('update') === operation);
+      const required = collection?.operations.get('create')?.requestBody?.shape.required ?? new Set<string>();
+      const patch = objectBodyOf(request);
+      const missing = [...required].find((name) => patch !== undefined && !Object.hasOwn(patch, name));
+      return missing === undefined ? correct() : errorResponse(400, `${missing}: is required`);
+    },
   },
 ];

@@ -9,7 +9,9 @@ import { keyFromAnswer, listedIn, nextPage, resourceWalksOf, updatedResource, ty
 import { judgeExchange } from '../../fuzz/index.js';
 import fc from 'fast-check';
 import { resourceSequence, resourceSequenceArbitrary } from '../../fuzz/generation/resource-sequences.js';
-import { loadContract } from '../../src/openapi/index.js';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { compileContract, loadContract } from '../../src/openapi/index.js';
 import { TEST_TOKEN } from '../support/servers.js';
 
 const garden = loadContract(fileURLToPath(new URL('../../examples/contracts/garden-journal.yaml', import.meta.url)));
@@ -103,6 +105,24 @@ describe("the walk's patch", () => {
     // A patch that already leaves one out is sent as drawn; one of required members only too.
     expect(patchOf(resourceSequence(garden, gardens, 'update-then-read', { parents: [], created: '{"name":"Plot","soil":"loam"}', second: '{"notes":"m"}' }, options))).toEqual({ notes: 'm' });
     expect(patchOf(resourceSequence(garden, gardens, 'update-then-read', { parents: [], created: '{"name":"Plot"}', second: '{"name":"Bed"}' }, options))).toEqual({ name: 'Bed' });
+  });
+
+  it('leaves out a member whose null would leave a bed the item schema refuses, where the stored bed is known', () => {
+    // The journal with its beds patched by a partial JSON object only: a null crop may be stored,
+    // and a bed's crop is a string, so a server must refuse it (oracle/patch-results.ts).
+    const document = parseYaml(readFileSync(fileURLToPath(new URL('../../examples/contracts/garden-journal.yaml', import.meta.url)), 'utf8')) as { paths: Record<string, { patch: { requestBody: { content: Record<string, unknown> } } }> };
+    const update = document.paths['/gardens/{gardenId}/beds/{bedId}']?.patch.requestBody.content ?? {};
+    Reflect.deleteProperty(update, 'application/merge-patch+json');
+    const jsonOnly = compileContract(document, '<garden journal, beds patched by JSON only>');
+    const beds = resourceWalksOf(jsonOnly)[1];
+    if (beds === undefined) throw new Error('the garden journal nests beds');
+    const sequence = resourceSequence(jsonOnly, beds, 'update-then-read', { parents: ['{"name":"Plot"}'], created: '{"label":"North","crop":"beans","lengthCm":3}', second: '{"label":"South","crop":null}' }, options);
+    expect(sequence.setup.at(-1)?.headers['content-type']).toBe('application/json');
+    expect(patchOf(sequence)).toEqual({ label: 'South' });
+    expect(JSON.parse(sequence.link?.resource ?? '{}')).toEqual({ label: 'South', crop: 'beans', lengthCm: 3 });
+    // Under a merge patch the null deletes the optional crop: a bed all the same, sent as drawn.
+    const merged = resourceSequence(garden, resourceWalksOf(garden)[1] ?? beds, 'update-then-read', { parents: ['{"name":"Plot"}'], created: '{"label":"North","crop":"beans","lengthCm":3}', second: '{"label":"South","crop":null}' }, options);
+    expect(patchOf(merged)).toEqual({ label: 'South', crop: null });
   });
 
   it('for any seed, names a strict subset of the created garden\'s members whenever it holds an optional one', () => {

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isLosslessNumber, loadContract, parseJson } from '../../src/openapi/index.js';
+import { fileURLToPath } from 'node:url';
+import { isLosslessNumber, loadContract, openContract, parseJson } from '../../src/openapi/index.js';
 import { capacityCases, CAPACITY_FLOOR, FRESH_EVERY } from '../../fuzz/generation/capacity.js';
 import { requestArbitrary } from '../../fuzz/generation/kinds/index.js';
 import { runConformance } from '../../fuzz/run/runner.js';
@@ -102,6 +103,15 @@ describe('the capacity phase reads plants back where the contract has a read', (
     expect(read?.link).toEqual({ via: 'addPlant 200 → GetPlantById', expects: 'created', resource: Buffer.from(cases.fill(499).body).toString('utf8') });
     expect([read?.setup, read?.lenientAbout]).toEqual([[], 'refusal']);
     expect(capacityCases(contract, { token: TEST_TOKEN }).readBack).toBeUndefined();
+  });
+
+  it('reads back a plant stored by a form with the credentials the fill sent: an API key, not a 401 taken for a forgotten plant', async () => {
+    const seeds = await openContract(fileURLToPath(new URL('../../examples/contracts/seed-exchange.yaml', import.meta.url)));
+    const cases = capacityCases(seeds, { token: '', credentials: { schemes: { swapKey: 'k1', swapQueryKey: 'k2' }, headers: {} }, target: 100 });
+    const [fill, read] = [cases.fill(7), cases.readBack?.(7)];
+    expect(fill.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(fill.headers['x-swap-key']).toBe('k1');
+    expect([read?.method, read?.headers['x-swap-key']]).toEqual(['GET', 'k1']);
   });
 
   it('the reference answers every plant of the sample that was not replaced, after the replacements; a mock is read nothing', { timeout: 120_000 }, async () => {
