@@ -16,6 +16,7 @@ export const SLOW_ONLY: readonly string[] = [
   'test/conformance/resource-patterns.test.ts',
   'test/conformance/schemes.test.ts',
   'test/conformance/faulty-alone.test.ts',
+  'test/conformance/examples.test.ts',
   'test/conformance/frameworks.test.ts',
   'test/fuzz/time-and-capacity.test.ts',
   'test/requirements/map-answers.test.ts',

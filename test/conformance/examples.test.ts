@@ -3,7 +3,7 @@
  * of it: a default run, as `plant-store conform --contract` sends it, finds no failure (issue 29).
  * Each run is given credentials for every security scheme the contract declares, the reference
  * the same. Default runs take seconds each: this file runs under `npm run test:slow` only
- * (PLANT_STORE_CONFORM_BUDGET=default); `npm test` proves the rules such a run relies on with
+ * (SLOW_ONLY in vitest.config.ts); `npm test` proves the rules such a run relies on with
  * focused runs (patch-results.test.ts, resource-patterns.test.ts, schemes.test.ts).
  */
 import { basename, dirname } from 'node:path';
@@ -14,7 +14,6 @@ import { exampleContractFiles } from '../support/contracts.js';
 import { startReference, TEST_TOKEN } from '../support/servers.js';
 import { SUITE_SEEDS } from './common.js';
 
-const slowTier = process.env.PLANT_STORE_CONFORM_BUDGET === 'default';
 const closing: (() => Promise<void>)[] = [];
 afterAll(async () => {
   await Promise.all(closing.map((close) => close()));
@@ -35,7 +34,7 @@ function credentialsFor(contract: Contract): Record<string, string> {
 
 const named = (file: string): string => (basename(file) === 'openapi.yaml' ? `${basename(dirname(file))}/openapi.yaml` : basename(file));
 
-describe.runIf(slowTier)('every example contract against its reference: a default run, no failure', () => {
+describe('every example contract against its reference: a default run, no failure', () => {
   it.each(exampleContractFiles().map((file, i) => [named(file), SUITE_SEEDS[i % SUITE_SEEDS.length] ?? 7, file] as const))('%s, seed %i', { timeout: 180_000 }, async (_name, seed, file) => {
     const contract = await openContract(file);
     const credentials = credentialsFor(contract);
