@@ -133,7 +133,7 @@ interface PhaseParts {
   readonly control: ControlSender;
 }
 
-/** The phases in order, with a canary reading before the first request and one after the last, so that its series spans the run. */
+/** The phases in order, with a canary reading as each begins and one after the last request, so that its series spans the run and every phase. */
 async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[], parts: PhaseParts): Promise<void> {
   const { tally, late, executor, started } = parts;
   const orderOf = (phase: Phase): number => plans.findIndex((p) => p.phase === phase);
@@ -167,10 +167,11 @@ async function runPhases(options: QualifiedOptions, plans: readonly PhasePlan[],
     },
     progress: (plan, done) => options.onProgress?.({ phase: plan.phase, done, total: plan.total(), findings: tally.findings }),
   };
-  const firstPhase = plans[0]?.phase;
-  if (firstPhase !== undefined) await canary.read(firstPhase);
   for (const plan of plans) {
     if (tally.stoppedEarly !== undefined) break;
+    // A reading as each phase begins: every phase has one, however short it runs against the
+    // interval on a loaded machine (the rounds in between come when they are due).
+    await canary.read(plan.phase);
     const began = performance.now();
     const before = tally.requests;
     await (plan.phase === 'overlap' ? runOverlap(plan, pool, parts.overlap) : runPhase(plan, pool));
