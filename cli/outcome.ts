@@ -10,7 +10,7 @@ import { CommanderError, InvalidArgumentError } from 'commander';
 // Each from its own small module, not from its room's API: the command line loads them at start-up,
 // so recognising an error must not load the engine (fuzz/index.ts) or Pact.
 import { VerifyConfigurationError } from '../contracts/defaults.js';
-import { TargetUnreachableError } from '../fuzz/defaults.js';
+import { NothingToTestError, TargetUnreachableError } from '../fuzz/defaults.js';
 import { kitVersion } from './version.js';
 
 /**
@@ -60,7 +60,7 @@ export const crash = (error: unknown): Outcome => ({ kind: 'crash', error });
 
 /** What a thrown value means. Only the errors named here are expected; anything else is a crash of the kit. */
 export function outcomeOf(error: unknown): Outcome {
-  if (error instanceof UsageError || error instanceof VerifyConfigurationError) return usage(error.message);
+  if (error instanceof UsageError || error instanceof VerifyConfigurationError || error instanceof NothingToTestError) return usage(error.message);
   if (error instanceof TargetUnreachableError) return unreachable(error.message);
   // Thrown by a parser outside commander's parsing, it was not printed; inside, commander printed
   // it and threw a plain CommanderError (exit code 0 for --help, 1 for the rest).

@@ -5,6 +5,7 @@
  * (generation/capacity.ts, run/options.ts, wire/http-client.ts) pass them on.
  */
 export { TargetUnreachableError } from './run/reachable.js';
+export { NothingToTestError } from './run/nothing-to-test.js';
 
 /** Plants the capacity phase stores by default. */
 export const DEFAULT_CAPACITY = 5000;

@@ -95,6 +95,7 @@ export { integerBounds } from './generation/values/integers.js';
 export { integerValue } from './generation/values/integer-arbitrary.js';
 export { LONG_STRING } from './generation/values/strings.js';
 export { INTEGER_SPELLINGS, LAYOUTS, spellInteger, STRING_STYLES, writeJson, writeString, type IntegerSpelling, type JsonMember, type JsonModel, type Layout, type StringStyle } from './generation/json-text.js';
+export { NothingToTestError } from './run/nothing-to-test.js';
 export { createHttpClient, type HttpClientOptions, type HttpClient, type SendOptions } from './wire/http-client.js';
 export { parseBaseUrl, urlFor } from '../src/http/index.js';
 export { DEFAULT_CAPACITY, DEFAULT_CONCURRENCY, DEFAULT_CONFORM_TIMEOUT_MS, DEFAULT_RUNS } from './defaults.js';

@@ -1,5 +1,5 @@
 /** What the contract declares for a request: its operation, the operation's success statuses and 4xx, a schema's name for messages. */
-import type { Contract, OperationContract, Schema } from '../src/openapi/index.js';
+import { successStatuses as successOfOperation, type Contract, type OperationContract, type Schema } from '../src/openapi/index.js';
 import type { HttpRequest } from './types.js';
 
 const operationsFound = new WeakMap<HttpRequest, { readonly contract: Contract; readonly operation: OperationContract | undefined }>();
@@ -18,10 +18,9 @@ export function operationOf(contract: Contract, request: HttpRequest): Operation
   return operation;
 }
 
-/** The declared 2xx statuses of an operation; 200 (rule 1) when none is declared. */
+/** The statuses of an operation's success: its declared 2xx, else 200 (rule 1) or the redirect it declares alone (src/openapi/success.ts). */
 export function successStatuses(operation: OperationContract | undefined): number[] {
-  const declared = operation?.declaredStatuses.filter((s) => s >= 200 && s < 300) ?? [];
-  return declared.length > 0 ? declared : [200];
+  return operation === undefined ? [200] : successOfOperation(operation);
 }
 
 /**

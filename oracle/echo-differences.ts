@@ -1,6 +1,6 @@
 /** How a success answer differs from the body its request sent, and whether it is another request's answer (`echo`, `one-answer-per-request`). */
 import { splitTarget } from '../src/http/portable.js';
-import { hiddenIn, isJsonObject, resourcePatterns, type Contract, type JsonObject, type JsonValue, type ObjectShape, type OperationContract, type Schema } from '../src/openapi/index.js';
+import { hiddenIn, isJsonObject, resourcePatterns, type Contract, type ResourceRole, type JsonObject, type JsonValue, type ObjectShape, type OperationContract, type Schema } from '../src/openapi/index.js';
 import { operationOf } from './declared.js';
 import { integerKeyProperties } from './integer-key.js';
 import { sameJson } from './json-values.js';
@@ -26,6 +26,7 @@ export interface EchoDifference {
  */
 export function echoDifferences(contract: Contract, request: HttpRequest, outcome: ResponseOutcome): EchoDifference[] | undefined {
   const operation = operationOf(contract, request);
+  if (!storesWhatItIsSent(contract, operation)) return undefined;
   const requestShape = requestShapeOf(contract, operation, request);
   const responseSchema = operation?.response(outcome.status)?.schema;
   if (!requestShape || !responseSchema) return undefined;
@@ -61,6 +62,25 @@ export function echoDifferences(contract: Contract, request: HttpRequest, outcom
 
 const PATTERNS = new WeakMap<Contract, ReturnType<typeof resourcePatterns>>();
 
+function patternsOf(contract: Contract): ReturnType<typeof resourcePatterns> {
+  const patterns = PATTERNS.get(contract) ?? resourcePatterns(contract);
+  PATTERNS.set(contract, patterns);
+  return patterns;
+}
+
+/** The roles of the collection/item pattern that write an item: what they answer is the item as sent. */
+const WRITES: readonly ResourceRole[] = ['create', 'replace', 'update'];
+
+/**
+ * Whether the contract makes the operation store what it is sent: a create, replace or update of
+ * its collection/item pattern (src/openapi/resources.ts; the bundled POST /plants is a create).
+ * Of any other operation (`POST /exports/info`, `PUT /pet` with no item in its path) the contract
+ * says nothing of how its answer relates to its body: nothing to echo.
+ */
+function storesWhatItIsSent(contract: Contract, operation: OperationContract | undefined): boolean {
+  return operation !== undefined && patternsOf(contract).some((pattern) => WRITES.some((role) => pattern.operations.get(role) === operation));
+}
+
 /**
  * The differences left when the key a write to an item carries in its body comes back as the key
  * its target names: the target identifies the resource (RFC 9110, section 9.3.4: PUT sets the
@@ -69,9 +89,7 @@ const PATTERNS = new WeakMap<Contract, ReturnType<typeof resourcePatterns>>();
  */
 function withoutTargetKey(contract: Contract, operation: OperationContract | undefined, request: HttpRequest, differences: EchoDifference[]): EchoDifference[] {
   if (operation === undefined) return differences;
-  const patterns = PATTERNS.get(contract) ?? resourcePatterns(contract);
-  PATTERNS.set(contract, patterns);
-  const pattern = patterns.find((p) => p.item === operation.path && p.keyParameter !== undefined && (p.operations.get('replace') === operation || p.operations.get('update') === operation));
+  const pattern = patternsOf(contract).find((p) => p.item === operation.path && p.keyParameter !== undefined && (p.operations.get('replace') === operation || p.operations.get('update') === operation));
   if (pattern?.keyParameter === undefined) return differences;
   const { path, query } = splitTarget(request.path);
   const match = contract.matchPath(path);

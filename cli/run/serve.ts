@@ -83,6 +83,8 @@ export interface AnsweredOutside {
   readonly generated: readonly string[];
   /** Of `generated`, those whose value the kit could not make valid. */
   readonly invalid: readonly string[];
+  /** Those whose success's example breaks its own schema, so not answered with it. */
+  readonly brokenExamples?: readonly string[];
   /** The error responses whose shape cannot carry a refusal's reason (src/http/refusals.ts), when given. */
   readonly refusals?: readonly string[];
 }
@@ -103,6 +105,7 @@ export function contractLines(given: Contract, url: string, token: string, outsi
     named(outside?.examples, "answered from the contract's examples (outside the collection/item pattern)") +
     named(outside?.generated, 'answered with values generated from their schemas (no example; docs/reference-server.md)') +
     named(outside?.invalid, 'answered with a generated value the kit could not make valid') +
+    named(outside?.brokenExamples, "not answered with the contract's example, which breaks its own schema") +
     named(outside?.refusals, "refusals in a shape that cannot take their reason (docs/contracts.md, \"Refusals in your contract's words\")")
   );
 }
@@ -120,7 +123,7 @@ export function curlExample(url: string, token: string): string {
 export function answeredOutside(given: Contract): AnsweredOutside {
   const plan = planReference(given);
   const names = (operations: readonly OperationContract[]): string[] => operations.map((operation) => `${operation.method} ${operation.path}`);
-  return { examples: names(plan.fromExamples), generated: names(plan.generated), invalid: names(plan.invalid), refusals: planRefusals(given).notes };
+  return { examples: names(plan.fromExamples), generated: names(plan.generated), invalid: names(plan.invalid), brokenExamples: names(plan.brokenExamples), refusals: planRefusals(given).notes };
 }
 
 /** The banner's line on a shared store (none for memory); the URL without its password. */

@@ -9,7 +9,8 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RESPONSE_TIME_MS, PHASES, type 
 import { parseBaseUrl } from '../../src/http/index.js';
 import { statefulRuns } from './stateful-plan.js';
 import { runCredentials } from './credentials.js';
-import type { EngineCredentials } from '../generation/tables/scheme-credentials.js';
+import { credentialPlan, type EngineCredentials } from '../generation/tables/scheme-credentials.js';
+import { NothingToTestError } from './nothing-to-test.js';
 
 /** Time spent shrinking, all findings together; a hanging target makes every failing step cost a timeout. */
 export const DEFAULT_SHRINK_TIME_MS = 20_000;
@@ -114,7 +115,22 @@ function atLeastZero(name: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw new RangeError(`${name} must be a number of at least 0, got ${value}`);
 }
 
-/** Checks the options (TypeError, RangeError) and fills in the defaults; the seed is drawn here when none is given. */
+/**
+ * Throws NothingToTestError where the run could send no request: a contract without operations
+ * (webhooks alone are not exercised), or one whose every operation needs credentials the run lacks.
+ */
+function somethingToTest(contract: Contract, token: string, credentials: EngineCredentials, profile: Profile): void {
+  if (contract.operations.length === 0) throw new NothingToTestError(`the contract ${contract.file} declares no operation under paths: there is nothing to send (webhooks and callbacks are not exercised)`);
+  const reasons = new Set<string>();
+  for (const operation of contract.operations) {
+    const plan = credentialPlan(operation, token, credentials, profile);
+    if (plan.kind !== 'unreachable') return;
+    reasons.add(plan.reason);
+  }
+  throw new NothingToTestError(`the run has credentials for none of the contract's operations, so none can be tested: ${[...reasons].join('; ')}`);
+}
+
+/** Checks the options (TypeError, RangeError, NothingToTestError) and fills in the defaults; the seed is drawn here when none is given. */
 export function qualify(options: ConformanceOptions): QualifiedOptions {
   const contract = options.contract ?? loadContract();
   const profile = options.profile ?? 'reference';
@@ -122,6 +138,7 @@ export function qualify(options: ConformanceOptions): QualifiedOptions {
   const credentials = runCredentials(contract, options.credentials ?? {}, options.headers ?? {});
   const token = options.token ?? credentials.bearer ?? (profile === 'mock' ? ANY_TOKEN : Object.keys(credentials.schemes).length > 0 ? '' : undefined);
   if (token === undefined) throw new TypeError('a bearer token (or credentials per scheme) the target accepts is needed (the reference profile sends valid requests)');
+  somethingToTest(contract, token, { schemes: credentials.schemes, headers: credentials.headers }, profile);
   const runs = options.runs ?? DEFAULT_RUNS;
   if (!Number.isSafeInteger(runs) || runs < 1) throw new RangeError(`runs must be a positive integer, got ${runs}`);
   atLeastZero('durationMs', options.durationMs);

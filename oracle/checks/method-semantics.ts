@@ -3,7 +3,7 @@
  *
  * - HEAD where GET is declared is answered as GET would be, without content (RFC 9110, section
  *   9.3.2: "the server MUST NOT send content in the response"; RFC 9112, section 6.3): a status the
- *   GET declares, no body bytes. A 405 is a failure: a server that supports GET supports HEAD
+ *   GET declares (any, where it declares none; 406 where the Accept fits none of its successes), no body bytes. A 405 is a failure: a server that supports GET supports HEAD
  *   (RFC 9110, section 9.1).
  * - A common method (GET, POST, PUT, DELETE, PATCH): a 405 carries an `Allow` header listing the
  *   path's methods (section 15.5.6: the origin server MUST generate it) - every declared one, not
@@ -26,6 +26,7 @@ import type { Contract } from '../../src/openapi/index.js';
 import { exchangeCheck, failure, warning, type Judgement } from '../check.js';
 import { isServerError } from '../answer-facts.js';
 import { operationOf } from '../declared.js';
+import { acceptUnsatisfiable } from '../media-values.js';
 import { describeRequest, excerpt } from '../messages.js';
 import type { HttpOutcome, RequestCase, ResponseOutcome } from '../types.js';
 
@@ -61,7 +62,8 @@ function judgeHead(contract: Contract, request: RequestCase, outcome: ResponseOu
     judgements.push(failure(`${what}: the answer to HEAD carried ${length} bytes of content; a server MUST NOT send content in answer to HEAD (RFC 9110, section 9.3.2)`));
   }
   if (outcome.status === 405) judgements.push(failure(`${what}: 405, but the path declares GET, and a server that supports GET supports HEAD (RFC 9110, section 9.1)`));
-  else if (get?.response(outcome.status) === undefined) {
+  // A GET that declares no response promises no status; a 406 to an Accept none of its successes satisfies is HTTP's answer, as for the GET itself.
+  else if (get?.response(outcome.status) === undefined && get?.responses.length !== 0 && !(outcome.status === 406 && acceptUnsatisfiable(get, request))) {
     judgements.push(failure(`${what}: status ${outcome.status} is not one the GET declares (${get?.responses.map((r) => r.status).join(', ') ?? 'none'}); HEAD is answered as GET (RFC 9110, section 9.3.2)`));
   }
   return judgements;

@@ -7,7 +7,7 @@
  */
 import { exchangeCheck, failure, warning } from '../check.js';
 import { isServerError } from '../answer-facts.js';
-import { declared4xx, isDeclared4xx, operationOf } from '../declared.js';
+import { declared4xx, isDeclared4xx, operationOf, successStatuses } from '../declared.js';
 import { describeRequest, excerpt } from '../messages.js';
 import { acceptUnsatisfiable } from '../media-values.js';
 import { http10Reading, refusedByHttp, refusedTarget } from '../leniencies.js';
@@ -25,7 +25,8 @@ export const rejectsInvalid = exchangeCheck({
     // A server may weigh Accept before the body: 406 to an Accept nothing declared satisfies (RFC 9110, section 15.5.7).
     if (outcome.status === 406 && acceptUnsatisfiable(operation, request)) return [];
     const message = `${describeRequest(request)} got ${outcome.status}, expected a declared 4xx (${declared4xx(operation).join(', ') || 'none declared'}); body: ${excerpt(outcome.body)}`;
-    if (request.lenient !== undefined && outcome.status >= 200 && outcome.status < 300) return [warning(`${message} (allowed: ${request.lenient})`)];
+    // Accepted, as the RFCs let it be: its success, a 2xx or the redirect an operation declares alone (src/openapi/success.ts).
+    if (request.lenient !== undefined && ((outcome.status >= 200 && outcome.status < 300) || successStatuses(operation).includes(outcome.status))) return [warning(`${message} (allowed: ${request.lenient})`)];
     return [failure(message)];
   },
 });

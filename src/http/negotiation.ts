@@ -6,16 +6,16 @@
  * answers it whatever Accept says, as the RFC allows ("disregard the header field"): the bundled
  * contract's answers do not change, and they cost no negotiation.
  */
-import { negotiate, type Contract, type MediaVariant, type Negotiated, type OperationContract, type ResponseContract } from '../openapi/portable.js';
+import { negotiate, successStatuses, type Contract, type MediaVariant, type Negotiated, type OperationContract, type ResponseContract } from '../openapi/portable.js';
 import { PlantStoreError } from './errors.js';
 import { headerValue, type RequestHead } from './exchange.js';
 
 /** How a verdict names the step that refuses a request no variant fits (after the parameters). */
 export const NEGOTIATION_RULE = 'negotiation';
 
-/** The success response of an operation (its lowest declared 2xx, as the reference answers). */
+/** The success response of an operation (its lowest declared 2xx, else the redirect it declares alone: as the reference answers). */
 export function successResponse(operation: OperationContract): ResponseContract | undefined {
-  const status = operation.declaredStatuses.find((s) => s >= 200 && s < 300);
+  const status = successStatuses(operation).find((s) => operation.declaredStatuses.includes(s));
   return status === undefined ? undefined : operation.response(status);
 }
 

@@ -42,6 +42,8 @@ export function namedUnchecked(document: Schema, note: RefuseFeature): void {
     for (const method of METHODS) {
       const operation = asRecord(item[method]);
       for (const name of Object.keys(asRecord(operation.callbacks))) note(`callbacks (${NOT_EXERCISED})`, `${at}/${method}/callbacks/${encodePointerSegment(name)}`);
+      // OpenAPI 3.1 makes `responses` optional: an operation without promises no status and no body.
+      if (method !== 'query' && Object.keys(operation).length > 0 && Object.keys(asRecord(operation.responses)).length === 0) note('an operation that declares no responses (answered 200 with no content; its answers are not checked)', `${at}/${method}`);
     }
     if (!v32) continue;
     // OpenAPI 3.2, section 4.8.9: the QUERY method and other methods in additionalOperations.

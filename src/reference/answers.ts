@@ -6,7 +6,7 @@
  * value generated from its success's schema once, at start-up (generated.ts), the same for a seed.
  * docs/reference-server.md has the conventions.
  */
-import { generateValue, negotiate, resourcePatterns, serialiseBody, stringifyJson, withoutWriteOnly, type Contract, type JsonValue, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
+import { generateValue, negotiate, resourcePatterns, successStatuses, serialiseBody, stringifyJson, withoutWriteOnly, type Contract, type JsonValue, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
 import { chooseVariant, JSON_HEADERS, PlantStoreError } from '../http/portable.js';
 import { listAnswer, listShape } from './lists.js';
 import { createAnswer, itemAnswer, parentCheck, replaceAnswer, success, successOf, updateAnswer, type OperationAnswer } from './resource-answers.js';
@@ -25,6 +25,8 @@ export interface ReferencePlan {
   readonly generated: readonly OperationContract[];
   /** Those of `generated` whose value the response's validator refuses (a `pattern`, say): answered all the same, and named. */
   readonly invalid: readonly OperationContract[];
+  /** Operations whose success's example breaks its own schema: not answered with it (named at start-up). */
+  readonly brokenExamples: readonly OperationContract[];
 }
 
 export interface PlanOptions {
@@ -44,18 +46,34 @@ function answeredExample(contract: Contract, variant: MediaVariant): JsonValue {
  * Accept picks one (RFC 9110, section 12.5.1; the pipeline has refused a request none fits).
  */
 function exampleAnswer(contract: Contract, operation: OperationContract): OperationAnswer | undefined {
-  for (const status of operation.declaredStatuses.filter((s) => s >= 200 && s < 300)) {
+  for (const status of successStatuses(operation).filter((s) => operation.declaredStatuses.includes(s))) {
     const response = operation.response(status);
-    const exemplified = (response?.variants ?? []).filter((variant) => variant.example !== undefined);
+    const exemplified = (response?.variants ?? []).filter((variant) => variant.example !== undefined && keepsItsSchema(contract, variant));
     const [only] = exemplified;
     if (only !== undefined && exemplified.length === 1 && only.essence === 'application/json') {
       const text = stringifyJson(answeredExample(contract, only));
       return () => success(status, true, text);
     }
     if (only !== undefined) return negotiatedExample(contract, status, exemplified);
-    if (response?.validateBody === undefined) return () => success(status, false, '');
+    // A success without content; one whose content has no example is generated (generatedAnswer, labelledAnswer).
+    if (response === undefined || response.variants.length === 0) return () => success(status, false, '');
   }
   return undefined;
+}
+
+/** Whether a media type's example, as the reference would answer it, is valid against its schema (where the kit checks one). */
+function keepsItsSchema(contract: Contract, variant: MediaVariant): boolean {
+  return variant.validate === undefined || variant.validate(answeredExample(contract, variant)).valid;
+}
+
+/**
+ * The operations whose success has an example that breaks its own schema (a JSON array written
+ * as a string, say): the contract contradicts itself, and the reference answers with a value
+ * generated from the schema instead (named at start-up), so that a conformance run of it judges
+ * the schema, which an example only illustrates.
+ */
+function brokenExamples(contract: Contract, operation: OperationContract): boolean {
+  return successStatuses(operation).some((status) => operation.declaredStatuses.includes(status) && (operation.response(status)?.variants ?? []).some((variant) => variant.example !== undefined && !keepsItsSchema(contract, variant)));
 }
 
 /** The examples of a success's media types, the one the client accepts answered with its type. */
@@ -111,6 +129,8 @@ function generatedAnswer(contract: Contract, operation: OperationContract, seed:
   if (response !== undefined && variant === undefined) {
     const written = writtenAnswer(contract, operation, response.variants, status, seed);
     if (written !== undefined) return written;
+    const labelled = labelledAnswer(contract, response.variants, status);
+    if (labelled !== undefined) return { answer: labelled, valid: true };
   }
   if (response === undefined || variant === undefined) return { answer: () => success(status, false, ''), valid: true };
   const validate = variant.validate ?? response.validateBody;
@@ -127,7 +147,7 @@ const WRITTEN = new Set(['text', 'form', 'multipart']);
 /**
  * The generated answer of an operation whose success offers no JSON: a value of the first media
  * type the kit writes as text (text/plain by its schema, a form), written by its codec; undefined
- * where it offers none (XML, bytes: no body, as before).
+ * where it offers none (XML, bytes: labelledAnswer).
  */
 function writtenAnswer(contract: Contract, operation: OperationContract, variants: readonly MediaVariant[], status: number, seed: string | undefined): { answer: OperationAnswer; valid: boolean } | undefined {
   const variant = variants.find((candidate) => WRITTEN.has(candidate.codec.name) && !candidate.essence.includes('*'));
@@ -137,6 +157,36 @@ function writtenAnswer(contract: Contract, operation: OperationContract, variant
   const headers = { 'content-type': contentType.startsWith('text/') && !/charset=/i.test(contentType) ? `${contentType}; charset=utf-8` : contentType };
   const body = new TextDecoder().decode(bytes);
   return { answer: () => ({ status, headers, body }), valid };
+}
+
+/** Whether a media type is XML (RFC 7303: `application/xml`, `text/xml`, a `+xml` suffix). */
+function isXml(essence: string): boolean {
+  return essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml');
+}
+
+/** The root element of an XML answer: the schema's `xml.name`, else its component's name (OpenAPI's XML Object), else `root`. */
+function xmlRoot(contract: Contract, schema: MediaVariant['schema']): string {
+  const ref = typeof schema?.$ref === 'string' ? schema.$ref : undefined;
+  const xml = schema === undefined ? undefined : contract.resolve(schema).xml;
+  const named = typeof xml === 'object' && xml !== null && 'name' in xml && typeof xml.name === 'string' ? xml.name : ref?.slice(ref.lastIndexOf('/') + 1);
+  return named !== undefined && /^[A-Za-z_][\w.-]*$/.test(named) ? named : 'root';
+}
+
+/**
+ * The answer of a success whose media types the kit neither checks nor writes from a schema (XML,
+ * bytes, an image) and that has no example: the type the client's Accept picks, as its
+ * Content-Type (the contract declares content of that type), with no bytes - or, for XML, the
+ * smallest well-formed document (an empty root element), since empty text is no XML document.
+ */
+function labelledAnswer(contract: Contract, variants: readonly MediaVariant[], status: number): OperationAnswer | undefined {
+  const concrete = variants.filter((variant) => !variant.essence.includes('*'));
+  if (concrete.length === 0) return undefined;
+  return ({ accept }) => {
+    const chosen = chooseVariant(concrete, accept);
+    if (chosen === undefined) return new PlantStoreError('not_acceptable', `accept: ${accept ?? ''} matches none of this operation's media types (${concrete.map((variant) => variant.mediaType).join(', ')})`);
+    const body = isXml(chosen.variant.essence) ? `<?xml version="1.0" encoding="UTF-8"?>\n<${xmlRoot(contract, chosen.variant.schema)}/>\n` : '';
+    return { status, headers: { 'content-type': chosen.mediaType }, body };
+  };
 }
 
 /** Each operation's answer: the store's pattern, else the contract's examples, else a generated value. Never refuses. */
@@ -154,7 +204,9 @@ export function planReference(contract: Contract, options: PlanOptions = {}): Re
   const fromExamples: OperationContract[] = [];
   const generated: OperationContract[] = [];
   const invalid: OperationContract[] = [];
+  const broken: OperationContract[] = [];
   for (const operation of contract.operations.filter((candidate) => !answers.has(candidate))) {
+    if (brokenExamples(contract, operation)) broken.push(operation);
     const answer = exampleAnswer(contract, operation);
     if (answer) {
       answers.set(operation, answer);
@@ -166,5 +218,5 @@ export function planReference(contract: Contract, options: PlanOptions = {}): Re
     generated.push(operation);
     if (!made.valid) invalid.push(operation);
   }
-  return { answers, patterns, readsContentType, fromExamples, generated, invalid };
+  return { answers, patterns, readsContentType, fromExamples, generated, invalid, brokenExamples: broken };
 }

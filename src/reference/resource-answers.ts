@@ -4,7 +4,7 @@
  * collection's path with its parents' keys filled in). lists.ts answers the collection's list.
  * docs/reference-server.md, "Any contract: the collection/item pattern", has the conventions.
  */
-import { createdStatus, formatIssues, generateValue, hiddenIn, integerText, isJsonObject, isLosslessNumber, LosslessNumber, mediaTypeEssence, quoteJson, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
+import { createdStatus, formatIssues, successStatuses, generateValue, hiddenIn, integerText, isJsonObject, isLosslessNumber, LosslessNumber, mediaTypeEssence, quoteJson, stringifyJson, type Contract, type JsonObject, type JsonValue, type OperationContract, type ParsedParameters, type ResourcePattern, type Schema } from '../openapi/portable.js';
 import { JSON_HEADERS, PlantStoreError, type Admitted, type AppResponse } from '../http/portable.js';
 import type { ItemStore } from './store.js';
 
@@ -43,7 +43,7 @@ export function membersOf(contract: Contract, operation: OperationContract): Mem
 }
 
 /** The status of an operation's success - its lowest declared 2xx - and whether it carries JSON. */
-export function successOf(operation: OperationContract, status = operation.declaredStatuses.find((s) => s >= 200 && s < 300) ?? 200): { status: number; json: boolean } {
+export function successOf(operation: OperationContract, status = successStatuses(operation)[0] ?? 200): { status: number; json: boolean } {
   return { status, json: operation.response(status)?.validateBody !== undefined };
 }
 

@@ -91,7 +91,8 @@ describe('judging by the declared media type', () => {
     paths: {
       '/pictures': {
         post: {
-          requestBody: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { title: { type: 'string' }, size: { type: 'integer' } } } } } },
+          // A required integer, the only one: the create's key, so that POST /pictures stores what it is sent (echo holds it to that).
+          requestBody: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['size'], properties: { title: { type: 'string' }, size: { type: 'integer' } } } } } },
           responses: {
             '201': { description: 'kept', content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['title'], properties: { title: { type: 'string' }, size: { type: 'integer', maximum: 10 } } } } } },
             '400': { description: 'no' },

@@ -79,22 +79,27 @@ function inLastSegment(path: string, template: string, text: string): string {
 
 function equivalents(context: OperationContext, plain: RequestCase): RequestCase[] {
   const template = context.operation.path;
-  const spelled: { name: string; what: string; target: string | undefined; absolute?: true }[] = [
-    { name: 'unreserved-encoded', what: 'an unreserved character percent-encoded', target: unreservedEncoded(plain.path, template) },
-    { name: 'hex-case', what: 'the other case of hex in a percent-escape', target: hexRecased(plain.path) },
-    { name: 'empty-query', what: 'an empty query', target: plain.path.includes('?') ? undefined : `${plain.path}?` },
+  // Each spells the target of the request it is given: credentials in the query (an API key) are part of it.
+  const spelled: { name: string; what: string; spell: (path: string) => string | undefined; absolute?: true }[] = [
+    { name: 'unreserved-encoded', what: 'an unreserved character percent-encoded', spell: (path) => unreservedEncoded(path, template) },
+    { name: 'hex-case', what: 'the other case of hex in a percent-escape', spell: hexRecased },
+    { name: 'empty-query', what: 'an empty query', spell: (path) => (path.includes('?') ? undefined : `${path}?`) },
   ];
   // The framing kind sends the absolute-form for each operation with a JSON body.
-  if (!declaresJson(context.operation)) spelled.push({ name: 'absolute-form', what: 'the absolute-form (RFC 9112, section 3.2.2)', target: plain.path, absolute: true });
-  return spelled.flatMap(({ name, what, target, absolute }, i) => {
-    if (target === undefined) return [];
-    const spelling = (auth: AuthSpelling, tag: string, shown: string): RequestCase => {
-      const request = context.make({ kind: 'target-spellings', variant: `${what}: ${JSON.stringify(absolute ? `http://host${target}` : target)}, equivalent to ${plain.path}${shown}`, content: 'valid', auth, values: context.plainParameters(0), n: FIRST_BODY + i, tags: [tag] });
-      return { ...request, lenient: EQUIVALENT_TARGET_REASON, lenientAbout: 'target' as const, framing: absolute ? { absoluteForm: true } : { target } };
+  if (!declaresJson(context.operation)) spelled.push({ name: 'absolute-form', what: 'the absolute-form (RFC 9112, section 3.2.2)', spell: (path) => path, absolute: true });
+  return spelled.flatMap(({ name, what, spell, absolute }, i) => {
+    if (spell(plain.path) === undefined) return [];
+    const spelling = (auth: AuthSpelling, tag: string, shown: string): RequestCase[] => {
+      const made = (variant: string): RequestCase => context.make({ kind: 'target-spellings', variant, content: 'valid', auth, values: context.plainParameters(0), n: FIRST_BODY + i, tags: [tag] });
+      const own = made('').path;
+      const target = spell(own);
+      if (target === undefined) return [];
+      const request = made(`${what}: ${JSON.stringify(absolute ? `http://host${target}` : target)}, equivalent to ${own}${shown}`);
+      return [{ ...request, lenient: EQUIVALENT_TARGET_REASON, lenientAbout: 'target' as const, framing: absolute ? { absoluteForm: true } : { target } }];
     };
     // The routing class once more without credentials: the spelling is refused as the plain target is (a guard that matches the raw path, and a router that decodes it, let it through).
     const missing = name === 'unreserved-encoded' ? missingCredentials(context) : undefined;
-    return [spelling(context.validAuth, `${TARGET_TAG_PREFIX}equivalent:${name}`, ''), ...(missing === undefined ? [] : [spelling(missing, `${TARGET_TAG_PREFIX}equivalent:${name}:no-credentials`, `, ${missing.shown}`)])];
+    return [...spelling(context.validAuth, `${TARGET_TAG_PREFIX}equivalent:${name}`, ''), ...(missing === undefined ? [] : spelling(missing, `${TARGET_TAG_PREFIX}equivalent:${name}:no-credentials`, `, ${missing.shown}`))];
   });
 }
 

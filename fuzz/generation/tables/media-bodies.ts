@@ -68,9 +68,17 @@ export function writeBody(variant: MediaVariant, model: JsonModel, n: number, va
   return { contentType, bytes, valid: judgeBody(variant, contentType, bytes), variant: variantText, tags };
 }
 
-/** A body as the operation takes it: an empty one is no body, which a required request body cannot be (whatever its codec reads of no bytes). */
+/**
+ * A body as the operation takes it: an empty one is no body (whatever its codec reads of no
+ * bytes: an empty form is a form without fields), which a required request body cannot be, and
+ * which an optional one may be - a form of a declared type whose every field the probe left out
+ * (an empty array writes no field) is then a request without a body, valid.
+ */
 export function asSent(operation: OperationContract, body: MediaBody): MediaBody {
-  return body.valid && body.bytes.length === 0 && operation.requestBody?.required === true ? { ...body, valid: false } : body;
+  if (body.bytes.length > 0) return body;
+  if (operation.requestBody?.required === true) return body.valid ? { ...body, valid: false } : body;
+  // Under a type the operation does not declare, an empty body is still refused for its type.
+  return !body.valid && variantFor(operation.requestBody?.variants ?? [], body.contentType) !== undefined ? { ...body, valid: true } : body;
 }
 
 /** The variant's plain body number `n` (a different key for each n, as plainBody). */
