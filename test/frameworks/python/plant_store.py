@@ -176,9 +176,6 @@ def main():
     parser.add_argument("--token", required=True)
     parser.add_argument("--defect", choices=sorted(DEFECTS))
     options = parser.parse_args()
-    # socketserver listens with a backlog of 5: a client opening dozens of connections at once
-    # on a loaded machine fills it, and a dropped SYN is retried only after a second or more.
-    ThreadingHTTPServer.request_queue_size = 128
     server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(options.token, options.defect))
     server.daemon_threads = True
     print(f"listening on {server.server_address[1]}", flush=True)
