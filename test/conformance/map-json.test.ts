@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { coverageCases, formatReport, runConformance, type KindName, type Report } from '../../fuzz/index.js';
+import { coverageCases, DEFAULT_CONFORM_TIMEOUT_MS, formatReport, runConformance, type KindName, type Report } from '../../fuzz/index.js';
 import { BODY_LIMITS } from '../../fuzz/generation/kinds/open-texts.js';
 import { JSON_WHITESPACE, WHITESPACE_PLACES, writeSpaced, type JsonModel } from '../../fuzz/generation/json-text.js';
 import { challengeProblem, parseChallenges } from '../../oracle/challenge-grammar.js';
@@ -31,8 +31,8 @@ afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
 });
 
-async function focusedRun(url: string, kinds: readonly KindName[]): Promise<Report> {
-  return runConformance({ baseUrl: url, token: TEST_TOKEN, seed: SEED, phases: ['coverage'], kinds, timeoutMs: 2500, shrinkTimeMs: 0 });
+async function focusedRun(url: string, kinds: readonly KindName[], timeoutMs = 2500): Promise<Report> {
+  return runConformance({ baseUrl: url, token: TEST_TOKEN, seed: SEED, phases: ['coverage'], kinds, timeoutMs, shrinkTimeMs: 0 });
 }
 
 /** Every kind the rows' faults are focused on. */
@@ -51,15 +51,18 @@ describe('each faulty implementation is caught by the check its row names, in a 
 });
 
 describe('the same focused run passes the reference and framework stores', () => {
-  const stores: [string, () => Promise<{ url: string; close(): Promise<void> }>][] = [
+  type Store = [string, () => Promise<{ url: string; close(): Promise<void> }>, number?];
+  const stores: Store[] = [
     ['the reference', () => startReference()],
     ['the Express store', () => startExpressStore({ token: TEST_TOKEN })],
-    ...(pythonVersion() === undefined ? [] : [['the Python store', () => startPythonStore({ token: TEST_TOKEN })] as [string, () => Promise<{ url: string; close(): Promise<void> }>]]),
+    // At the engine's own timeout: socketserver's listen backlog of 5 may drop one of 8 connections
+    // opened at once on a loaded machine, sent again a second or more later (a correct answer, late).
+    ...(pythonVersion() === undefined ? [] : [['the Python store', () => startPythonStore({ token: TEST_TOKEN }), DEFAULT_CONFORM_TIMEOUT_MS] as Store]),
   ];
-  it.each(stores)('%s', { timeout: 180_000 }, async (_name, start) => {
+  it.each(stores)('%s', { timeout: 180_000 }, async (_name, start, timeoutMs) => {
     const server = await start();
     closers.push(() => server.close());
-    const report = await focusedRun(server.url, ALL_KINDS);
+    const report = await focusedRun(server.url, ALL_KINDS, timeoutMs);
     expect(report.failures, formatReport(report)).toEqual([]);
     // The warnings the rows decide (a framework's defaults) are theirs to show, never these rows' faults.
     expect(report.warnings.filter((w) => w.check === 'requires-auth' || w.check === 'no-server-error'), formatReport(report)).toEqual([]);
