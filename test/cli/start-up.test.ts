@@ -46,8 +46,9 @@ async function loadedBy(args: readonly string[]): Promise<{ run: CliRun; loaded:
 const RUN_ONLY: readonly (readonly [what: string, pattern: RegExp])[] = [
   ['what a command does', /\/dist\/cli\/run\//],
   ["the servers' start", /\/dist\/api\//],
-  // Not run/reachable.js (the error outcome.ts recognises) nor reports/junit.js (the proxy's writer).
-  ["the engine's API, generators, runner and reports", /\/dist\/fuzz\/(index\.js|generation\/|run\/(?!reachable\.js)|reports\/(?!junit\.js))/],
+  // Not run/reachable.js nor run/nothing-to-test.js (the errors outcome.ts recognises, each a class
+  // importing nothing) nor reports/junit.js (the proxy's writer).
+  ["the engine's API, generators, runner and reports", /\/dist\/fuzz\/(index\.js|generation\/|run\/(?!reachable\.js|nothing-to-test\.js)|reports\/(?!junit\.js))/],
   ['fast-check', /\/node_modules\/(fast-check|pure-rand)\//],
   ['Prism', /\/node_modules\/@stoplight\//],
   ['Pact', /\/node_modules\/@pact-foundation\//],
