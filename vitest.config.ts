@@ -19,6 +19,7 @@ export const SLOW_ONLY: readonly string[] = [
   'test/conformance/examples.test.ts',
   'test/conformance/frameworks.test.ts',
   'test/fuzz/time-and-capacity.test.ts',
+  'test/fuzz/run/backtracking-coverage.test.ts',
   'test/requirements/map-answers.test.ts',
   'test/fuzz/map-messages.test.ts',
 ];
