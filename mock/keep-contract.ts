@@ -54,7 +54,7 @@ function keepOther(what: string, answer: PrismResponse, variant: MediaVariant, d
   // Data, not text, for a media type no codec writes (XML, say): Prism generates JSON where the
   // contract has no text example, and JSON labelled XML would be a lie. The media type is the
   // one the mock cannot produce here; the client may ask for another the operation answers with.
-  if (typeof answer.body !== 'string' && variant.codec.name === 'unchecked' && !variant.essence.includes('*')) return cannotWrite(variant.essence);
+  if (typeof answer.body !== 'string' && writtenFromDataOnly(variant)) return cannotWrite(variant.essence);
   const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
   const validation = variant.validate?.(text);
   if (validation !== undefined && !validation.valid) return internal(`${what} breaks the contract (${formatIssues(validation.issues)})`);
@@ -77,17 +77,19 @@ export function cannotWrite(mediaType: string): PlantStoreError {
   return new PlantStoreError('not_acceptable', `accept: the mock answers ${mediaType} only with a text example of the contract, and this answer has none (Prism writes no ${mediaType} from a schema); ask for another media type the operation answers with`);
 }
 
+/** A media type no codec writes (XML, say) whose answer has no text example: Prism would write JSON under it, which the mock does not send. */
+export function writtenFromDataOnly(variant: MediaVariant): boolean {
+  return variant.codec.name === 'unchecked' && !variant.essence.includes('*') && typeof variant.example !== 'string';
+}
+
 /**
  * Where the mock and the contract part: each answer of a media type no codec writes (XML, say)
  * without a text example, as `METHOD /path status media-type`. Prism would generate JSON there;
- * the mock answers a request that asks for it with cannotWrite's 406 and names these at start-up.
+ * the mock answers with another media type the request accepts, or cannotWrite's 406 where it
+ * accepts no other, and names these at start-up.
  */
 export function unwritableAnswers(operations: readonly OperationContract[]): string[] {
   return operations.flatMap((operation) =>
-    operation.responses.flatMap((response) =>
-      response.variants
-        .filter((variant) => variant.codec.name === 'unchecked' && !variant.essence.includes('*') && typeof variant.example !== 'string')
-        .map((variant) => `${operation.method} ${operation.path} ${response.status} ${variant.essence}`),
-    ),
+    operation.responses.flatMap((response) => response.variants.filter(writtenFromDataOnly).map((variant) => `${operation.method} ${operation.path} ${response.status} ${variant.essence}`)),
   );
 }

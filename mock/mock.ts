@@ -16,9 +16,9 @@
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
 import { existsSync } from 'node:fs';
-import { loadContract, validationView, type Contract, type JsonValue, type OperationContract } from '../src/openapi/index.js';
-import { acceptAnyToken, createPipeline, headerValue, journalSeams, negotiatedOperations, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Pipeline, type Reply, type RequestHead, type ServerSettings } from '../src/http/index.js';
-import { internal, keepContract } from './keep-contract.js';
+import { loadContract, validationView, type Contract, type JsonValue, type OperationContract, type ResponseContract } from '../src/openapi/index.js';
+import { acceptAnyToken, chooseVariant, createPipeline, headerValue, journalSeams, negotiatedOperations, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Pipeline, type Reply, type RequestHead, type ServerSettings } from '../src/http/index.js';
+import { internal, keepContract, writtenFromDataOnly } from './keep-contract.js';
 import { deliveryFor, deliveryPreferences, delayPicker } from './prefer.js';
 import { loadPrism, type Preferences, type PrismEngine, type PrismResponse } from './prism.js';
 
@@ -78,6 +78,17 @@ function prismDocument(contract: Contract): string | Record<string, unknown> {
 /** How a contract's heading ends when the kit upgraded it (contract.ts, headingOf). */
 const UPGRADED = 'read as 3.1';
 
+/**
+ * The Accept Prism is given. Prism picks the media type by Accept alone, XML included where it
+ * has no text of it to answer; the mock answers the media type the client prefers among those it
+ * can write (RFC 9110, section 12.5.1: a browser's `application/xml;q=0.9, *\/*;q=0.8` gets the
+ * JSON `*\/*` allows). Where the client accepts none of those, its own Accept, and the guard's 406.
+ */
+function acceptFor(response: ResponseContract | undefined, accept: string | undefined): string | undefined {
+  if (response === undefined || accept === undefined || !response.variants.some(writtenFromDataOnly)) return accept;
+  return chooseVariant(response.variants.filter((variant) => !writtenFromDataOnly(variant)), accept)?.variant.mediaType ?? accept;
+}
+
 /** Loads Prism (about a second: its modules are large) and puts it behind the pipeline. */
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const contract = options.contract ?? loadContract();
@@ -97,7 +108,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     const admitted = { operation, path, preferences, preferred: Object.keys(preferences).length > 0 };
     // Prism is told Accept only where it picks the media type (none of the bundled contract's operations).
     if (!negotiated.has(operation) && (operation.requestBody?.variants.length ?? 0) <= 1) return admitted;
-    return { ...admitted, accept: headerValue(request.headers, 'accept'), contentType: headerValue(request.headers, 'content-type') };
+    return { ...admitted, accept: acceptFor(negotiated.get(operation), headerValue(request.headers, 'accept')), contentType: headerValue(request.headers, 'content-type') };
   };
 
   const respond = async (admitted: MockAdmitted, body: JsonValue | undefined): Promise<Reply> => {

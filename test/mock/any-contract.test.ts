@@ -155,7 +155,7 @@ describe('where Prism and the guard disagree, the mock names it', () => {
   });
 
 
-  it("names the XML answer without a text example, and answers a request for it 406 in the contract's error shape", async () => {
+  it("names the XML answer without a text example, answers a request for it alone 406 in the contract's error shape, and one that also takes JSON with JSON", async () => {
     const contract = await openContract(written('shed.yaml', SHED_30));
     expect(unwritableAnswers(contract.operations)).toEqual(['GET /tools/{toolId} 200 application/xml']);
     const server = await startMock({ contract });
@@ -169,6 +169,12 @@ describe('where Prism and the guard disagree, the mock names it', () => {
       expect(await xml.json()).toEqual({ status: 406, title: expect.stringContaining('the mock answers application/xml only with a text example') as string });
       // The same operation still answers JSON, and the guard still holds: no key, a 401.
       expect((await fetch(`${server.url}/tools/1`, { headers: { accept: 'application/json', 'x-shed-key': 'k' } })).status).toBe(200);
+      // A browser's Accept prefers XML (q=0.9) but takes anything (*/*;q=0.8): the mock answers the
+      // JSON it can write, as RFC 9110, section 12.5.1 lets it, not a 406 (Prism alone picks the XML).
+      for (const accept of ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'application/xml, application/json;q=0.1']) {
+        const answer = await fetch(`${server.url}/tools/1`, { headers: { accept, 'x-shed-key': 'k' } });
+        expect([accept, answer.status, answer.headers.get('content-type')]).toEqual([accept, 200, 'application/json']);
+      }
       expect((await fetch(`${server.url}/tools/1`)).status).toBe(401);
     } finally {
       await server.close();
