@@ -16,11 +16,11 @@
  *   else becomes a 500 Error naming the defect - Prism's own bodies never reach the client.
  */
 import { existsSync } from 'node:fs';
-import { loadContract, validationView, type Contract, type JsonValue, type OperationContract, type ResponseContract } from '../src/openapi/index.js';
+import { loadContract, placeholderBody, successStatuses, validationView, type Contract, type JsonValue, type OperationContract, type ResponseContract } from '../src/openapi/index.js';
 import { acceptAnyToken, chooseVariant, createPipeline, headerValue, journalSeams, negotiatedOperations, PlantStoreError, splitTarget, type Admitted, type AppRequest, type AppResponse, type Delivery, type Pipeline, type Reply, type RequestHead, type ServerSettings } from '../src/http/index.js';
-import { internal, keepContract, writtenFromDataOnly } from './keep-contract.js';
+import { internal, isSchemaBreach, keepContract, writtenFromDataOnly } from './keep-contract.js';
 import { deliveryFor, deliveryPreferences, delayPicker } from './prefer.js';
-import { loadPrism, type Preferences, type PrismEngine, type PrismResponse } from './prism.js';
+import { loadPrism, type Preferences, type PrismEngine, type PrismRequest, type PrismResponse } from './prism.js';
 
 export interface MockOptions extends ServerSettings {
   /** Generated data instead of the declared examples (`Prefer: dynamic=…` overrides it per request). */
@@ -89,6 +89,23 @@ function acceptFor(response: ResponseContract | undefined, accept: string | unde
   return chooseVariant(response.variants.filter((variant) => !writtenFromDataOnly(variant)), accept)?.variant.mediaType ?? accept;
 }
 
+/** The success of the operation in the media type asked for that the mock cannot write from data, as its placeholder (keep-contract.ts); undefined where there is none. */
+function placeholderAnswer(contract: Contract, admitted: MockAdmitted): AppResponse | undefined {
+  const status = successStatuses(admitted.operation).find((s) => admitted.operation.declaredStatuses.includes(s));
+  const response = status === undefined ? undefined : admitted.operation.response(status);
+  const unwritable = (response?.variants ?? []).filter(writtenFromDataOnly);
+  const variant = chooseVariant(unwritable, admitted.accept ?? '*/*')?.variant ?? unwritable[0];
+  return status === undefined || variant === undefined ? undefined : { status, headers: { 'content-type': variant.essence }, body: placeholderBody(contract, variant) };
+}
+
+/**
+ * What Prism is asked. It sees plain numbers: an id beyond 2^53 arrives rounded, which does not
+ * matter - the pipeline has validated it exactly, and Prism does not validate or echo it.
+ */
+function prismRequest(admitted: MockAdmitted, body: JsonValue | undefined): PrismRequest {
+  return { method: admitted.operation.method, path: admitted.path, body: body === undefined ? undefined : validationView(body), accept: admitted.accept, contentType: admitted.contentType };
+}
+
 /** Loads Prism (about a second: its modules are large) and puts it behind the pipeline. */
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const contract = options.contract ?? loadContract();
@@ -112,11 +129,12 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   };
 
   const respond = async (admitted: MockAdmitted, body: JsonValue | undefined): Promise<Reply> => {
+    // OpenAPI 3.1 makes `responses` optional: an operation without promises nothing, and is
+    // answered 200 without content, as the reference answers it (Prism has no response to give).
+    if (admitted.operation.responses.length === 0) return { status: 200, headers: {}, body: '' };
     let answer;
     try {
-      // Prism sees plain numbers: an id beyond 2^53 arrives rounded, which does not matter -
-      // the pipeline has validated it exactly, and Prism does not validate or echo it.
-      const request = { method: admitted.operation.method, path: admitted.path, body: body === undefined ? undefined : validationView(body), accept: admitted.accept, contentType: admitted.contentType };
+      const request = prismRequest(admitted, body);
       answer = await engine.answer(request, admitted.preferences);
       // --dynamic, and an answer with examples but no schema: Prism has nothing to generate from
       // and declines; its example is answered instead. (Asked for per request, Prism's refusal stands.)
@@ -124,18 +142,44 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     } catch (cause) {
       return internal(`Prism failed (${cause instanceof Error ? cause.message : String(cause)})`, cause);
     }
+    // Prism has no content of the media type asked for (HTML, say, without an example): the placeholder of it.
+    if (answer.kind === 'problem' && answer.status === 406 && !admitted.preferred) return placeholderAnswer(contract, admitted) ?? internal(`Prism failed (${answer.status} ${answer.detail})`);
     if (answer.kind === 'problem') {
       // With nothing preferred Prism answers every accepted request; when it declines a
       // preference (`code=500`, an unknown example), the preference is the client's to fix.
       if (admitted.preferred) return refusedPreference(answer.detail);
       return internal(`Prism failed (${answer.status} ${answer.detail})`);
     }
+    if (!admitted.preferred && !admitted.operation.declaredStatuses.includes(answer.status)) answer = await declaredSuccess(admitted, body, answer);
     const { code, exampleKey } = admitted.preferences;
     if (code !== undefined && answer.status !== code) {
       // Prism falls back to another response when the one asked for lacks the example named.
       return refusedPreference(`the ${code} response has ${exampleKey === undefined ? 'nothing to answer' : `no example ${exampleKey}`} (Prism would answer ${answer.status})`);
     }
-    return keepContract(admitted.operation, (admitted.preferences.dynamic ?? dynamic) ? statusAsError(answer) : answer);
+    const generated = admitted.preferences.dynamic ?? dynamic;
+    const kept = keepContract(contract, admitted.operation, generated ? statusAsError(answer) : answer);
+    // An example that breaks its own schema (the contract contradicts itself): a value generated
+    // from the schema instead, as the reference answers; still the guard's 500 where none is valid.
+    if (kept instanceof PlantStoreError && isSchemaBreach(kept) && !generated && !admitted.preferred) return regenerated(admitted, body, kept);
+    return kept;
+  };
+
+  /**
+   * Prism answers 200 where an operation's only success is a response without content (a `201`
+   * alone, in upgraded Swagger 2.0): asked for the operation's declared success, it gives that.
+   */
+  const declaredSuccess = async (admitted: MockAdmitted, body: JsonValue | undefined, answer: PrismResponse): Promise<PrismResponse> => {
+    const code = successStatuses(admitted.operation).find((s) => admitted.operation.declaredStatuses.includes(s));
+    if (code === undefined || code === answer.status) return answer;
+    const again = await engine.answer(prismRequest(admitted, body), { code }).catch(() => undefined);
+    return again?.kind === 'response' && again.status === code ? again : answer;
+  };
+
+  const regenerated = async (admitted: MockAdmitted, body: JsonValue | undefined, refused: PlantStoreError): Promise<Reply> => {
+    const answer = await engine.answer(prismRequest(admitted, body), { dynamic: true }).catch(() => undefined);
+    if (answer === undefined || answer.kind === 'problem') return refused;
+    const kept = keepContract(contract, admitted.operation, statusAsError(answer));
+    return kept instanceof PlantStoreError ? refused : kept;
   };
 
   /**

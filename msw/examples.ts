@@ -52,7 +52,7 @@ export function exampleAnswers(contract: Contract): (operation: OperationContrac
       const value = firstExample(contract, contract.resolve(record(header)));
       if (value !== undefined) headers[name.toLowerCase()] = typeof value === 'string' ? value : JSON.stringify(value);
     }
-    return keepContract(operation, { kind: 'response', status, headers, body }, "the contract's example");
+    return keepContract(contract, operation, { kind: 'response', status, headers, body }, "the contract's example");
   };
   return (operation) => {
     let answer = answers.get(operation);

@@ -41,7 +41,7 @@ export function describeBehaviour(options: MockBehaviour): string {
 /** The answers the mock cannot write (mock/keep-contract.ts): named, never a reason to refuse the contract. */
 function unwritableLine(contract: Contract): string {
   const answers = unwritableAnswers(contract.operations);
-  return answers.length === 0 ? '' : `  answered 406 (no text example, and Prism writes none of this media type from a schema): ${answers.join(', ')}\n`;
+  return answers.length === 0 ? '' : `  answered with an empty document of its type where no other type is accepted (no text example, and Prism writes none of this media type from a schema; not checked): ${answers.join(', ')}\n`;
 }
 
 export async function runMock(options: MockCliOptions, io: Io): Promise<Outcome> {

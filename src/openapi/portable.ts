@@ -7,6 +7,7 @@ export * from './generated.js';
 export * from './json.js';
 export * from './refusal.js';
 export * from './resources.js';
+export { placeholderBody } from './placeholder.js';
 export { successStatuses } from './success.js';
 export { hiddenIn, withoutWriteOnly, type Direction } from './schema-views.js';
 export * from './media-types/index.js';

@@ -6,7 +6,7 @@
  * value generated from its success's schema once, at start-up (generated.ts), the same for a seed.
  * docs/reference-server.md has the conventions.
  */
-import { generateValue, negotiate, resourcePatterns, successStatuses, serialiseBody, stringifyJson, withoutWriteOnly, type Contract, type JsonValue, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
+import { generateValue, negotiate, placeholderBody, resourcePatterns, successStatuses, serialiseBody, stringifyJson, withoutWriteOnly, type Contract, type JsonValue, type MediaVariant, type OperationContract, type ResourcePattern, type ResourceRole } from '../openapi/portable.js';
 import { chooseVariant, JSON_HEADERS, PlantStoreError } from '../http/portable.js';
 import { listAnswer, listShape } from './lists.js';
 import { createAnswer, itemAnswer, parentCheck, replaceAnswer, success, successOf, updateAnswer, type OperationAnswer } from './resource-answers.js';
@@ -159,19 +159,6 @@ function writtenAnswer(contract: Contract, operation: OperationContract, variant
   return { answer: () => ({ status, headers, body }), valid };
 }
 
-/** Whether a media type is XML (RFC 7303: `application/xml`, `text/xml`, a `+xml` suffix). */
-function isXml(essence: string): boolean {
-  return essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml');
-}
-
-/** The root element of an XML answer: the schema's `xml.name`, else its component's name (OpenAPI's XML Object), else `root`. */
-function xmlRoot(contract: Contract, schema: MediaVariant['schema']): string {
-  const ref = typeof schema?.$ref === 'string' ? schema.$ref : undefined;
-  const xml = schema === undefined ? undefined : contract.resolve(schema).xml;
-  const named = typeof xml === 'object' && xml !== null && 'name' in xml && typeof xml.name === 'string' ? xml.name : ref?.slice(ref.lastIndexOf('/') + 1);
-  return named !== undefined && /^[A-Za-z_][\w.-]*$/.test(named) ? named : 'root';
-}
-
 /**
  * The answer of a success whose media types the kit neither checks nor writes from a schema (XML,
  * bytes, an image) and that has no example: the type the client's Accept picks, as its
@@ -184,8 +171,7 @@ function labelledAnswer(contract: Contract, variants: readonly MediaVariant[], s
   return ({ accept }) => {
     const chosen = chooseVariant(concrete, accept);
     if (chosen === undefined) return new PlantStoreError('not_acceptable', `accept: ${accept ?? ''} matches none of this operation's media types (${concrete.map((variant) => variant.mediaType).join(', ')})`);
-    const body = isXml(chosen.variant.essence) ? `<?xml version="1.0" encoding="UTF-8"?>\n<${xmlRoot(contract, chosen.variant.schema)}/>\n` : '';
-    return { status, headers: { 'content-type': chosen.mediaType }, body };
+    return { status, headers: { 'content-type': chosen.mediaType }, body: placeholderBody(contract, chosen.variant) };
   };
 }
 

@@ -4,7 +4,9 @@
  * examples, and a contract given as data. Each starts, and each operation answers one
  * well-formed request (test/support/operation-requests.ts) with a status its contract declares,
  * over a socket. Where Prism cannot write what the guard lets through (XML without a text
- * example) the mock names it and answers a 406 in the contract's shape, never refusing the contract.
+ * example) the mock names it and answers the reference's placeholder, never refusing the contract;
+ * where Prism's own answer would break the contract (no response declared, a success without
+ * content it answers 200, an HTML answer it has nothing of) the mock answers as the contract says.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,6 +100,35 @@ paths:
               example: {versions: [v1, v2]}
 `;
 
+/** Written for this test: what Prism alone answers against the contract, as public contracts write it. */
+const ODD_31 = `
+openapi: 3.1.0
+info: {title: Odd answers, version: '1.0'}
+paths:
+  /pings:
+    post:
+      operationId: ping
+  /numbers:
+    post:
+      operationId: buyNumber
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema: {type: object, properties: {area: {type: string}}}
+      responses:
+        '201': {description: Created}
+        '400': {description: none found}
+  /pages/{name}:
+    get:
+      operationId: page
+      parameters: [{name: name, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: a page
+          content:
+            application/html: {}
+`;
+
 function written(name: string, text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'plant-store-mock-')), name);
   writeFileSync(file, text);
@@ -155,18 +186,30 @@ describe('where Prism and the guard disagree, the mock names it', () => {
   });
 
 
-  it("names the XML answer without a text example, answers a request for it alone 406 in the contract's error shape, and one that also takes JSON with JSON", async () => {
+  it("answers as the contract says where Prism alone would not: no responses declared, a 201 without content, HTML it has nothing of", async () => {
+    const server = await startMock({ contract: await openContract(written('odd.yaml', ODD_31)) });
+    try {
+      const ping = await fetch(`${server.url}/pings`, { method: 'POST' });
+      expect([ping.status, await ping.text()]).toEqual([200, '']);
+      const bought = await fetch(`${server.url}/numbers`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'area=415' });
+      expect([bought.status, await bought.text()]).toEqual([201, '']);
+      const page = await fetch(`${server.url}/pages/home`, { headers: { accept: 'application/html' } });
+      expect([page.status, page.headers.get('content-type'), await page.text()]).toEqual([200, 'application/html', '']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('names the XML answer without a text example, answers a request for it alone with an empty XML document, as the reference does, and one that also takes JSON with JSON', async () => {
     const contract = await openContract(written('shed.yaml', SHED_30));
     expect(unwritableAnswers(contract.operations)).toEqual(['GET /tools/{toolId} 200 application/xml']);
     const server = await startMock({ contract });
     // Prism read a copy of the upgraded document: the kit's own is as it was, its $refs in place.
     expect(JSON.stringify(contract.document)).toContain('"$ref":"#/components/schemas/Tool"');
     try {
+      // Not JSON labelled XML (what Prism writes from the schema): the smallest well-formed XML document, its root the schema's name.
       const xml = await fetch(`${server.url}/tools/1`, { headers: { accept: 'application/xml', 'x-shed-key': 'k' } });
-      expect(xml.status).toBe(406);
-      // The contract's only error shape is its 404's problem (RFC 9457): the 406 takes it, the reason in its title.
-      expect(xml.headers.get('content-type')).toBe('application/problem+json');
-      expect(await xml.json()).toEqual({ status: 406, title: expect.stringContaining('the mock answers application/xml only with a text example') as string });
+      expect([xml.status, xml.headers.get('content-type'), await xml.text()]).toEqual([200, 'application/xml', '<?xml version="1.0" encoding="UTF-8"?>\n<Tool/>\n']);
       // The same operation still answers JSON, and the guard still holds: no key, a 401.
       expect((await fetch(`${server.url}/tools/1`, { headers: { accept: 'application/json', 'x-shed-key': 'k' } })).status).toBe(200);
       // A browser's Accept prefers XML (q=0.9) but takes anything (*/*;q=0.8): the mock answers the

@@ -191,7 +191,7 @@ describe('simulated latency (--delay)', () => {
 describe('nothing Prism answers leaves the mock unless the contract allows it', () => {
   // A defect comes back as an internal refusal, which the pipeline answers with its 500 Error.
   const answer = (status: number, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): AppResponse => {
-    const kept = keepContract(addPlant, { kind: 'response', status, headers, body });
+    const kept = keepContract(contract, addPlant, { kind: 'response', status, headers, body });
     return kept instanceof PlantStoreError ? errorResponse(kept) : kept;
   };
 
@@ -214,7 +214,7 @@ describe('nothing Prism answers leaves the mock unless the contract allows it', 
     expect(response).toEqual({ status: 401, headers: { 'www-authenticate': 'Bearer', 'content-type': 'application/json' }, body: '{"error":401,"message":"x"}' });
   });
 
-  it('answers 500, not the example, when Prism serves an example that breaks the contract', async () => {
+  it('never answers an example that breaks the contract: a generated answer in its place, and the 500 Error where the client asked for that example', async () => {
     // The same openapi.yaml with a 200 example that is not a Plant.
     const dir = mkdtempSync(join(tmpdir(), 'plant-store-mock-'));
     try {
@@ -225,7 +225,13 @@ describe('nothing Prism answers leaves the mock unless the contract allows it', 
       writeFileSync(file, stringifyYaml(document));
       const reported: unknown[] = [];
       const broken = await createMock({ contract: loadContract(file), onDefect: (cause) => reported.push(cause) });
-      const response = await broken.request(post());
+      // The contract contradicts itself: a Plant generated from the schema, as the reference answers.
+      const generated = await broken.request(post());
+      expect(generated.status).toBe(200);
+      expect(json(generated)).toMatchObject({ name: expect.any(String) as string });
+      expect(reported).toEqual([]);
+      // Asked for by name, the example is not replaced: the guard's 500, reported.
+      const response = await broken.request(post({ prefer: `example=${Object.keys(examples)[0] ?? ''}` }));
       expect(response.status).toBe(500);
       expect(json(response)).toEqual({ error: 500, message: expect.stringContaining("Prism's 200 answer breaks the contract (name: is required)") as string });
       // A defect of the mock is reported, never only answered.
