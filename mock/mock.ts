@@ -82,7 +82,8 @@ const UPGRADED = 'read as 3.1';
  * The Accept Prism is given. Prism picks the media type by Accept alone, XML included where it
  * has no text of it to answer; the mock answers the media type the client prefers among those it
  * can write (RFC 9110, section 12.5.1: a browser's `application/xml;q=0.9, *\/*;q=0.8` gets the
- * JSON `*\/*` allows). Where the client accepts none of those, its own Accept, and the guard's 406.
+ * JSON `*\/*` allows). Where the client accepts none of those, its own Accept, and the answer is
+ * the placeholder of the type it asked for (placeholderAnswer, keep-contract.ts).
  */
 function acceptFor(response: ResponseContract | undefined, accept: string | undefined): string | undefined {
   if (response === undefined || accept === undefined || !response.variants.some(writtenFromDataOnly)) return accept;
